@@ -1,0 +1,21 @@
+#ifndef STORSCOPE_CLI_H
+#define STORSCOPE_CLI_H
+
+#include "storscope/target.h"
+
+/* Exit codes: 0 success, 1 a test failed, 2 usage error or refused target,
+ * 130 stopped by Ctrl-C (partial results kept). */
+enum { EXIT_OK = 0, EXIT_RUN_FAILED = 1, EXIT_USAGE = 2, EXIT_INTERRUPTED = 130 };
+
+int cmd_run(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+
+/* Target kinds this build knows. */
+extern const struct sts_target_kind *const cli_target_kinds[];
+extern const size_t cli_n_target_kinds;
+const struct sts_target_kind *cli_find_kind(const char *name);
+
+/* Prints "storscope: <msg>" to stderr. */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

@@ -1,0 +1,44 @@
+#include "cli.h"
+#include "storscope/suite.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void list_usage(FILE *f)
+{
+    fputs("usage: storscope list tests|suites|targets\n", f);
+}
+
+int cmd_list(int argc, char **argv)
+{
+    if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+        list_usage(stdout);
+        return EXIT_OK;
+    }
+    if (argc != 2) {
+        cli_error("list needs exactly one of: tests, suites, targets");
+        list_usage(stderr);
+        return EXIT_USAGE;
+    }
+    const char *what = argv[1];
+    if (!strcmp(what, "tests")) {
+        for (size_t i = 0; i < sts_n_tests; i++)
+            printf("%-6s %-24s %s\n", sts_tests[i]->id, sts_tests[i]->origin,
+                   sts_tests[i]->title);
+    } else if (!strcmp(what, "suites")) {
+        for (size_t i = 0; i < sts_n_suites; i++) {
+            printf("%-6s %s:", sts_suites[i].name, sts_suites[i].summary);
+            for (size_t k = 0; k < sts_suites[i].n; k++)
+                printf(" %s", sts_suites[i].test_ids[k]);
+            putchar('\n');
+        }
+    } else if (!strcmp(what, "targets")) {
+        for (size_t i = 0; i < cli_n_target_kinds; i++)
+            printf("%-6s %s\n       %s\n", cli_target_kinds[i]->name,
+                   cli_target_kinds[i]->summary, cli_target_kinds[i]->usage);
+    } else {
+        cli_error("unknown list '%s' (choose tests, suites or targets)", what);
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
+}

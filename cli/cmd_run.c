@@ -1,0 +1,391 @@
+#define _GNU_SOURCE
+#include "cli.h"
+#include "storscope/error.h"
+#include "storscope/json.h"
+#include "storscope/output.h"
+#include "storscope/suite.h"
+#include "storscope/units.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_TESTS 32
+#define IO_BUF_BYTES (2u * 1024u * 1024u) /* the largest chunk of the study */
+#define IO_BUF_ALIGN 4096u
+
+static volatile int stop_requested;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    stop_requested = 1;
+    /* a second Ctrl-C kills at once */
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+}
+
+static void run_usage(FILE *f)
+{
+    fputs("usage: storscope run [options]\n"
+          "\n"
+          "  -t, --target SPEC     where to measure (default: posix:$TMPDIR or posix:/tmp)\n"
+          "                        KIND:ARG[,key=value...], see `storscope list targets`\n"
+          "  -s, --suite NAME      a suite of tests (default: paper), see `storscope list suites`\n"
+          "  -T, --tests LIST      comma-separated tests instead of a suite (e.g. B0,fsync)\n"
+          "      --scale quick|full  quick shrinks sizes and runs; full uses the study's values\n"
+          "                        (default: quick)\n"
+          "  -r, --runs N          repetitions per point (default: per test and scale)\n"
+          "  -d, --duration TIME   length of time-based tests (fsync): 30s, 2m, 500ms\n"
+          "      --size SIZE       file size of fsync and seq: 500M, 1G (K/M/G = 1024^n)\n"
+          "      --seed N          seed of offsets and data patterns (default: 1)\n"
+          "      --verify          check every read against the offset-stamped pattern\n"
+          "  -o, --output FILE     write the JSON results (storscope-result/1) to FILE\n"
+          "      --csv DIR         write one CSV per test into DIR\n"
+          "  -q, --quiet           no table on stdout, no progress line\n"
+          "  -h, --help            this text\n"
+          "\n"
+          "Ctrl-C stops the run: finished points stay in the JSON, scratch files are removed.\n",
+          f);
+}
+
+/* ---- file sinks ---------------------------------------------------- */
+static int file_write(void *ctx, const char *s, size_t n)
+{
+    return fwrite(s, 1, n, (FILE *)ctx) == n ? 0 : -1;
+}
+
+static int file_flush(void *ctx)
+{
+    return fflush((FILE *)ctx) == 0 ? 0 : -1;
+}
+
+static int add_tests(const char *list, const struct sts_test_def **tests, size_t *n)
+{
+    char buf[512];
+    snprintf(buf, sizeof(buf), "%s", list);
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        const struct sts_test_def *t = sts_test_find(tok);
+        if (!t) {
+            cli_error("unknown test '%s' (see `storscope list tests`)", tok);
+            return -1;
+        }
+        if (*n >= MAX_TESTS) {
+            cli_error("too many tests");
+            return -1;
+        }
+        tests[(*n)++] = t;
+    }
+    if (*n == 0) {
+        cli_error("--tests needs at least one test");
+        return -1;
+    }
+    return 0;
+}
+
+struct run_opts {
+    const char *target;
+    const char *suite;
+    const char *tests;
+    const char *output;
+    const char *csv;
+    int quiet;
+};
+
+static int parse(int argc, char **argv, struct run_opts *o, struct sts_plan *plan)
+{
+    static const struct option longopts[] = {
+        {"target", required_argument, NULL, 't'},
+        {"suite", required_argument, NULL, 's'},
+        {"tests", required_argument, NULL, 'T'},
+        {"scale", required_argument, NULL, 'S'},
+        {"runs", required_argument, NULL, 'r'},
+        {"duration", required_argument, NULL, 'd'},
+        {"size", required_argument, NULL, 'z'},
+        {"seed", required_argument, NULL, 'e'},
+        {"verify", no_argument, NULL, 'v'},
+        {"output", required_argument, NULL, 'o'},
+        {"csv", required_argument, NULL, 'c'},
+        {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    opterr = 0;
+    optind = 1;
+    int ch;
+    uint64_t v;
+    while ((ch = getopt_long(argc, argv, ":t:s:T:r:d:o:qh", longopts, NULL)) != -1) {
+        switch (ch) {
+        case 't': o->target = optarg; break;
+        case 's': o->suite = optarg; break;
+        case 'T': o->tests = optarg; break;
+        case 'o': o->output = optarg; break;
+        case 'c': o->csv = optarg; break;
+        case 'q': o->quiet = 1; break;
+        case 'v': plan->verify = 1; break;
+        case 'S':
+            if (sts_scale_parse(optarg, &plan->scale)) {
+                cli_error("bad --scale '%s' (choose quick or full)", optarg);
+                return -1;
+            }
+            break;
+        case 'r':
+            if (sts_parse_u64(optarg, &v) || v == 0 || v > 64) {
+                cli_error("bad --runs '%s' (a whole number from 1 to 64)", optarg);
+                return -1;
+            }
+            plan->runs = (uint32_t)v;
+            break;
+        case 'd':
+            if (sts_parse_duration(optarg, &plan->duration_ns) || plan->duration_ns == 0) {
+                cli_error("bad --duration '%s' (e.g. 30s, 2m, 500ms, 1h)", optarg);
+                return -1;
+            }
+            break;
+        case 'z':
+            if (sts_parse_size(optarg, &plan->size_bytes) || plan->size_bytes == 0) {
+                cli_error("bad --size '%s' (e.g. 4096, 64K, 500M, 2G)", optarg);
+                return -1;
+            }
+            break;
+        case 'e':
+            if (sts_parse_u64(optarg, &plan->seed)) {
+                cli_error("bad --seed '%s' (a whole number)", optarg);
+                return -1;
+            }
+            break;
+        case 'h': run_usage(stdout); return 1;
+        case ':': cli_error("option '%s' needs a value", argv[optind - 1]); return -1;
+        default: cli_error("unknown option '%s'", argv[optind - 1]); return -1;
+        }
+    }
+    if (optind < argc) {
+        cli_error("unexpected argument '%s'", argv[optind]);
+        return -1;
+    }
+    if (o->suite && o->tests) {
+        cli_error("give --suite or --tests, not both");
+        return -1;
+    }
+    return 0;
+}
+
+static void iso_now(char *buf, size_t n)
+{
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* Refuses a run that would leave the filesystem nearly full. */
+static int check_space(struct sts_target *t, const struct sts_plan *plan, const char *spec)
+{
+    struct sts_statvfs sv;
+    if (t->fs.ops->statvfs(t->fs.ctx, &sv))
+        return 0; /* unknown: the writes themselves will report ENOSPC */
+    uint64_t need = sts_plan_scratch_bytes(plan);
+    uint64_t reserve = sv.total_bytes / 20;
+    if (reserve < 64ull << 20)
+        reserve = 64ull << 20;
+    if (need + reserve > sv.free_bytes) {
+        char a[32], b[32], c[32];
+        sts_fmt_bytes(a, sizeof(a), need);
+        sts_fmt_bytes(b, sizeof(b), reserve);
+        sts_fmt_bytes(c, sizeof(c), sv.free_bytes);
+        cli_error("not enough free space on %s: the tests need %s and storscope leaves at "
+                  "least %s free, but only %s is available (use a smaller --size)",
+                  spec, a, b, c);
+        return -1;
+    }
+    return 0;
+}
+
+int cmd_run(int argc, char **argv)
+{
+    struct run_opts o = {0};
+    struct sts_plan plan = {.scale = STS_SCALE_QUICK, .seed = 1};
+    int prc = parse(argc, argv, &o, &plan);
+    if (prc)
+        return prc > 0 ? EXIT_OK : EXIT_USAGE;
+
+    const struct sts_test_def *tests[MAX_TESTS];
+    size_t n_tests = 0;
+    if (o.tests) {
+        if (add_tests(o.tests, tests, &n_tests))
+            return EXIT_USAGE;
+    } else {
+        const char *name = o.suite ? o.suite : "paper";
+        const struct sts_suite_def *s = sts_suite_find(name);
+        if (!s) {
+            cli_error("unknown suite '%s' (see `storscope list suites`)", name);
+            return EXIT_USAGE;
+        }
+        for (size_t i = 0; i < s->n; i++)
+            tests[n_tests++] = sts_test_find(s->test_ids[i]);
+        plan.suite_name = s->name;
+    }
+    plan.tests = tests;
+    plan.n_tests = n_tests;
+    plan.stop = &stop_requested;
+
+    char default_target[600];
+    if (!o.target) {
+        const char *tmp = getenv("TMPDIR");
+        snprintf(default_target, sizeof(default_target), "posix:%s",
+                 tmp && *tmp ? tmp : "/tmp");
+        o.target = default_target;
+    }
+    struct sts_target_spec spec;
+    const char *why = NULL;
+    if (sts_target_spec_parse(o.target, &spec, &why)) {
+        cli_error("bad target '%s': %s", o.target, why);
+        return EXIT_USAGE;
+    }
+    const struct sts_target_kind *kind = cli_find_kind(spec.kind);
+    if (!kind) {
+        char known[256] = "";
+        for (size_t i = 0; i < cli_n_target_kinds; i++) {
+            sts_strlcat(known, i ? ", " : "", sizeof(known));
+            sts_strlcat(known, cli_target_kinds[i]->name, sizeof(known));
+        }
+        cli_error("unknown target kind '%s' (known: %s)", spec.kind, known);
+        return EXIT_USAGE;
+    }
+    if (o.csv) {
+        struct stat st;
+        if (mkdir(o.csv, 0755) && errno != EEXIST) {
+            cli_error("cannot create --csv directory %s: %s", o.csv, strerror(errno));
+            return EXIT_USAGE;
+        }
+        if (stat(o.csv, &st) || !S_ISDIR(st.st_mode) || access(o.csv, W_OK)) {
+            cli_error("--csv %s is not a writable directory", o.csv);
+            return EXIT_USAGE;
+        }
+    }
+
+    /* Signals first: a Ctrl-C during set-up must still clean up. */
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+
+    struct sts_target target;
+    memset(&target, 0, sizeof(target));
+    char err[1024] = "";
+    int rc = kind->open(&target, &spec, err, sizeof(err));
+    if (rc) {
+        cli_error("%s", err[0] ? err : sts_strerror(rc));
+        return EXIT_USAGE;
+    }
+    int code = EXIT_OK;
+    FILE *json = NULL;
+    uint8_t *buf = NULL;
+    uint64_t *hist = NULL;
+    if (plan.verify && !(target.flags & STS_T_KEEPS_DATA)) {
+        cli_error("--verify needs a target that keeps data; %s keeps none", o.target);
+        code = EXIT_USAGE;
+        goto out;
+    }
+    if (check_space(&target, &plan, o.target)) {
+        code = EXIT_USAGE;
+        goto out;
+    }
+    if (o.output) {
+        json = fopen(o.output, "we");
+        if (!json) {
+            cli_error("cannot write %s: %s", o.output, strerror(errno));
+            code = EXIT_USAGE;
+            goto out;
+        }
+    }
+    if (posix_memalign((void **)&buf, IO_BUF_ALIGN, IO_BUF_BYTES) ||
+        !(hist = calloc((size_t)STS_CTX_LATS * STS_HIST_BUCKETS, sizeof(*hist)))) {
+        cli_error("out of memory");
+        code = EXIT_RUN_FAILED;
+        goto out;
+    }
+    for (size_t i = 0; i < target.n_warnings; i++)
+        fprintf(stderr, "storscope: warning: %s\n", target.warnings[i]);
+
+    struct sts_sink sinks[4];
+    size_t n_sinks = 0;
+    struct sts_progress_sink ps;
+    struct sts_term_sink ts;
+    struct sts_json_sink js;
+    struct sts_csv_sink *cs = NULL;
+    if (!o.quiet && isatty(STDERR_FILENO))
+        sts_progress_sink_init(&ps, &sinks[n_sinks++], stderr);
+    if (!o.quiet)
+        sts_term_sink_init(&ts, &sinks[n_sinks++], stdout);
+    if (json)
+        sts_json_sink_init(&js, &sinks[n_sinks++], file_write, json, file_flush, 1);
+    if (o.csv) {
+        cs = malloc(sizeof(*cs));
+        if (!cs) {
+            code = EXIT_RUN_FAILED;
+            goto out;
+        }
+        sts_csv_sink_init(cs, &sinks[n_sinks++], o.csv);
+    }
+
+    char started[32];
+    iso_now(started, sizeof(started));
+    struct sts_run_info ri = {
+        .tool_version = STORSCOPE_VERSION,
+        .target = o.target,
+        .target_kind = target.kind,
+        .suite = plan.suite_name,
+        .scale = sts_scale_name(plan.scale),
+        .seed = plan.seed,
+        .verify = plan.verify,
+        .started_at = started,
+        .env = target.env,
+        .n_env = target.n_env,
+        .warnings = target.warnings,
+        .n_warnings = target.n_warnings,
+    };
+    struct sts_workspace ws = {
+        .buf = buf,
+        .buf_size = IO_BUF_BYTES,
+        .hist = hist,
+        .hist_buckets = STS_HIST_BUCKETS,
+        .hist_sub_bits = STS_HIST_SUB_BITS,
+        .hist_max_exp = STS_HIST_MAX_EXP,
+    };
+    if (!o.quiet)
+        printf("storscope %s: %s, scale %s, seed %llu\n", STORSCOPE_VERSION, o.target,
+               ri.scale, (unsigned long long)plan.seed);
+    rc = sts_engine_run(&plan, &target, &ws, sinks, n_sinks, &ri);
+    free(cs);
+    if (rc == STS_EINTR) {
+        code = EXIT_INTERRUPTED;
+        cli_error("stopped by signal; finished points kept%s%s", o.output ? " in " : "",
+                  o.output ? o.output : "");
+    } else if (rc) {
+        code = EXIT_RUN_FAILED;
+        cli_error("run failed: %s", sts_strerror(rc));
+    }
+    if (json && !o.quiet && !rc)
+        printf("results: %s\n", o.output);
+
+out:
+    kind->close(&target); /* removes the scratch directory */
+    if (json && fclose(json)) {
+        cli_error("error writing %s: %s", o.output, strerror(errno));
+        if (code == EXIT_OK)
+            code = EXIT_RUN_FAILED;
+    }
+    free(buf);
+    free(hist);
+    return code;
+}

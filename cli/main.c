@@ -1,0 +1,57 @@
+#include "cli.h"
+#include "storscope/suite.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+void cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("storscope: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+static void usage(FILE *f)
+{
+    fputs("usage: storscope <command> [options]\n"
+          "\n"
+          "Measures a storage stack the way the STM32U5/eMMC study does, on Linux\n"
+          "directories and other targets, and writes versioned JSON results.\n"
+          "\n"
+          "commands:\n"
+          "  run       run workloads on a target (storscope run --help)\n"
+          "  list      list tests, suites or targets (storscope list --help)\n"
+          "  version   print the version\n"
+          "\n"
+          "exit status: 0 success, 1 a test failed, 2 usage error or refused target,\n"
+          "130 stopped by Ctrl-C (finished points are kept)\n",
+          f);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "run"))
+        return cmd_run(argc - 1, argv + 1);
+    if (!strcmp(cmd, "list"))
+        return cmd_list(argc - 1, argv + 1);
+    if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
+        printf("storscope %s (result schema %s)\n", STORSCOPE_VERSION, "storscope-result/1");
+        return EXIT_OK;
+    }
+    if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
+        usage(stdout);
+        return EXIT_OK;
+    }
+    cli_error("unknown command '%s'", cmd);
+    usage(stderr);
+    return EXIT_USAGE;
+}

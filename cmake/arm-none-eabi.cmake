@@ -1,0 +1,7 @@
+# Cortex-M33 cross toolchain (Debian gcc-arm-none-eabi + libnewlib-arm-none-eabi).
+set(CMAKE_SYSTEM_NAME Generic)
+set(CMAKE_SYSTEM_PROCESSOR cortex-m33)
+set(CMAKE_C_COMPILER arm-none-eabi-gcc)
+set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
+set(CMAKE_C_FLAGS_INIT "-mcpu=cortex-m33 -mthumb -specs=nano.specs -ffunction-sections -fdata-sections")
+set(CMAKE_C_FLAGS_MINSIZEREL_INIT "-Os")

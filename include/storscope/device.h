@@ -1,0 +1,60 @@
+/* Block-device interface: raw media and device models. Addresses and sizes
+ * are bytes; a device states the granularity it works best at in its
+ * geometry, and models may accept (and charge for) finer-grained I/O. */
+#ifndef STORSCOPE_DEVICE_H
+#define STORSCOPE_DEVICE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum sts_bd_flags {
+    STS_BD_KEEPS_DATA = 0x1,  /* reads return what was programmed */
+    STS_BD_NEEDS_ERASE = 0x2, /* raw flash: erase before program */
+};
+
+struct sts_bd_geometry {
+    uint64_t capacity;    /* bytes */
+    uint32_t read_size;   /* smallest efficient read, bytes */
+    uint32_t prog_size;   /* program unit (page or sector), bytes */
+    uint32_t erase_size;  /* erase block (or trim granule), bytes */
+    uint32_t flags;       /* enum sts_bd_flags */
+};
+
+struct sts_bd_ops {
+    int (*read)(void *ctx, uint64_t addr, void *buf, size_t len);
+    int (*program)(void *ctx, uint64_t addr, const void *buf, size_t len);
+    /* Erase on raw flash, trim/discard on managed media. */
+    int (*erase)(void *ctx, uint64_t addr, uint64_t len);
+    /* Make everything programmed so far durable (write-cache flush). */
+    int (*flush)(void *ctx);
+    void (*geometry)(void *ctx, struct sts_bd_geometry *geo);
+};
+
+struct sts_bd {
+    const struct sts_bd_ops *ops;
+    void *ctx;
+};
+
+/* The null device: accepts every command, keeps no data, takes no time.
+ * Used to measure the engine's own overhead through the real method tables. */
+struct sts_null_bd {
+    uint64_t capacity;
+    uint64_t commands; /* commands served, for tests */
+};
+void sts_null_bd_init(struct sts_null_bd *nb, struct sts_bd *bd, uint64_t capacity);
+
+/* A RAM disk over caller-provided memory: keeps data, takes no time. */
+struct sts_ram_bd {
+    uint8_t *mem;
+    uint64_t capacity;
+};
+void sts_ram_bd_init(struct sts_ram_bd *rb, struct sts_bd *bd, uint8_t *mem, uint64_t capacity);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,47 @@
+/* extentfs: the thinnest filesystem that lets the workloads run on a bare
+ * block device. Each file is one contiguous extent ("slot") of the device and
+ * file I/O maps byte for byte onto device I/O, so what is measured is the
+ * device, not a filesystem. Nothing is stored on the medium; the file table
+ * lives in caller-provided RAM and is lost when the target closes. */
+#ifndef STORSCOPE_EXTENTFS_H
+#define STORSCOPE_EXTENTFS_H
+
+#include "storscope/device.h"
+#include "storscope/fs.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define STS_EXTENTFS_NAME_MAX 48
+
+struct sts_extentfs_file {
+    char name[STS_EXTENTFS_NAME_MAX]; /* "" = free slot */
+    uint64_t size;  /* bytes written so far (high-water mark) */
+    uint64_t pos;   /* file position, bytes */
+    int open;
+    int is_dir;
+};
+
+struct sts_extentfs_config {
+    /* Device under the files. */
+    struct sts_bd bd;
+    /* Caller-provided file table; its length bounds the number of files and
+     * directories, and the device is split into that many equal slots. More
+     * slots allow more files but make the largest file smaller. */
+    struct sts_extentfs_file *files;
+    uint32_t n_files;
+};
+
+struct sts_extentfs {
+    struct sts_extentfs_config cfg;
+    uint64_t slot_bytes; /* capacity of one file, bytes */
+};
+
+int sts_extentfs_init(struct sts_extentfs *efs, const struct sts_extentfs_config *cfg,
+                      struct sts_fs *fs);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

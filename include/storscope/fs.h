@@ -1,0 +1,73 @@
+/* Filesystem interface: what every workload talks to. A target supplies one
+ * method table plus a context pointer (SQLite-VFS style); adding a filesystem
+ * is adding one file that fills this table. Paths are relative to the root
+ * the target was given (for posix: a private scratch directory). */
+#ifndef STORSCOPE_FS_H
+#define STORSCOPE_FS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Handle of an open file; its meaning belongs to the filesystem. */
+typedef intptr_t sts_fh;
+
+enum sts_open_flags {
+    STS_O_RDONLY = 0x1,
+    STS_O_WRONLY = 0x2,
+    STS_O_RDWR = 0x3,
+    STS_O_CREAT = 0x4,
+    STS_O_TRUNC = 0x8,
+};
+
+enum sts_sync_kind {
+    STS_SYNC_DATA = 1, /* data and what is needed to read it back (fdatasync) */
+    STS_SYNC_FULL = 2, /* data and all metadata (fsync) */
+};
+
+enum sts_advice {
+    STS_ADV_DROP_CACHE = 1, /* forget cached pages so the next read hits the medium */
+    STS_ADV_WILL_NEED = 2,  /* read ahead into the cache */
+};
+
+struct sts_stat {
+    uint64_t size;   /* bytes */
+    int is_dir;
+};
+
+struct sts_statvfs {
+    uint64_t total_bytes;
+    uint64_t free_bytes;   /* available to an unprivileged writer */
+    uint32_t block_size;   /* preferred I/O size, bytes */
+};
+
+struct sts_fs_ops {
+    int (*open)(void *ctx, const char *path, int flags, sts_fh *out);
+    int (*close)(void *ctx, sts_fh fh);
+    /* Transfer up to len bytes at the file position; *done gets the count.
+     * A short read means end of file. */
+    int (*read)(void *ctx, sts_fh fh, void *buf, size_t len, size_t *done);
+    int (*write)(void *ctx, sts_fh fh, const void *buf, size_t len, size_t *done);
+    int (*seek)(void *ctx, sts_fh fh, uint64_t offset); /* absolute, bytes */
+    int (*sync)(void *ctx, sts_fh fh, enum sts_sync_kind kind);
+    int (*unlink)(void *ctx, const char *path);
+    int (*mkdir)(void *ctx, const char *path);
+    int (*rmdir)(void *ctx, const char *path);
+    int (*stat)(void *ctx, const char *path, struct sts_stat *st);
+    int (*statvfs)(void *ctx, struct sts_statvfs *st);
+    /* Optional (NULL: the filesystem keeps no cache worth dropping). */
+    int (*advise)(void *ctx, sts_fh fh, enum sts_advice advice);
+};
+
+struct sts_fs {
+    const struct sts_fs_ops *ops;
+    void *ctx;
+};
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,126 @@
+/* Plans, the engine and the workload registry.
+ * Data flows one way: plan -> engine -> workload -> target; the workload
+ * measures, and the engine hands points to the sinks. */
+#ifndef STORSCOPE_SUITE_H
+#define STORSCOPE_SUITE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "storscope/result.h"
+#include "storscope/stats.h"
+#include "storscope/target.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define STORSCOPE_VERSION "0.1.0"
+
+enum sts_scale {
+    STS_SCALE_QUICK, /* shrunk sizes and runs: CI, smoke tests, a first look */
+    STS_SCALE_FULL,  /* the reference study's values exactly */
+};
+const char *sts_scale_name(enum sts_scale s);
+int sts_scale_parse(const char *s, enum sts_scale *out);
+
+struct sts_test_def;
+
+struct sts_plan {
+    const struct sts_test_def *const *tests;
+    size_t n_tests;
+    const char *suite_name;  /* informative; NULL when tests were listed */
+    enum sts_scale scale;
+    uint32_t runs;           /* repetitions per point; 0 = the test's default */
+    uint64_t duration_ns;    /* time-based tests; 0 = the test's default */
+    uint64_t size_bytes;     /* file size of tests that take one; 0 = default */
+    uint64_t seed;           /* offsets and data patterns derive from it */
+    int verify;              /* check every read against the written pattern */
+    const volatile int *stop; /* non-zero asks the run to stop (Ctrl-C) */
+};
+
+/* Memory the caller lends the engine; nothing is allocated while running. */
+struct sts_workspace {
+    uint8_t *buf;            /* I/O buffer, aligned to the target's io_align */
+    size_t buf_size;         /* bytes; chunks larger than this are skipped */
+    uint64_t *hist;          /* STS_CTX_LATS * hist_buckets counters */
+    size_t hist_buckets;     /* per recorder; >= STS_HIST_BUCKETS_FOR(sub, exp) */
+    unsigned hist_sub_bits;  /* histogram resolution, see stats.h */
+    unsigned hist_max_exp;
+};
+
+#define STS_CTX_LATS 2
+#define STS_CTX_MAX_SUMMARY 8
+#define STS_CTX_MAX_PARAMS 12
+
+/* What a running workload sees. */
+struct sts_ctx {
+    const struct sts_plan *plan;
+    struct sts_target *target;
+    const struct sts_test_def *def;
+    uint8_t *buf;
+    size_t buf_size;
+    struct sts_lat lat[STS_CTX_LATS];
+    const struct sts_sink *sinks;
+    size_t n_sinks;
+    struct sts_test_info info;
+    struct sts_kv params[STS_CTX_MAX_PARAMS];
+    int begun;
+    struct sts_kv summary[STS_CTX_MAX_SUMMARY];
+    size_t n_summary;
+    char errmsg[160];
+    char scratch_path[64];   /* file the workload is using, removed on exit */
+};
+
+struct sts_test_def {
+    const char *id;       /* "B0" */
+    const char *title;    /* "Sequential read/write, 1 MiB file, chunks 1 B .. 1 KiB" */
+    const char *origin;   /* where it comes from: "study B0", "seed 001 (fio)" */
+    /* Largest scratch space the test needs at once under this plan, bytes. */
+    uint64_t (*scratch_bytes)(const struct sts_plan *plan);
+    int (*run)(struct sts_ctx *c);
+};
+
+/* ---- registry ------------------------------------------------------- */
+extern const struct sts_test_def *const sts_tests[];
+extern const size_t sts_n_tests;
+const struct sts_test_def *sts_test_find(const char *id); /* case-insensitive */
+
+struct sts_suite_def {
+    const char *name;
+    const char *summary;
+    const char *const *test_ids;
+    size_t n;
+};
+extern const struct sts_suite_def sts_suites[];
+extern const size_t sts_n_suites;
+const struct sts_suite_def *sts_suite_find(const char *name);
+
+/* ---- engine ----------------------------------------------------------- */
+/* Runs every test of the plan in order, streaming to the sinks. Returns 0 when
+ * every test passed or was not applicable, STS_EINTR when stopped, or the
+ * first test's error otherwise (remaining tests still run). */
+int sts_engine_run(const struct sts_plan *plan, struct sts_target *target,
+                   const struct sts_workspace *ws, const struct sts_sink *sinks,
+                   size_t n_sinks, const struct sts_run_info *info);
+
+/* Largest scratch_bytes over the plan's tests. */
+uint64_t sts_plan_scratch_bytes(const struct sts_plan *plan);
+
+/* ---- for workloads ---------------------------------------------------- */
+/* Announces the test with its configuration; must come before any point. */
+int sts_test_begin(struct sts_ctx *c, const struct sts_kv *params, size_t n);
+int sts_emit_point(struct sts_ctx *c, const struct sts_point *p);
+void sts_set_summary(struct sts_ctx *c, struct sts_kv kv);
+void sts_report_progress(struct sts_ctx *c, const char *what, uint64_t done, uint64_t total);
+static inline int sts_should_stop(const struct sts_ctx *c)
+{
+    return c->plan->stop && *c->plan->stop;
+}
+/* Records a failure message (first one wins) and returns err. */
+int sts_fail(struct sts_ctx *c, int err, const char *msg);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,96 @@
+/* Targets: a device plus optionally a filesystem, written
+ *     KIND:ARG[,key=value...][+FS[,key=value...]]
+ * e.g. "posix:/var/tmp", "posix:/mnt/sd,direct=1", "null:".
+ * The spec parser is portable; each kind is one file that fills
+ * struct sts_target_kind. */
+#ifndef STORSCOPE_TARGET_H
+#define STORSCOPE_TARGET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "storscope/clock.h"
+#include "storscope/fs.h"
+#include "storscope/result.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define STS_SPEC_MAX_OPTS 16
+#define STS_SPEC_NAME_MAX 32
+#define STS_SPEC_ARG_MAX 512
+
+struct sts_spec_opt {
+    char key[STS_SPEC_NAME_MAX];
+    char value[STS_SPEC_ARG_MAX];
+};
+
+struct sts_target_spec {
+    char kind[STS_SPEC_NAME_MAX];
+    char arg[STS_SPEC_ARG_MAX];
+    struct sts_spec_opt opts[STS_SPEC_MAX_OPTS];
+    uint32_t n_opts;
+    char fs[STS_SPEC_NAME_MAX];             /* "" when no +FS */
+    struct sts_spec_opt fs_opts[STS_SPEC_MAX_OPTS];
+    uint32_t n_fs_opts;
+};
+
+/* Parses a target string. On failure returns STS_EINVAL and points *why at a
+ * static description of the problem. */
+int sts_target_spec_parse(const char *s, struct sts_target_spec *spec, const char **why);
+
+enum sts_target_flags {
+    STS_T_KEEPS_DATA = 0x1,   /* reads return written data (--verify possible) */
+    STS_T_HAS_CACHE = 0x2,    /* a cache sits in front of the medium (page cache) */
+    STS_T_VIRTUAL_TIME = 0x4, /* the clock is the device model's virtual clock */
+};
+
+#define STS_TARGET_MAX_ENV 32
+#define STS_TARGET_MAX_WARN 8
+
+struct sts_target {
+    const char *kind;
+    struct sts_fs fs;
+    struct sts_clock clock;
+    uint32_t flags;          /* enum sts_target_flags */
+    uint32_t io_align;       /* buffers, offsets and sizes must be multiples (O_DIRECT); 0 = any */
+    struct sts_kv env[STS_TARGET_MAX_ENV]; /* recorded environment, into the results */
+    size_t n_env;
+    const char *warnings[STS_TARGET_MAX_WARN];
+    size_t n_warnings;
+    void *impl;              /* the kind's private state */
+};
+
+/* Adds an environment entry / a warning when room is left (drops silently
+ * otherwise: the environment is informative, never essential). */
+void sts_target_env(struct sts_target *t, struct sts_kv kv);
+void sts_target_warn(struct sts_target *t, const char *msg);
+
+struct sts_target_kind {
+    const char *name;     /* "posix" */
+    const char *usage;    /* "posix:DIR[,direct=1][,sync=fdatasync]..." */
+    const char *summary;  /* one line for `storscope list targets` */
+    /* Opens the target. On failure returns an error and writes a message for
+     * the user into err (NUL-terminated, at most errlen bytes). Errors the
+     * user caused (bad spec, missing dir) are STS_EINVAL/ENOENT/ENOTDIR/EACCES. */
+    int (*open)(struct sts_target *t, const struct sts_target_spec *spec, char *err,
+                size_t errlen);
+    /* Removes everything the target created and releases it. */
+    void (*close)(struct sts_target *t);
+};
+
+/* The portable kinds. */
+extern const struct sts_target_kind sts_target_null;
+
+/* ---- helpers for kind implementations -------------------------------- */
+/* Parses "0/1/yes/no/true/false/on/off". */
+int sts_parse_bool(const char *s, int *out);
+/* Copies src into dst (size n) and appends more; always NUL-terminates. */
+void sts_strlcpy(char *dst, const char *src, size_t n);
+void sts_strlcat(char *dst, const char *src, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,221 @@
+#include "storscope/extentfs.h"
+#include "storscope/error.h"
+
+#include <string.h>
+
+static struct sts_extentfs_file *find(struct sts_extentfs *e, const char *path)
+{
+    for (uint32_t i = 0; i < e->cfg.n_files; i++)
+        if (e->cfg.files[i].name[0] && strcmp(e->cfg.files[i].name, path) == 0)
+            return &e->cfg.files[i];
+    return NULL;
+}
+
+static struct sts_extentfs_file *claim(struct sts_extentfs *e, const char *path)
+{
+    if (strlen(path) >= STS_EXTENTFS_NAME_MAX)
+        return NULL;
+    for (uint32_t i = 0; i < e->cfg.n_files; i++) {
+        struct sts_extentfs_file *f = &e->cfg.files[i];
+        if (!f->name[0]) {
+            memset(f, 0, sizeof(*f));
+            strcpy(f->name, path);
+            return f;
+        }
+    }
+    return NULL;
+}
+
+static struct sts_extentfs_file *handle(struct sts_extentfs *e, sts_fh fh)
+{
+    if (fh < 0 || (uint64_t)fh >= e->cfg.n_files)
+        return NULL;
+    struct sts_extentfs_file *f = &e->cfg.files[fh];
+    return f->open ? f : NULL;
+}
+
+static uint64_t base_of(struct sts_extentfs *e, const struct sts_extentfs_file *f)
+{
+    return (uint64_t)(f - e->cfg.files) * e->slot_bytes;
+}
+
+static int efs_open(void *ctx, const char *path, int flags, sts_fh *out)
+{
+    struct sts_extentfs *e = ctx;
+    struct sts_extentfs_file *f = find(e, path);
+    if (f && f->is_dir)
+        return STS_EISDIR;
+    if (!f) {
+        if (!(flags & STS_O_CREAT))
+            return STS_ENOENT;
+        f = claim(e, path);
+        if (!f)
+            return STS_ENOSPC;
+    }
+    if (flags & STS_O_TRUNC)
+        f->size = 0;
+    f->pos = 0;
+    f->open = 1;
+    *out = (sts_fh)(f - e->cfg.files);
+    return STS_OK;
+}
+
+static int efs_close(void *ctx, sts_fh fh)
+{
+    struct sts_extentfs_file *f = handle(ctx, fh);
+    if (!f)
+        return STS_EINVAL;
+    f->open = 0;
+    return STS_OK;
+}
+
+static int efs_read(void *ctx, sts_fh fh, void *buf, size_t len, size_t *done)
+{
+    struct sts_extentfs *e = ctx;
+    struct sts_extentfs_file *f = handle(e, fh);
+    *done = 0;
+    if (!f)
+        return STS_EINVAL;
+    if (f->pos >= f->size)
+        return STS_OK;
+    if (len > f->size - f->pos)
+        len = (size_t)(f->size - f->pos);
+    int rc = e->cfg.bd.ops->read(e->cfg.bd.ctx, base_of(e, f) + f->pos, buf, len);
+    if (rc < 0)
+        return rc;
+    f->pos += len;
+    *done = len;
+    return STS_OK;
+}
+
+static int efs_write(void *ctx, sts_fh fh, const void *buf, size_t len, size_t *done)
+{
+    struct sts_extentfs *e = ctx;
+    struct sts_extentfs_file *f = handle(e, fh);
+    *done = 0;
+    if (!f)
+        return STS_EINVAL;
+    if (f->pos + len > e->slot_bytes)
+        return STS_ENOSPC;
+    int rc = e->cfg.bd.ops->program(e->cfg.bd.ctx, base_of(e, f) + f->pos, buf, len);
+    if (rc < 0)
+        return rc;
+    f->pos += len;
+    if (f->pos > f->size)
+        f->size = f->pos;
+    *done = len;
+    return STS_OK;
+}
+
+static int efs_seek(void *ctx, sts_fh fh, uint64_t offset)
+{
+    struct sts_extentfs *e = ctx;
+    struct sts_extentfs_file *f = handle(e, fh);
+    if (!f)
+        return STS_EINVAL;
+    if (offset > e->slot_bytes)
+        return STS_ERANGE;
+    f->pos = offset;
+    return STS_OK;
+}
+
+static int efs_sync(void *ctx, sts_fh fh, enum sts_sync_kind kind)
+{
+    struct sts_extentfs *e = ctx;
+    (void)kind; /* no metadata on the medium: both kinds flush the device */
+    if (!handle(e, fh))
+        return STS_EINVAL;
+    return e->cfg.bd.ops->flush(e->cfg.bd.ctx);
+}
+
+static int efs_unlink(void *ctx, const char *path)
+{
+    struct sts_extentfs_file *f = find(ctx, path);
+    if (!f)
+        return STS_ENOENT;
+    if (f->is_dir)
+        return STS_EISDIR;
+    if (f->open)
+        return STS_EBUSY;
+    f->name[0] = '\0';
+    return STS_OK;
+}
+
+static int efs_mkdir(void *ctx, const char *path)
+{
+    if (find(ctx, path))
+        return STS_EEXIST;
+    struct sts_extentfs_file *f = claim(ctx, path);
+    if (!f)
+        return STS_ENOSPC;
+    f->is_dir = 1;
+    return STS_OK;
+}
+
+static int efs_rmdir(void *ctx, const char *path)
+{
+    struct sts_extentfs_file *f = find(ctx, path);
+    if (!f)
+        return STS_ENOENT;
+    if (!f->is_dir)
+        return STS_ENOTDIR;
+    f->name[0] = '\0';
+    return STS_OK;
+}
+
+static int efs_stat(void *ctx, const char *path, struct sts_stat *st)
+{
+    struct sts_extentfs_file *f = find(ctx, path);
+    if (!f)
+        return STS_ENOENT;
+    st->size = f->size;
+    st->is_dir = f->is_dir;
+    return STS_OK;
+}
+
+static int efs_statvfs(void *ctx, struct sts_statvfs *st)
+{
+    struct sts_extentfs *e = ctx;
+    struct sts_bd_geometry g;
+    e->cfg.bd.ops->geometry(e->cfg.bd.ctx, &g);
+    uint64_t used = 0;
+    for (uint32_t i = 0; i < e->cfg.n_files; i++)
+        if (e->cfg.files[i].name[0])
+            used++;
+    st->total_bytes = e->slot_bytes * e->cfg.n_files;
+    st->free_bytes = e->slot_bytes * (e->cfg.n_files - used);
+    st->block_size = g.prog_size;
+    return STS_OK;
+}
+
+static const struct sts_fs_ops extentfs_ops = {
+    .open = efs_open,
+    .close = efs_close,
+    .read = efs_read,
+    .write = efs_write,
+    .seek = efs_seek,
+    .sync = efs_sync,
+    .unlink = efs_unlink,
+    .mkdir = efs_mkdir,
+    .rmdir = efs_rmdir,
+    .stat = efs_stat,
+    .statvfs = efs_statvfs,
+    .advise = NULL,
+};
+
+int sts_extentfs_init(struct sts_extentfs *efs, const struct sts_extentfs_config *cfg,
+                      struct sts_fs *fs)
+{
+    if (!cfg->files || cfg->n_files == 0 || !cfg->bd.ops)
+        return STS_EINVAL;
+    struct sts_bd_geometry g;
+    cfg->bd.ops->geometry(cfg->bd.ctx, &g);
+    efs->cfg = *cfg;
+    efs->slot_bytes = g.capacity / cfg->n_files;
+    if (g.erase_size)
+        efs->slot_bytes -= efs->slot_bytes % g.erase_size;
+    memset(cfg->files, 0, sizeof(cfg->files[0]) * cfg->n_files);
+    fs->ops = &extentfs_ops;
+    fs->ctx = efs;
+    return STS_OK;
+}

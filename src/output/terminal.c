@@ -1,0 +1,126 @@
+#include "storscope/output.h"
+#include "storscope/units.h"
+
+#include <string.h>
+
+void sts_fmt_rate(char *buf, size_t n, double bps)
+{
+    static const char *const unit[] = {"B/s", "KiB/s", "MiB/s", "GiB/s"};
+    int u = 0;
+    while (u < 3 && bps >= 1024.0 * 0.995)
+        bps /= 1024.0, u++;
+    snprintf(buf, n, bps >= 100 ? "%.0f %s" : bps >= 10 ? "%.1f %s" : "%.2f %s", bps, unit[u]);
+}
+
+void sts_fmt_ns(char *buf, size_t n, double ns)
+{
+    if (ns < 1e3)
+        snprintf(buf, n, "%.0f ns", ns);
+    else if (ns < 1e6)
+        snprintf(buf, n, "%.1f us", ns / 1e3);
+    else if (ns < 1e9)
+        snprintf(buf, n, "%.2f ms", ns / 1e6);
+    else
+        snprintf(buf, n, "%.2f s", ns / 1e9);
+}
+
+static int term_test_begin(void *ctx, const struct sts_test_info *ti)
+{
+    struct sts_term_sink *ts = ctx;
+    fprintf(ts->out, "\n%s  %s\n", ti->id, ti->title);
+    ts->first_point = 1;
+    return 0;
+}
+
+static int term_point(void *ctx, const struct sts_test_info *ti, const struct sts_point *p)
+{
+    struct sts_term_sink *ts = ctx;
+    (void)ti;
+    if (ts->first_point) {
+        fprintf(ts->out, "  %-16s %10s  %12s %8s  %4s  %10s %10s %10s\n", "op", "chunk",
+                "throughput", "+-sd", "runs", "lat p50", "lat p99", "lat max");
+        ts->first_point = 0;
+    }
+    char chunk[24] = "-";
+    const struct sts_kv *c = sts_kv_find(p->params, p->n_params, "chunk_bytes");
+    if (!c)
+        c = sts_kv_find(p->params, p->n_params, "block_bytes");
+    if (c)
+        sts_fmt_bytes(chunk, sizeof(chunk), (uint64_t)sts_kv_number(c));
+    if (p->skipped) {
+        fprintf(ts->out, "  %-16s %10s  skipped: %s\n", p->name, chunk, p->skipped);
+        return 0;
+    }
+    char rate[24], sd[16] = "-", p50[16] = "-", p99[16] = "-", mx[16] = "-";
+    sts_fmt_rate(rate, sizeof(rate), p->run_stats.mean);
+    if (p->n_runs > 1 && p->run_stats.mean > 0)
+        snprintf(sd, sizeof(sd), "%.1f %%", 100.0 * sts_welford_sd(&p->run_stats) /
+                                              p->run_stats.mean);
+    /* first latency on the point's own row, others on rows of their own */
+    for (size_t i = 0; i == 0 || i < p->n_lat; i++) {
+        if (i < p->n_lat && p->lat[i].lat->w.n) {
+            const struct sts_hist *h = &p->lat[i].lat->h;
+            sts_fmt_ns(p50, sizeof(p50), (double)sts_hist_percentile(h, 50));
+            sts_fmt_ns(p99, sizeof(p99), (double)sts_hist_percentile(h, 99));
+            sts_fmt_ns(mx, sizeof(mx), (double)h->max);
+        }
+        if (i == 0)
+            fprintf(ts->out, "  %-16s %10s  %12s %8s  %4zu  %10s %10s %10s\n", p->name, chunk,
+                    rate, sd, p->n_runs, p50, p99, mx);
+        else
+            fprintf(ts->out, "  %-16s %10s  %12s %8s  %4s  %10s %10s %10s\n", p->lat[i].name, "",
+                    "", "", "", p50, p99, mx);
+    }
+    return 0;
+}
+
+static int term_test_end(void *ctx, const struct sts_test_end *te)
+{
+    struct sts_term_sink *ts = ctx;
+    for (size_t i = 0; i < te->n_summary; i++) {
+        const struct sts_kv *kv = &te->summary[i];
+        if (!strcmp(kv->key, "iops"))
+            fprintf(ts->out, "  IOPS: %.0f", kv->v.d);
+        else if (!strcmp(kv->key, "bytes_per_second")) {
+            char r[24];
+            sts_fmt_rate(r, sizeof(r), kv->v.d);
+            fprintf(ts->out, "   throughput: %s", r);
+        } else if (!strcmp(kv->key, "mean_latency_ns")) {
+            char r[24];
+            sts_fmt_ns(r, sizeof(r), kv->v.d);
+            fprintf(ts->out, "   mean latency: %s", r);
+        }
+    }
+    if (te->n_summary)
+        fputc('\n', ts->out);
+    if (te->status != 0)
+        fprintf(ts->out, "  %s%s%s\n", sts_test_status_name(te->status), te->error ? ": " : "",
+                te->error ? te->error : "");
+    fflush(ts->out);
+    return 0;
+}
+
+static int term_run_end(void *ctx, const struct sts_run_end *re)
+{
+    struct sts_term_sink *ts = ctx;
+    fprintf(ts->out, "\n%u test%s ok, %u failed, %u not applicable%s, %.1f s\n", re->tests_ok,
+            re->tests_ok == 1 ? "" : "s", re->tests_failed, re->tests_skipped,
+            re->interrupted ? " (interrupted)" : "", (double)re->elapsed_ns / 1e9);
+    fflush(ts->out);
+    return 0;
+}
+
+static const struct sts_sink_ops term_ops = {
+    .test_begin = term_test_begin,
+    .point = term_point,
+    .test_end = term_test_end,
+    .run_end = term_run_end,
+};
+
+void sts_term_sink_init(struct sts_term_sink *ts, struct sts_sink *sink, FILE *out)
+{
+    ts->out = out;
+    ts->first_point = 1;
+    sink->ops = &term_ops;
+    sink->ctx = ts;
+}

@@ -1,0 +1,238 @@
+#include "workload.h"
+
+#include <string.h>
+
+void wl_pattern_fill(uint8_t *buf, uint64_t off, size_t len, uint64_t seed)
+{
+    size_t i = 0;
+    while (i < len) {
+        uint64_t o = off + i;
+        uint64_t w = sts_mix64(seed ^ (o >> 3));
+        for (unsigned b = (unsigned)(o & 7); b < 8 && i < len; b++, i++)
+            buf[i] = (uint8_t)(w >> (8 * b));
+    }
+}
+
+int wl_pattern_check(const uint8_t *buf, uint64_t off, size_t len, uint64_t seed,
+                     uint64_t *bad)
+{
+    size_t i = 0;
+    while (i < len) {
+        uint64_t o = off + i;
+        uint64_t w = sts_mix64(seed ^ (o >> 3));
+        for (unsigned b = (unsigned)(o & 7); b < 8 && i < len; b++, i++)
+            if (buf[i] != (uint8_t)(w >> (8 * b))) {
+                *bad = off + i;
+                return STS_ECORRUPT;
+            }
+    }
+    return STS_OK;
+}
+
+uint32_t wl_runs(const struct sts_ctx *c, uint32_t quick, uint32_t full)
+{
+    uint32_t r = c->plan->runs ? c->plan->runs : (c->plan->scale == STS_SCALE_FULL ? full : quick);
+    return r > WL_MAX_RUNS ? WL_MAX_RUNS : r;
+}
+
+uint64_t wl_size(const struct sts_plan *p, uint64_t quick, uint64_t full)
+{
+    return p->size_bytes ? p->size_bytes : (p->scale == STS_SCALE_FULL ? full : quick);
+}
+
+uint64_t wl_duration(const struct sts_plan *p, uint64_t quick, uint64_t full)
+{
+    return p->duration_ns ? p->duration_ns : (p->scale == STS_SCALE_FULL ? full : quick);
+}
+
+const char *wl_chunk_unusable(const struct sts_ctx *c, uint64_t chunk)
+{
+    if (chunk > c->buf_size)
+        return "chunk is larger than the I/O buffer of this build";
+    uint32_t a = c->target->io_align;
+    if (a > 1 && chunk % a)
+        return "direct I/O needs transfers in multiples of the device's logical block";
+    return NULL;
+}
+
+static int io_fail(struct sts_ctx *c, int rc, const char *what)
+{
+    if (rc == STS_EINTR)
+        return rc;
+    char msg[sizeof(c->errmsg)];
+    sts_strlcpy(msg, what, sizeof(msg));
+    sts_strlcat(msg, " ", sizeof(msg));
+    sts_strlcat(msg, c->scratch_path[0] ? c->scratch_path : "(file)", sizeof(msg));
+    sts_strlcat(msg, ": ", sizeof(msg));
+    sts_strlcat(msg, sts_strerror(rc), sizeof(msg));
+    return sts_fail(c, rc, msg);
+}
+
+int wl_open(struct sts_ctx *c, const char *path, int flags, sts_fh *fh)
+{
+    sts_strlcpy(c->scratch_path, path, sizeof(c->scratch_path));
+    int rc = c->target->fs.ops->open(c->target->fs.ctx, path, flags, fh);
+    return rc < 0 ? io_fail(c, rc, "open") : STS_OK;
+}
+
+int wl_close(struct sts_ctx *c, sts_fh fh)
+{
+    int rc = c->target->fs.ops->close(c->target->fs.ctx, fh);
+    return rc < 0 ? io_fail(c, rc, "close") : STS_OK;
+}
+
+int wl_remove(struct sts_ctx *c, const char *path)
+{
+    int rc = c->target->fs.ops->unlink(c->target->fs.ctx, path);
+    if (rc == STS_OK || rc == STS_ENOENT) {
+        if (strcmp(c->scratch_path, path) == 0)
+            c->scratch_path[0] = '\0';
+        return STS_OK;
+    }
+    return io_fail(c, rc, "remove");
+}
+
+int wl_write(struct sts_ctx *c, sts_fh fh, const void *buf, size_t len)
+{
+    const uint8_t *p = buf;
+    while (len) {
+        size_t done = 0;
+        int rc = c->target->fs.ops->write(c->target->fs.ctx, fh, p, len, &done);
+        if (rc < 0)
+            return io_fail(c, rc, "write");
+        if (done == 0)
+            return io_fail(c, STS_ENOSPC, "write");
+        p += done;
+        len -= done;
+    }
+    return STS_OK;
+}
+
+int wl_read(struct sts_ctx *c, sts_fh fh, void *buf, size_t len)
+{
+    uint8_t *p = buf;
+    while (len) {
+        size_t done = 0;
+        int rc = c->target->fs.ops->read(c->target->fs.ctx, fh, p, len, &done);
+        if (rc < 0)
+            return io_fail(c, rc, "read");
+        if (done == 0)
+            return io_fail(c, STS_EIO, "read past end of");
+        p += done;
+        len -= done;
+    }
+    return STS_OK;
+}
+
+int wl_seek(struct sts_ctx *c, sts_fh fh, uint64_t off)
+{
+    int rc = c->target->fs.ops->seek(c->target->fs.ctx, fh, off);
+    return rc < 0 ? io_fail(c, rc, "seek in") : STS_OK;
+}
+
+int wl_sync(struct sts_ctx *c, sts_fh fh, enum sts_sync_kind kind)
+{
+    int rc = c->target->fs.ops->sync(c->target->fs.ctx, fh, kind);
+    return rc < 0 ? io_fail(c, rc, "sync") : STS_OK;
+}
+
+int wl_drop_cache(struct sts_ctx *c, sts_fh fh)
+{
+    if (!c->target->fs.ops->advise)
+        return STS_OK;
+    int rc = c->target->fs.ops->advise(c->target->fs.ctx, fh, STS_ADV_DROP_CACHE);
+    return rc < 0 && rc != STS_ENOTSUP ? io_fail(c, rc, "drop cache of") : STS_OK;
+}
+
+int wl_verify(struct sts_ctx *c, const uint8_t *buf, uint64_t off, size_t len)
+{
+    uint64_t bad;
+    if (!c->plan->verify || wl_pattern_check(buf, off, len, c->plan->seed, &bad) == STS_OK)
+        return STS_OK;
+    char msg[sizeof(c->errmsg)], num[24];
+    sts_strlcpy(msg, "verify: data read from ", sizeof(msg));
+    sts_strlcat(msg, c->scratch_path, sizeof(msg));
+    sts_strlcat(msg, " at offset ", sizeof(msg));
+    sts_fmt_u64(num, bad);
+    sts_strlcat(msg, num, sizeof(msg));
+    sts_strlcat(msg, " differs from what was written", sizeof(msg));
+    return sts_fail(c, STS_ECORRUPT, msg);
+}
+
+int wl_prefill(struct sts_ctx *c, const char *path, uint64_t size)
+{
+    sts_fh fh;
+    int rc = wl_open(c, path, STS_O_WRONLY | STS_O_CREAT | STS_O_TRUNC, &fh);
+    if (rc)
+        return rc;
+    size_t chunk = c->buf_size < MIB ? c->buf_size : (size_t)MIB;
+    if (c->target->io_align > 1)
+        chunk -= chunk % c->target->io_align;
+    for (uint64_t off = 0; off < size && !rc; off += chunk) {
+        size_t n = size - off < chunk ? (size_t)(size - off) : chunk;
+        if (sts_should_stop(c)) {
+            rc = STS_EINTR;
+            break;
+        }
+        wl_pattern_fill(c->buf, off, n, c->plan->seed);
+        rc = wl_write(c, fh, c->buf, n);
+    }
+    if (!rc)
+        rc = wl_sync(c, fh, STS_SYNC_FULL);
+    int rc2 = wl_close(c, fh);
+    return rc ? rc : rc2;
+}
+
+double wl_rate(uint64_t bytes, uint64_t ns)
+{
+    return (double)bytes * 1e9 / (double)(ns ? ns : 1);
+}
+
+void wl_lat_reset(struct sts_ctx *c)
+{
+    for (int i = 0; i < STS_CTX_LATS; i++) {
+        sts_welford_init(&c->lat[i].w);
+        sts_hist_reset(&c->lat[i].h);
+    }
+}
+
+const char *wl_label(char *buf, size_t n, const char *op, uint64_t chunk)
+{
+    char sz[24];
+    sts_fmt_bytes(sz, sizeof(sz), chunk);
+    sts_strlcpy(buf, op, n);
+    sts_strlcat(buf, " chunk ", n);
+    sts_strlcat(buf, sz, n);
+    return buf;
+}
+
+int wl_emit_runs(struct sts_ctx *c, const char *name, const struct sts_kv *params,
+                 size_t n_params, const double *runs, size_t n_runs,
+                 const struct sts_kv *metrics, size_t n_metrics,
+                 const struct sts_lat_report *lat, size_t n_lat)
+{
+    struct sts_point p = {
+        .name = name,
+        .params = params,
+        .n_params = n_params,
+        .run_metric = "bytes_per_second",
+        .runs = runs,
+        .n_runs = n_runs,
+        .metrics = metrics,
+        .n_metrics = n_metrics,
+        .lat = lat,
+        .n_lat = n_lat,
+    };
+    sts_welford_init(&p.run_stats);
+    for (size_t i = 0; i < n_runs; i++)
+        sts_welford_add(&p.run_stats, runs[i]);
+    return sts_emit_point(c, &p);
+}
+
+int wl_emit_skipped(struct sts_ctx *c, const char *name, const struct sts_kv *params,
+                    size_t n_params, const char *why)
+{
+    struct sts_point p = {.name = name, .params = params, .n_params = n_params, .skipped = why};
+    sts_welford_init(&p.run_stats);
+    return sts_emit_point(c, &p);
+}

@@ -1,0 +1,49 @@
+#include "storscope/suite.h"
+
+#include <string.h>
+
+extern const struct sts_test_def sts_test_b0, sts_test_b1, sts_test_b2, sts_test_m1,
+    sts_test_fsync, sts_test_seq;
+
+const struct sts_test_def *const sts_tests[] = {
+    &sts_test_b0, &sts_test_b1, &sts_test_b2, &sts_test_m1, &sts_test_fsync, &sts_test_seq,
+};
+const size_t sts_n_tests = sizeof(sts_tests) / sizeof(sts_tests[0]);
+
+static int ieq(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++) {
+        char x = (char)((*a >= 'A' && *a <= 'Z') ? *a + 32 : *a);
+        char y = (char)((*b >= 'A' && *b <= 'Z') ? *b + 32 : *b);
+        if (x != y)
+            return 0;
+    }
+    return *a == *b;
+}
+
+const struct sts_test_def *sts_test_find(const char *id)
+{
+    for (size_t i = 0; i < sts_n_tests; i++)
+        if (ieq(sts_tests[i]->id, id))
+            return sts_tests[i];
+    return NULL;
+}
+
+static const char *const paper_ids[] = {"B0", "B1", "B2", "M1"};
+static const char *const linux_ids[] = {"fsync", "seq"};
+static const char *const all_ids[] = {"B0", "B1", "B2", "M1", "fsync", "seq"};
+
+const struct sts_suite_def sts_suites[] = {
+    {"paper", "the reference study's workloads (STM32U5 + eMMC, Table 2)", paper_ids, 4},
+    {"linux", "fsync profile (seed 001) and dd/hdparm throughput (seed 003)", linux_ids, 2},
+    {"all", "every workload", all_ids, 6},
+};
+const size_t sts_n_suites = sizeof(sts_suites) / sizeof(sts_suites[0]);
+
+const struct sts_suite_def *sts_suite_find(const char *name)
+{
+    for (size_t i = 0; i < sts_n_suites; i++)
+        if (strcmp(sts_suites[i].name, name) == 0)
+            return &sts_suites[i];
+    return NULL;
+}

@@ -1,0 +1,73 @@
+/* Helpers shared by the workload files (internal to src/suite). */
+#ifndef STORSCOPE_WORKLOAD_H
+#define STORSCOPE_WORKLOAD_H
+
+#include "storscope/error.h"
+#include "storscope/rng.h"
+#include "storscope/suite.h"
+#include "storscope/units.h"
+
+#include <stdint.h>
+
+#define KIB (1024ull)
+#define MIB (1024ull * 1024ull)
+
+/* Offset-stamped data: the byte at file offset o depends on o and the seed
+ * only, so a read of the right length from the wrong place is caught. */
+void wl_pattern_fill(uint8_t *buf, uint64_t off, size_t len, uint64_t seed);
+/* 0 when buf matches; otherwise STS_ECORRUPT and *bad = first bad offset. */
+int wl_pattern_check(const uint8_t *buf, uint64_t off, size_t len, uint64_t seed,
+                     uint64_t *bad);
+
+/* Repetitions for this plan: --runs, else the scale's default. */
+uint32_t wl_runs(const struct sts_ctx *c, uint32_t quick, uint32_t full);
+uint64_t wl_size(const struct sts_plan *p, uint64_t quick, uint64_t full);
+uint64_t wl_duration(const struct sts_plan *p, uint64_t quick, uint64_t full);
+
+/* NULL when the chunk can be used; else why the point must be skipped. */
+const char *wl_chunk_unusable(const struct sts_ctx *c, uint64_t chunk);
+
+/* File operations that fail the test with a message naming what failed.
+ * wl_open remembers the path so the engine removes it if the test dies. */
+int wl_open(struct sts_ctx *c, const char *path, int flags, sts_fh *fh);
+int wl_close(struct sts_ctx *c, sts_fh fh);
+int wl_remove(struct sts_ctx *c, const char *path);
+int wl_write(struct sts_ctx *c, sts_fh fh, const void *buf, size_t len);
+int wl_read(struct sts_ctx *c, sts_fh fh, void *buf, size_t len);
+int wl_seek(struct sts_ctx *c, sts_fh fh, uint64_t off);
+int wl_sync(struct sts_ctx *c, sts_fh fh, enum sts_sync_kind kind);
+/* Drops the cache of a file (no-op on targets without one). */
+int wl_drop_cache(struct sts_ctx *c, sts_fh fh);
+/* Checks a read buffer when --verify is on. */
+int wl_verify(struct sts_ctx *c, const uint8_t *buf, uint64_t off, size_t len);
+
+/* Writes `size` bytes of pattern sequentially and syncs: the file every
+ * read test and the fsync test start from. */
+int wl_prefill(struct sts_ctx *c, const char *path, uint64_t size);
+
+static inline uint64_t wl_now(const struct sts_ctx *c)
+{
+    return sts_clock_now(&c->target->clock);
+}
+
+/* bytes / seconds, guarding a zero interval. */
+double wl_rate(uint64_t bytes, uint64_t ns);
+
+/* Resets the two latency recorders. */
+void wl_lat_reset(struct sts_ctx *c);
+
+/* "write chunk 512 B" style label for progress lines. */
+const char *wl_label(char *buf, size_t n, const char *op, uint64_t chunk);
+
+/* Emits a point built from per-run values; runs_stats computed here. */
+int wl_emit_runs(struct sts_ctx *c, const char *name, const struct sts_kv *params,
+                 size_t n_params, const double *runs, size_t n_runs,
+                 const struct sts_kv *metrics, size_t n_metrics,
+                 const struct sts_lat_report *lat, size_t n_lat);
+int wl_emit_skipped(struct sts_ctx *c, const char *name, const struct sts_kv *params,
+                    size_t n_params, const char *why);
+
+#define WL_MAX_RUNS 64
+#define WL_COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+#endif

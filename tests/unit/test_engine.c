@@ -1,0 +1,305 @@
+/* The engine and every workload on an in-memory target with a virtual clock:
+ * deterministic, and the same on the host and the firmware. */
+#include "sts_test.h"
+#include "storscope/error.h"
+#include "storscope/extentfs.h"
+#include "storscope/suite.h"
+#include "workload.h"
+
+#include <string.h>
+
+#define RAM_BYTES (16u * 1024u * 1024u)
+#define BUF_BYTES (2u * 1024u * 1024u)
+
+static uint8_t ram[RAM_BYTES];
+static uint8_t iobuf[BUF_BYTES];
+static uint64_t hist[STS_CTX_LATS * STS_HIST_BUCKETS];
+
+/* ---- virtual clock: every read advances time by `step` ns ------------- */
+struct vclock {
+    uint64_t t, step, calls, stop_after;
+    volatile int *stop;
+};
+static uint64_t vclock_now(void *ctx)
+{
+    struct vclock *v = ctx;
+    v->calls++;
+    if (v->stop && v->stop_after && v->calls >= v->stop_after)
+        *v->stop = 1;
+    return v->t += v->step;
+}
+static const struct sts_clock_ops vclock_ops = {vclock_now};
+
+/* ---- a block device that corrupts one byte of every read covering it --- */
+struct corrupt_bd {
+    struct sts_bd inner;
+    uint64_t bad_addr; /* UINT64_MAX: none */
+};
+static int cbd_read(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+    struct corrupt_bd *c = ctx;
+    int rc = c->inner.ops->read(c->inner.ctx, addr, buf, len);
+    if (!rc && c->bad_addr >= addr && c->bad_addr < addr + len)
+        ((uint8_t *)buf)[c->bad_addr - addr] ^= 0x40;
+    return rc;
+}
+static int cbd_program(void *ctx, uint64_t a, const void *b, size_t n)
+{
+    struct corrupt_bd *c = ctx;
+    return c->inner.ops->program(c->inner.ctx, a, b, n);
+}
+static int cbd_erase(void *ctx, uint64_t a, uint64_t n)
+{
+    struct corrupt_bd *c = ctx;
+    return c->inner.ops->erase(c->inner.ctx, a, n);
+}
+static int cbd_flush(void *ctx)
+{
+    struct corrupt_bd *c = ctx;
+    return c->inner.ops->flush(c->inner.ctx);
+}
+static void cbd_geometry(void *ctx, struct sts_bd_geometry *g)
+{
+    struct corrupt_bd *c = ctx;
+    c->inner.ops->geometry(c->inner.ctx, g);
+}
+static const struct sts_bd_ops corrupt_ops = {cbd_read, cbd_program, cbd_erase, cbd_flush,
+                                              cbd_geometry};
+
+/* ---- a sink that remembers what it saw --------------------------------- */
+struct capture {
+    unsigned run_begins, run_ends, test_begins, test_ends, points, skipped;
+    int interrupted, last_status;
+    uint64_t last_runs;
+    double last_mean;
+    char last_point[32], last_error[160];
+    uint64_t bytes_param_mismatch; /* points whose bytes_per_run != file_bytes */
+    struct sts_kv summary[8];
+    size_t n_summary;
+    uint64_t lat_count, lat_p50, lat2_p50;
+};
+static int cap_run_begin(void *ctx, const struct sts_run_info *ri)
+{
+    (void)ri;
+    ((struct capture *)ctx)->run_begins++;
+    return 0;
+}
+static int cap_test_begin(void *ctx, const struct sts_test_info *ti)
+{
+    (void)ti;
+    ((struct capture *)ctx)->test_begins++;
+    return 0;
+}
+static int cap_point(void *ctx, const struct sts_test_info *ti, const struct sts_point *p)
+{
+    struct capture *c = ctx;
+    (void)ti;
+    c->points++;
+    if (p->skipped) {
+        c->skipped++;
+        return 0;
+    }
+    c->last_runs = p->n_runs;
+    c->last_mean = p->run_stats.mean;
+    sts_strlcpy(c->last_point, p->name, sizeof(c->last_point));
+    const struct sts_kv *b = sts_kv_find(p->metrics, p->n_metrics, "bytes_per_run");
+    const struct sts_kv *f = sts_kv_find(p->params, p->n_params, "file_bytes");
+    const struct sts_kv *it = sts_kv_find(p->params, p->n_params, "iterations");
+    const struct sts_kv *ch = sts_kv_find(p->params, p->n_params, "chunk_bytes");
+    if (b && f && it && ch && sts_kv_number(it) * sts_kv_number(ch) != sts_kv_number(b))
+        c->bytes_param_mismatch++;
+    if (p->n_lat) {
+        c->lat_count = p->lat[0].lat->w.n;
+        c->lat_p50 = sts_hist_percentile(&p->lat[0].lat->h, 50);
+        if (p->n_lat > 1)
+            c->lat2_p50 = sts_hist_percentile(&p->lat[1].lat->h, 50);
+    }
+    return 0;
+}
+static int cap_test_end(void *ctx, const struct sts_test_end *te)
+{
+    struct capture *c = ctx;
+    c->test_ends++;
+    c->last_status = te->status;
+    sts_strlcpy(c->last_error, te->error ? te->error : "", sizeof(c->last_error));
+    c->n_summary = te->n_summary < 8 ? te->n_summary : 8;
+    memcpy(c->summary, te->summary, c->n_summary * sizeof(c->summary[0]));
+    return 0;
+}
+static int cap_run_end(void *ctx, const struct sts_run_end *re)
+{
+    struct capture *c = ctx;
+    c->run_ends++;
+    c->interrupted = re->interrupted;
+    return 0;
+}
+static const struct sts_sink_ops cap_ops = {cap_run_begin, cap_test_begin, cap_point,
+                                            cap_test_end, cap_run_end, NULL};
+
+/* ---- fixture ------------------------------------------------------------ */
+static struct sts_ram_bd rb;
+static struct corrupt_bd cbd;
+static struct sts_extentfs efs;
+static struct sts_extentfs_file files[4];
+static struct sts_target target;
+static struct vclock vc;
+static struct capture cap;
+static volatile int stop_flag;
+
+static void fixture(uint64_t bad_addr)
+{
+    memset(&target, 0, sizeof(target));
+    memset(&cap, 0, sizeof(cap));
+    memset(&vc, 0, sizeof(vc));
+    stop_flag = 0;
+    vc.step = 1000;
+    sts_ram_bd_init(&rb, &cbd.inner, ram, RAM_BYTES);
+    cbd.bad_addr = bad_addr;
+    struct sts_extentfs_config cfg = {.bd = {&corrupt_ops, &cbd}, .files = files, .n_files = 4};
+    sts_extentfs_init(&efs, &cfg, &target.fs);
+    target.kind = "ram";
+    target.clock.ops = &vclock_ops;
+    target.clock.ctx = &vc;
+    target.flags = STS_T_KEEPS_DATA | STS_T_VIRTUAL_TIME;
+}
+
+static int run_tests(const char *ids, int verify, uint64_t duration_ns, uint64_t size)
+{
+    const struct sts_test_def *tests[8];
+    size_t n = 0;
+    char buf[64];
+    sts_strlcpy(buf, ids, sizeof(buf));
+    for (char *p = buf, *tok = buf; ; p++) {
+        if (*p == ',' || *p == '\0') {
+            int end = *p == '\0';
+            *p = '\0';
+            tests[n++] = sts_test_find(tok);
+            if (end)
+                break;
+            tok = p + 1;
+        }
+    }
+    struct sts_plan plan = {
+        .tests = tests, .n_tests = n, .scale = STS_SCALE_QUICK, .seed = 3,
+        .verify = verify, .duration_ns = duration_ns, .size_bytes = size, .stop = &stop_flag,
+    };
+    struct sts_workspace ws = {iobuf, BUF_BYTES, hist, STS_HIST_BUCKETS, STS_HIST_SUB_BITS,
+                               STS_HIST_MAX_EXP};
+    struct sts_sink sink = {&cap_ops, &cap};
+    struct sts_run_info ri = {.tool_version = STORSCOPE_VERSION, .target = "ram:"};
+    return sts_engine_run(&plan, &target, &ws, &sink, 1, &ri);
+}
+
+static int no_files_left(void)
+{
+    for (unsigned i = 0; i < 4; i++)
+        if (files[i].name[0])
+            return 0;
+    return 1;
+}
+
+static void b0_moves_the_requested_bytes_and_verifies(void)
+{
+    fixture(UINT64_MAX);
+    CHECK_EQ(run_tests("B0", 1, 0, 0), 0);
+    CHECK_EQ(cap.run_begins, 1);
+    CHECK_EQ(cap.test_ends, 1);
+    CHECK_EQ(cap.points, 22); /* 11 chunk sizes x (write, read) */
+    CHECK_EQ(cap.skipped, 0);
+    CHECK_EQ(cap.bytes_param_mismatch, 0);
+    CHECK_EQ(cap.last_runs, 3);
+    CHECK(cap.last_mean > 0);
+    CHECK_STR(cap.last_point, "read");
+    CHECK_EQ(cap.last_status, STS_TEST_OK);
+    CHECK(no_files_left());
+}
+
+static void corrupted_read_is_caught(void)
+{
+    /* one flipped bit in the middle of the first file's extent */
+    fixture(100000);
+    int rc = run_tests("B0", 1, 0, 0);
+    CHECK(rc == STS_ECORRUPT);
+    CHECK_EQ(cap.last_status, STS_TEST_FAILED);
+    CHECK(strstr(cap.last_error, "offset 100000") != NULL);
+    CHECK(no_files_left()); /* the engine removed what the test left */
+    /* without --verify the same run passes: verification is what caught it */
+    fixture(100000);
+    CHECK_EQ(run_tests("B0", 0, 0, 0), 0);
+}
+
+static void misplaced_data_is_caught(void)
+{
+    /* right bytes, wrong place: offset-stamping catches a shifted read */
+    uint8_t a[64], b[64];
+    uint64_t bad = 0;
+    wl_pattern_fill(a, 4096, sizeof(a), 9);
+    CHECK_EQ(wl_pattern_check(a, 4096, sizeof(a), 9, &bad), 0);
+    wl_pattern_fill(b, 4096 + 8, sizeof(b), 9);
+    CHECK(wl_pattern_check(b, 4096, sizeof(b), 9, &bad) == STS_ECORRUPT);
+    CHECK_EQ(bad, 4096);
+}
+
+static void fsync_counts_ops_in_virtual_time(void)
+{
+    fixture(UINT64_MAX);
+    /* each op reads the clock twice (after write, after sync): 2 us per op */
+    CHECK_EQ(run_tests("fsync", 1, 1000000, 1024 * 1024), 0);
+    CHECK_EQ(cap.points, 1);
+    CHECK_EQ(cap.lat_count, 500);
+    CHECK_EQ(cap.lat_p50, 2000);
+    CHECK_EQ(cap.lat2_p50, 1000);
+    const struct sts_kv *iops = sts_kv_find(cap.summary, cap.n_summary, "iops");
+    CHECK(iops != NULL);
+    CHECK_REL(iops->v.d, 500000.0, 1e-9);
+    CHECK(no_files_left());
+}
+
+static void every_workload_runs_quick(void)
+{
+    fixture(UINT64_MAX);
+    CHECK_EQ(run_tests("B1,B2,M1,seq", 1, 0, 1024 * 1024), 0);
+    CHECK_EQ(cap.test_ends, 4);
+    CHECK_EQ(cap.bytes_param_mismatch, 0);
+    /* seq has no cache to read from on this target: that point is skipped */
+    CHECK_EQ(cap.skipped, 1);
+    CHECK(no_files_left());
+}
+
+static void stop_keeps_finished_points(void)
+{
+    fixture(UINT64_MAX);
+    vc.stop = &stop_flag;
+    vc.stop_after = 500; /* a few points into B2 */
+    int rc = run_tests("B2,B0", 0, 0, 0);
+    CHECK(rc == STS_EINTR);
+    CHECK_EQ(cap.run_ends, 1);
+    CHECK(cap.interrupted);
+    CHECK_EQ(cap.test_ends, 1); /* B0 never started */
+    CHECK_EQ(cap.last_status, STS_TEST_INTERRUPTED);
+    CHECK(cap.points > 0);
+    CHECK(no_files_left());
+}
+
+static void plan_scratch_is_largest_test(void)
+{
+    const struct sts_test_def *tests[] = {sts_test_find("b0"), sts_test_find("FSYNC")};
+    CHECK(tests[0] && tests[1]);
+    struct sts_plan plan = {.tests = tests, .n_tests = 2, .scale = STS_SCALE_FULL};
+    CHECK_EQ(sts_plan_scratch_bytes(&plan), 500ull << 20);
+    plan.size_bytes = 1 << 20;
+    CHECK_EQ(sts_plan_scratch_bytes(&plan), 1 << 20);
+    CHECK(sts_test_find("nope") == NULL);
+    CHECK(sts_suite_find("paper") && sts_suite_find("paper")->n == 4);
+}
+
+const struct sts_test_case test_engine_cases[] = {
+    {"b0_moves_the_requested_bytes_and_verifies", b0_moves_the_requested_bytes_and_verifies},
+    {"corrupted_read_is_caught", corrupted_read_is_caught},
+    {"misplaced_data_is_caught", misplaced_data_is_caught},
+    {"fsync_counts_ops_in_virtual_time", fsync_counts_ops_in_virtual_time},
+    {"every_workload_runs_quick", every_workload_runs_quick},
+    {"stop_keeps_finished_points", stop_keeps_finished_points},
+    {"plan_scratch_is_largest_test", plan_scratch_is_largest_test},
+    {NULL, NULL},
+};

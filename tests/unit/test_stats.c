@@ -1,0 +1,197 @@
+#include "sts_test.h"
+#include "storscope/error.h"
+#include "storscope/rng.h"
+#include "storscope/stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define N_SAMPLES 20000
+
+static uint64_t samples[N_SAMPLES];
+static uint64_t sorted[N_SAMPLES];
+static uint64_t buckets[STS_HIST_BUCKETS];
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Exact nearest-rank percentile of sorted[0..n). */
+static uint64_t exact_pct(const uint64_t *s, size_t n, double p)
+{
+    double r = p / 100.0 * (double)n;
+    size_t rank = (size_t)r;
+    if ((double)rank < r)
+        rank++;
+    if (rank == 0)
+        rank = 1;
+    return s[rank - 1];
+}
+
+/* Every reported percentile must be within the documented bound. */
+static int percentiles_within_bound(const uint64_t *v, size_t n)
+{
+    struct sts_hist h;
+    if (sts_hist_init(&h, buckets, STS_HIST_BUCKETS, STS_HIST_SUB_BITS, STS_HIST_MAX_EXP))
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        sts_hist_record(&h, v[i]);
+    memcpy(sorted, v, n * sizeof(*v));
+    qsort(sorted, n, sizeof(*sorted), cmp_u64);
+    static const double extra[] = {0, 0.001, 25, 33.3, 75, 99.999, 100};
+    double bound = sts_hist_relative_error(&h);
+    for (size_t i = 0; i < STS_PCT_COUNT + 7; i++) {
+        double p = i < STS_PCT_COUNT ? sts_default_percentiles[i] : extra[i - STS_PCT_COUNT];
+        double want = (double)exact_pct(sorted, n, p);
+        double got = (double)sts_hist_percentile(&h, p);
+        if (fabs(got - want) > bound * want + 0.5)
+            return 0;
+    }
+    return 1;
+}
+
+static void hist_random_log_uniform(void)
+{
+    struct sts_rng r;
+    sts_rng_seed(&r, 42);
+    for (size_t i = 0; i < N_SAMPLES; i++) {
+        /* 100 ns .. 60 s, log-uniform: the documented range */
+        double u = (double)(sts_rng_next(&r) >> 11) / 9007199254740992.0;
+        samples[i] = (uint64_t)(100.0 * pow(6e8, u));
+    }
+    CHECK(percentiles_within_bound(samples, N_SAMPLES));
+}
+
+static void hist_adversarial(void)
+{
+    /* all equal */
+    for (size_t i = 0; i < N_SAMPLES; i++)
+        samples[i] = 12345;
+    CHECK(percentiles_within_bound(samples, N_SAMPLES));
+    /* two clusters far apart: the tail must not be smeared into the body */
+    for (size_t i = 0; i < N_SAMPLES; i++)
+        samples[i] = i % 100 == 0 ? 60000000000ull : 100;
+    CHECK(percentiles_within_bound(samples, N_SAMPLES));
+    /* values on and next to bucket edges, and zero */
+    size_t n = 0;
+    for (unsigned e = 0; e < 40 && n + 3 <= N_SAMPLES; e++) {
+        uint64_t p = 1ull << e;
+        samples[n++] = p - 1;
+        samples[n++] = p;
+        samples[n++] = p + 1;
+    }
+    CHECK(percentiles_within_bound(samples, n));
+    /* ascending and descending runs */
+    for (size_t i = 0; i < N_SAMPLES; i++)
+        samples[i] = i < N_SAMPLES / 2 ? 1000 + i * 7919 : 1000000000ull - i * 31;
+    CHECK(percentiles_within_bound(samples, N_SAMPLES));
+}
+
+static void hist_single_values_everywhere(void)
+{
+    /* One sample: the reported median must be the sample itself (clamped). */
+    struct sts_hist h;
+    CHECK_EQ(sts_hist_init(&h, buckets, STS_HIST_BUCKETS, STS_HIST_SUB_BITS, STS_HIST_MAX_EXP), 0);
+    CHECK_EQ(sts_hist_percentile(&h, 50), 0); /* empty */
+    /* Two samples in one bucket: the midpoint is reported, within the bound. */
+    for (uint64_t v = 129; v < (1ull << 40); v = v * 3 / 2 + 7) {
+        sts_hist_reset(&h);
+        sts_hist_record(&h, v);
+        sts_hist_record(&h, v + v / 200); /* same or next bucket */
+        double got = (double)sts_hist_percentile(&h, 1);
+        CHECK_REL(got, (double)v, 1.0 / 128.0);
+    }
+    /* above the range: only the exact max is known */
+    sts_hist_reset(&h);
+    sts_hist_record(&h, 5ull << 41);
+    CHECK_EQ(sts_hist_percentile(&h, 99), 5ull << 41);
+}
+
+static void hist_geometry(void)
+{
+    struct sts_hist h;
+    CHECK_EQ(STS_HIST_BUCKETS, 2240);
+    CHECK(sts_hist_init(&h, buckets, 10, 6, 40) == STS_ENOMEM);
+    CHECK(sts_hist_init(&h, buckets, STS_HIST_BUCKETS, 0, 40) == STS_EINVAL);
+    CHECK(sts_hist_init(&h, buckets, STS_HIST_BUCKETS, 6, 7) == STS_EINVAL);
+    /* a coarse MCU geometry works too and states its larger error */
+    CHECK_EQ(sts_hist_init(&h, buckets, STS_HIST_BUCKETS_FOR(4, 36), 4, 36), 0);
+    CHECK(sts_hist_relative_error(&h) > 0.03 && sts_hist_relative_error(&h) < 0.032);
+    sts_hist_record(&h, 1000000);
+    CHECK_EQ(h.total, 1);
+    CHECK_EQ(sts_hist_percentile(&h, 50), 1000000);
+}
+
+static void welford_matches_two_pass(void)
+{
+    static double x[N_SAMPLES];
+    struct sts_rng r;
+    sts_rng_seed(&r, 7);
+    struct sts_welford w;
+    sts_welford_init(&w);
+    for (size_t i = 0; i < N_SAMPLES; i++) {
+        /* a large offset defeats the naive sum-of-squares formula */
+        x[i] = 1e9 + (double)(sts_rng_next(&r) % 1000000) / 7.0;
+        sts_welford_add(&w, x[i]);
+    }
+    double mean = 0;
+    for (size_t i = 0; i < N_SAMPLES; i++)
+        mean += x[i];
+    mean /= N_SAMPLES;
+    double ss = 0, mn = x[0], mx = x[0];
+    for (size_t i = 0; i < N_SAMPLES; i++) {
+        ss += (x[i] - mean) * (x[i] - mean);
+        mn = x[i] < mn ? x[i] : mn;
+        mx = x[i] > mx ? x[i] : mx;
+    }
+    double sd = sqrt(ss / (N_SAMPLES - 1));
+    CHECK_EQ(w.n, N_SAMPLES);
+    CHECK_REL(w.mean, mean, 1e-12);
+    CHECK_REL(sts_welford_sd(&w), sd, 1e-7);
+    CHECK(w.min == mn && w.max == mx);
+}
+
+static void welford_small(void)
+{
+    struct sts_welford w;
+    sts_welford_init(&w);
+    CHECK(sts_welford_sd(&w) == 0.0);
+    sts_welford_add(&w, 5);
+    CHECK(sts_welford_sd(&w) == 0.0 && w.mean == 5.0);
+    sts_welford_add(&w, 7);
+    CHECK_REL(sts_welford_sd(&w), sqrt(2.0), 1e-12);
+}
+
+static void rng_is_seeded_and_uniform(void)
+{
+    struct sts_rng a, b;
+    sts_rng_seed(&a, 99);
+    sts_rng_seed(&b, 99);
+    for (int i = 0; i < 100; i++)
+        CHECK(sts_rng_next(&a) == sts_rng_next(&b));
+    sts_rng_seed(&b, 100);
+    CHECK(sts_rng_next(&a) != sts_rng_next(&b));
+    unsigned bins[10] = {0};
+    for (int i = 0; i < 100000; i++) {
+        uint64_t v = sts_rng_below(&a, 10);
+        CHECK(v < 10);
+        bins[v]++;
+    }
+    for (int i = 0; i < 10; i++)
+        CHECK(bins[i] > 9500 && bins[i] < 10500);
+    CHECK_EQ(sts_rng_below(&a, 0), 0);
+}
+
+const struct sts_test_case test_stats_cases[] = {
+    {"hist_random_log_uniform", hist_random_log_uniform},
+    {"hist_adversarial", hist_adversarial},
+    {"hist_single_values_everywhere", hist_single_values_everywhere},
+    {"hist_geometry", hist_geometry},
+    {"welford_matches_two_pass", welford_matches_two_pass},
+    {"welford_small", welford_small},
+    {"rng_is_seeded_and_uniform", rng_is_seeded_and_uniform},
+    {NULL, NULL},
+};

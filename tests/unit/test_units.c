@@ -1,0 +1,64 @@
+#include "sts_test.h"
+#include "storscope/error.h"
+#include "storscope/units.h"
+
+#include <string.h>
+
+static void sizes(void)
+{
+    uint64_t b;
+    CHECK(sts_parse_size("4096", &b) == 0 && b == 4096);
+    CHECK(sts_parse_size("64K", &b) == 0 && b == 65536);
+    CHECK(sts_parse_size("64k", &b) == 0 && b == 65536);
+    CHECK(sts_parse_size("1.5M", &b) == 0 && b == 1572864);
+    CHECK(sts_parse_size("500MiB", &b) == 0 && b == 500ull << 20);
+    CHECK(sts_parse_size("2G", &b) == 0 && b == 2ull << 30);
+    CHECK(sts_parse_size("1T", &b) == 0 && b == 1ull << 40);
+    CHECK(sts_parse_size("", &b) == STS_EINVAL);
+    CHECK(sts_parse_size("K", &b) == STS_EINVAL);
+    CHECK(sts_parse_size("12Q", &b) == STS_EINVAL);
+    CHECK(sts_parse_size("-1", &b) == STS_EINVAL);
+    CHECK(sts_parse_size("1.5", &b) == STS_EINVAL); /* fractional bytes */
+    CHECK(sts_parse_size("10 M", &b) == STS_EINVAL);
+    CHECK(sts_parse_size("99999999999999999999", &b) == STS_ERANGE);
+    CHECK(sts_parse_size("99999999999T", &b) == STS_ERANGE);
+}
+
+static void durations(void)
+{
+    uint64_t ns;
+    CHECK(sts_parse_duration("30s", &ns) == 0 && ns == 30000000000ull);
+    CHECK(sts_parse_duration("10", &ns) == 0 && ns == 10000000000ull);
+    CHECK(sts_parse_duration("2m", &ns) == 0 && ns == 120000000000ull);
+    CHECK(sts_parse_duration("1h", &ns) == 0 && ns == 3600000000000ull);
+    CHECK(sts_parse_duration("500ms", &ns) == 0 && ns == 500000000ull);
+    CHECK(sts_parse_duration("1.5s", &ns) == 0 && ns == 1500000000ull);
+    CHECK(sts_parse_duration("250us", &ns) == 0 && ns == 250000ull);
+    CHECK(sts_parse_duration("3x", &ns) == STS_EINVAL);
+    CHECK(sts_parse_duration("s", &ns) == STS_EINVAL);
+    CHECK(sts_parse_duration("", &ns) == STS_EINVAL);
+}
+
+static void formatting(void)
+{
+    char b[32];
+    sts_fmt_u64(b, 0);
+    CHECK_STR(b, "0");
+    sts_fmt_u64(b, 18446744073709551615ull);
+    CHECK_STR(b, "18446744073709551615");
+    sts_fmt_bytes(b, sizeof(b), 512);
+    CHECK_STR(b, "512 B");
+    sts_fmt_bytes(b, sizeof(b), 4096);
+    CHECK_STR(b, "4 KiB");
+    sts_fmt_bytes(b, sizeof(b), 1572864);
+    CHECK_STR(b, "1.5 MiB");
+    sts_fmt_bytes(b, 4, 1572864);
+    CHECK_STR(b, "1.5");
+}
+
+const struct sts_test_case test_units_cases[] = {
+    {"sizes", sizes},
+    {"durations", durations},
+    {"formatting", formatting},
+    {NULL, NULL},
+};
