@@ -1,0 +1,227 @@
+#!/usr/bin/python3
+"""End-to-end tests of the storscope command: real runs on a temporary
+directory, schema validation of every JSON produced, bad input, Ctrl-C.
+
+usage: test_cli.py STORSCOPE_BINARY SCHEMA_JSON
+"""
+import csv
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+import jsonschema
+
+BIN = SCHEMA = None
+
+
+def run(*args, env=None, timeout=300, **kw):
+    return subprocess.run([BIN, *args], capture_output=True, text=True, env=env,
+                          timeout=timeout, **kw)
+
+
+class Base(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="storscope-cli-")
+        self.target = "posix:" + os.path.join(self.dir, "t")
+        os.mkdir(os.path.join(self.dir, "t"))
+        self.out = os.path.join(self.dir, "out.json")
+
+    def tearDown(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def target_is_empty(self):
+        return os.listdir(os.path.join(self.dir, "t")) == []
+
+    def load(self, path=None):
+        with open(path or self.out) as f:
+            doc = json.load(f)
+        jsonschema.validate(doc, SCHEMA, cls=jsonschema.Draft202012Validator)
+        return doc
+
+
+class Runs(Base):
+    def test_paper_quick_moves_requested_bytes(self):
+        csvdir = os.path.join(self.dir, "csv")
+        r = run("run", "-t", self.target, "--suite", "paper", "-o", self.out, "--csv", csvdir)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        doc = self.load()
+        self.assertEqual(doc["status"], "ok")
+        self.assertEqual([t["id"] for t in doc["tests"]], ["B0", "B1", "B2", "M1"])
+        for t in doc["tests"]:
+            self.assertEqual(t["status"], "ok", t["id"])
+            self.assertTrue(t["points"], t["id"])
+            for p in t["points"]:
+                self.assertNotIn("skipped", p)
+                m, prm = p["metrics"], p["params"]
+                if t["id"] in ("B0", "B1"):  # the whole file, every run
+                    self.assertEqual(m["bytes_per_run"], prm["file_bytes"])
+                if t["id"] == "B2":
+                    self.assertEqual(m["bytes_per_run"], prm["iterations"] * prm["chunk_bytes"])
+                    self.assertEqual(p["latency"][p["name"]]["count"],
+                                     prm["iterations"] * p["runs"]["n"])
+                if t["id"] == "M1":
+                    self.assertEqual(m["bytes_per_run"], prm["reads"] * prm["chunk_bytes"])
+                runs = p["runs"]
+                self.assertEqual(len(runs["values"]), runs["n"])
+                self.assertTrue(all(v > 0 for v in runs["values"]))
+                self.assertLessEqual(runs["min"], runs["mean"])
+                self.assertLessEqual(runs["mean"], runs["max"])
+        self.assertIn("filesystem", doc["environment"])
+        self.assertTrue(self.target_is_empty())
+        # the terminal table labels its units
+        self.assertIn("B/s", r.stdout)
+        with open(os.path.join(csvdir, "B0.csv")) as f:
+            rows = list(csv.DictReader(f))
+        self.assertEqual(len(rows), 22)
+        self.assertEqual(rows[0]["chunk_bytes"], "1")
+
+    def test_verify_passes_on_every_workload(self):
+        r = run("run", "-t", self.target, "--tests", "B0,M1,seq,fsync", "--verify",
+                "--duration", "1s", "--size", "4M", "--runs", "2", "-o", self.out, "-q")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        doc = self.load()
+        self.assertTrue(doc["run"]["verify"])
+        self.assertEqual(doc["tests_ok"], 4)
+        self.assertTrue(self.target_is_empty())
+        self.assertEqual(r.stdout, "")  # --quiet
+
+    def test_fsync_exposes_iops(self):
+        r = run("run", "-t", self.target, "--tests", "fsync", "--duration", "1s",
+                "--size", "8M", "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        t = self.load()["tests"][0]
+        self.assertEqual(t["id"], "fsync")
+        self.assertGreater(t["iops"], 0)
+        p = t["points"][0]
+        self.assertEqual(p["latency"]["write+flush"]["count"], p["metrics"]["ops"])
+        self.assertGreaterEqual(p["metrics"]["elapsed_ns"], 1e9)
+        self.assertEqual(p["params"]["file_bytes"], 8 << 20)
+        self.assertIn("IOPS", r.stdout)
+
+    def test_null_target(self):
+        r = run("run", "-t", "null:", "--tests", "fsync,B0", "--duration", "200ms", "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        doc = self.load()
+        self.assertGreater(doc["tests"][0]["iops"], 10000)
+
+    def test_default_target_is_tmpdir(self):
+        env = dict(os.environ, TMPDIR=os.path.join(self.dir, "t"))
+        r = run("run", "-q", "--tests", "B0", "-o", self.out, env=env)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(self.load()["run"]["target"], "posix:" + env["TMPDIR"])
+        self.assertTrue(self.target_is_empty())
+
+    def test_list_and_version(self):
+        r = run("list", "tests")
+        self.assertEqual(r.returncode, 0)
+        for tid in ("B0", "B1", "B2", "M1", "fsync", "seq"):
+            self.assertIn(tid, r.stdout)
+        self.assertIn("paper", run("list", "suites").stdout)
+        self.assertIn("posix:DIR", run("list", "targets").stdout)
+        self.assertIn("storscope 0.1.0", run("version").stdout)
+        for args in (("run", "--help"), ("list", "--help"), ("--help",)):
+            self.assertEqual(run(*args).returncode, 0, args)
+
+
+class BadInput(Base):
+    def expect_usage_error(self, args, message):
+        r = run(*args)
+        self.assertEqual(r.returncode, 2, (args, r.stderr))
+        self.assertIn(message, r.stderr, args)
+        self.assertTrue(r.stderr.startswith("storscope: "), r.stderr)
+        self.assertFalse(os.path.exists(self.out), args)
+        self.assertTrue(self.target_is_empty(), args)
+
+    def test_each_bad_input_is_named(self):
+        afile = os.path.join(self.dir, "afile")
+        open(afile, "w").close()
+        cases = [
+            (["--tests", "B9"], "unknown test 'B9'"),
+            (["--suite", "nope"], "unknown suite 'nope'"),
+            (["-t", "posix:" + os.path.join(self.dir, "missing")], "does not exist"),
+            (["-t", "posix:" + afile], "is not a directory"),
+            (["-t", "foo:/tmp"], "unknown target kind 'foo'"),
+            (["-t", "/tmp"], "KIND:ARG"),
+            (["-t", self.target + ",turbo=1"], "unknown option 'turbo'"),
+            (["--size", "12Q"], "bad --size '12Q'"),
+            (["--size", "1.5"], "bad --size"),
+            (["--duration", "3x"], "bad --duration '3x'"),
+            (["--runs", "0"], "bad --runs"),
+            (["--scale", "huge"], "bad --scale"),
+            (["--frobnicate"], "unknown option '--frobnicate'"),
+            (["--tests"], "needs a value"),
+            (["--suite", "paper", "--tests", "B0"], "not both"),
+            (["-t", "null:", "--verify"], "keeps none"),
+            (["--tests", "fsync", "--size", "64T"], "not enough free space"),
+            (["stray"], "unexpected argument 'stray'"),
+        ]
+        for extra, message in cases:
+            args = ["run", "-t", self.target, "-o", self.out, *extra]
+            if "-t" in extra:
+                args = ["run", "-o", self.out, *extra]
+            with self.subTest(args=extra):
+                self.expect_usage_error(args, message)
+
+    def test_unknown_command(self):
+        r = run("frob")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("unknown command 'frob'", r.stderr)
+
+    def test_unwritable_target(self):
+        tdir = os.path.join(self.dir, "t")
+        os.chmod(tdir, 0o555)
+        os.chmod(self.dir, 0o755)
+        cmd = [BIN, "run", "-t", "posix:" + tdir, "--tests", "B0"]
+        if os.geteuid() == 0:  # root writes anywhere: drop to nobody
+            setpriv = shutil.which("setpriv")
+            if not setpriv:
+                self.skipTest("setpriv not found")
+            cmd = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", *cmd]
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+        os.chmod(tdir, 0o755)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("not writable", r.stderr)
+        self.assertTrue(self.target_is_empty())
+
+
+class Interrupt(Base):
+    def test_sigint_keeps_finished_points_and_cleans_up(self):
+        p = subprocess.Popen([BIN, "run", "-t", self.target, "--tests", "B0,B1", "--scale",
+                              "full", "-o", self.out, "-q"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        # wait until at least two points are on disk, then press Ctrl-C
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            time.sleep(0.05)
+            try:
+                with open(self.out) as f:
+                    if f.read().count('"metric":') >= 2:
+                        break
+            except FileNotFoundError:
+                pass
+        p.send_signal(signal.SIGINT)
+        _, err = p.communicate(timeout=60)
+        self.assertEqual(p.returncode, 130, err)
+        self.assertIn("stopped", err)
+        doc = self.load()
+        self.assertEqual(doc["status"], "interrupted")
+        self.assertTrue(doc["interrupted"])
+        b0 = doc["tests"][0]
+        self.assertEqual(b0["status"], "interrupted")
+        self.assertGreaterEqual(len(b0["points"]), 2)
+        self.assertLess(len(b0["points"]), 22)
+        self.assertTrue(self.target_is_empty())
+
+
+if __name__ == "__main__":
+    BIN = os.path.abspath(sys.argv[1])
+    with open(sys.argv[2]) as f:
+        SCHEMA = json.load(f)
+    del sys.argv[1:3]
+    unittest.main(verbosity=2)

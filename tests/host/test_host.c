@@ -1,0 +1,277 @@
+/* Host-only tests (cmocka + cJSON): the JSON document field by field, JSON
+ * after an interruption, and the posix target's set-up and clean-up. */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "storscope/error.h"
+#include "storscope/json.h"
+#include "storscope/posix.h"
+#include "storscope/suite.h"
+
+#define BUF_BYTES (2u * 1024u * 1024u)
+
+static uint8_t *iobuf;
+static uint64_t hist[STS_CTX_LATS * STS_HIST_BUCKETS];
+
+struct membuf {
+    char *p;
+    size_t len, cap;
+};
+
+static int mem_write(void *ctx, const char *s, size_t n)
+{
+    struct membuf *m = ctx;
+    if (m->len + n + 1 > m->cap) {
+        m->cap = (m->len + n + 1) * 2;
+        m->p = realloc(m->p, m->cap);
+        if (!m->p)
+            return -1;
+    }
+    memcpy(m->p + m->len, s, n);
+    m->len += n;
+    m->p[m->len] = '\0';
+    return 0;
+}
+
+/* Stops the run after a number of progress reports (a scripted Ctrl-C). */
+struct stopper {
+    volatile int *stop;
+    int after;
+};
+static void stopper_progress(void *ctx, const struct sts_progress *pr)
+{
+    struct stopper *s = ctx;
+    (void)pr;
+    if (--s->after <= 0)
+        *s->stop = 1;
+}
+static const struct sts_sink_ops stopper_ops = {.progress = stopper_progress};
+
+static cJSON *run_to_json(const char *target_str, const char *ids, uint64_t duration_ns,
+                          int stop_after_progress, int *rc_out)
+{
+    struct sts_target_spec spec;
+    assert_int_equal(sts_target_spec_parse(target_str, &spec, NULL), 0);
+    const struct sts_target_kind *kind =
+        strcmp(spec.kind, "null") == 0 ? &sts_target_null : &sts_target_posix;
+    struct sts_target t;
+    memset(&t, 0, sizeof(t));
+    char err[256];
+    assert_int_equal(kind->open(&t, &spec, err, sizeof(err)), 0);
+
+    const struct sts_test_def *tests[8];
+    size_t n = 0;
+    char list[64];
+    snprintf(list, sizeof(list), "%s", ids);
+    for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+        tests[n++] = sts_test_find(tok);
+    volatile int stop = 0;
+    struct sts_plan plan = {.tests = tests, .n_tests = n, .scale = STS_SCALE_QUICK, .seed = 5,
+                            .duration_ns = duration_ns, .size_bytes = 1 << 20, .stop = &stop};
+    struct sts_workspace ws = {iobuf, BUF_BYTES, hist, STS_HIST_BUCKETS, STS_HIST_SUB_BITS,
+                               STS_HIST_MAX_EXP};
+    struct membuf m = {0};
+    struct sts_json_sink js;
+    struct sts_sink sinks[2];
+    sts_json_sink_init(&js, &sinks[0], mem_write, &m, NULL, 1);
+    struct stopper st = {&stop, stop_after_progress};
+    sinks[1] = (struct sts_sink){&stopper_ops, &st};
+    struct sts_run_info ri = {.tool_version = STORSCOPE_VERSION, .target = target_str,
+                              .target_kind = t.kind, .scale = "quick", .seed = 5,
+                              .env = t.env, .n_env = t.n_env};
+    *rc_out = sts_engine_run(&plan, &t, &ws, sinks, stop_after_progress ? 2 : 1, &ri);
+    kind->close(&t);
+    cJSON *doc = cJSON_Parse(m.p);
+    if (!doc)
+        fprintf(stderr, "unparsable JSON:\n%s\n", m.p);
+    free(m.p);
+    return doc;
+}
+
+static double num(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    assert_non_null(v);
+    assert_true(cJSON_IsNumber(v));
+    return v->valuedouble;
+}
+
+static const char *str(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    assert_non_null(v);
+    assert_true(cJSON_IsString(v));
+    return v->valuestring;
+}
+
+static const cJSON *obj(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    assert_non_null(v);
+    return v;
+}
+
+static void json_fields_fsync_and_b0(void **state)
+{
+    (void)state;
+    int rc;
+    cJSON *d = run_to_json("null:", "fsync,B0", 50000000ull, 0, &rc);
+    assert_int_equal(rc, 0);
+    assert_non_null(d);
+    assert_string_equal(str(d, "schema"), "storscope-result/1");
+    assert_string_equal(str(obj(d, "tool"), "version"), STORSCOPE_VERSION);
+    assert_string_equal(str(obj(d, "run"), "target"), "null:");
+    assert_string_equal(str(obj(d, "run"), "target_kind"), "null");
+    assert_int_equal((int)num(obj(d, "run"), "seed"), 5);
+    assert_string_equal(str(d, "status"), "ok");
+    assert_true(cJSON_IsFalse(obj(d, "interrupted")));
+    assert_int_equal((int)num(d, "tests_ok"), 2);
+
+    const cJSON *tests = obj(d, "tests");
+    assert_int_equal(cJSON_GetArraySize(tests), 2);
+    const cJSON *fs = cJSON_GetArrayItem(tests, 0);
+    assert_string_equal(str(fs, "id"), "fsync");
+    assert_string_equal(str(fs, "status"), "ok");
+    double iops = num(fs, "iops");
+    assert_true(iops > 1000.0);
+    assert_int_equal((int)num(obj(fs, "params"), "block_bytes"), 4096);
+    assert_int_equal((int)num(obj(fs, "params"), "duration_ns"), 50000000);
+    const cJSON *p = cJSON_GetArrayItem(obj(fs, "points"), 0);
+    const cJSON *metrics = obj(p, "metrics");
+    double ops = num(metrics, "ops");
+    assert_true(num(metrics, "elapsed_ns") >= 50000000.0);
+    /* iops is ops over the elapsed time, both in base units */
+    assert_true(fabs(iops - ops * 1e9 / num(metrics, "elapsed_ns")) < 1e-6 * iops);
+    assert_true(fabs(num(metrics, "bytes") - ops * 4096) < 0.5);
+    const cJSON *lat = obj(obj(p, "latency"), "write+flush");
+    assert_true(num(lat, "count") == ops);
+    const cJSON *pct = obj(lat, "percentiles_ns");
+    assert_int_equal(cJSON_GetArraySize(pct), 17);
+    static const char *keys[] = {"1", "5", "10", "20", "30", "40", "50", "60", "70", "80",
+                                 "90", "95", "99", "99.5", "99.9", "99.95", "99.99"};
+    double prev = 0;
+    for (size_t i = 0; i < 17; i++) {
+        double v = num(pct, keys[i]);
+        assert_true(v >= prev);
+        prev = v;
+    }
+    assert_true(num(lat, "min_ns") <= num(pct, "1"));
+    assert_true(num(lat, "max_ns") >= num(pct, "99.99"));
+    assert_non_null(obj(obj(p, "latency"), "flush"));
+
+    const cJSON *b0 = cJSON_GetArrayItem(tests, 1);
+    assert_string_equal(str(b0, "id"), "B0");
+    const cJSON *points = obj(b0, "points");
+    assert_int_equal(cJSON_GetArraySize(points), 22);
+    for (int i = 0; i < 22; i++) {
+        const cJSON *pt = cJSON_GetArrayItem(points, i);
+        const cJSON *params = obj(pt, "params");
+        assert_int_equal((int)num(params, "chunk_bytes"), 1 << (i / 2));
+        assert_string_equal(str(pt, "name"), i % 2 ? "read" : "write");
+        assert_true(num(obj(pt, "metrics"), "bytes_per_run") == num(params, "file_bytes"));
+        const cJSON *runs = obj(pt, "runs");
+        assert_string_equal(str(runs, "metric"), "bytes_per_second");
+        assert_int_equal(cJSON_GetArraySize(obj(runs, "values")), 3);
+        assert_int_equal((int)num(runs, "n"), 3);
+        assert_true(num(runs, "min") <= num(runs, "mean") && num(runs, "mean") <= num(runs, "max"));
+    }
+    cJSON_Delete(d);
+}
+
+static void json_valid_after_interrupt(void **state)
+{
+    (void)state;
+    int rc;
+    /* B0 reports progress once per run: stop in the middle of it */
+    cJSON *d = run_to_json("null:", "B0,fsync", 0, 10, &rc);
+    assert_int_equal(rc, STS_EINTR);
+    assert_non_null(d);
+    assert_string_equal(str(d, "status"), "interrupted");
+    assert_true(cJSON_IsTrue(obj(d, "interrupted")));
+    const cJSON *tests = obj(d, "tests");
+    assert_int_equal(cJSON_GetArraySize(tests), 1); /* fsync never started */
+    const cJSON *b0 = cJSON_GetArrayItem(tests, 0);
+    assert_string_equal(str(b0, "status"), "interrupted");
+    int n = cJSON_GetArraySize(obj(b0, "points"));
+    assert_true(n >= 2 && n < 22);
+    cJSON_Delete(d);
+}
+
+static int dir_entries(const char *path)
+{
+    DIR *d = opendir(path);
+    assert_non_null(d);
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+            n++;
+    closedir(d);
+    return n;
+}
+
+static void posix_target_cleans_up_and_verifies(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/storscope-host-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char target[64];
+    snprintf(target, sizeof(target), "posix:%s", dir);
+    int rc;
+    cJSON *d = run_to_json(target, "M1", 0, 0, &rc);
+    assert_int_equal(rc, 0);
+    const cJSON *env = obj(d, "environment");
+    assert_non_null(cJSON_GetObjectItemCaseSensitive(env, "filesystem"));
+    assert_non_null(cJSON_GetObjectItemCaseSensitive(env, "kernel"));
+    cJSON_Delete(d);
+    assert_int_equal(dir_entries(dir), 0); /* scratch directory removed */
+    rmdir(dir);
+}
+
+static void posix_target_refuses_bad_dirs(void **state)
+{
+    (void)state;
+    struct sts_target t;
+    struct sts_target_spec spec;
+    char err[256];
+    memset(&t, 0, sizeof(t));
+    sts_target_spec_parse("posix:/nonexistent/storscope", &spec, NULL);
+    assert_int_equal(sts_target_posix.open(&t, &spec, err, sizeof(err)), STS_ENOENT);
+    assert_non_null(strstr(err, "does not exist"));
+    sts_target_spec_parse("posix:/etc/passwd", &spec, NULL);
+    assert_int_equal(sts_target_posix.open(&t, &spec, err, sizeof(err)), STS_ENOTDIR);
+    assert_non_null(strstr(err, "not a directory"));
+    sts_target_spec_parse("posix:/tmp,turbo=1", &spec, NULL);
+    assert_int_equal(sts_target_posix.open(&t, &spec, err, sizeof(err)), STS_EINVAL);
+    assert_non_null(strstr(err, "turbo"));
+    sts_target_spec_parse("posix:/tmp,direct=maybe", &spec, NULL);
+    assert_int_equal(sts_target_posix.open(&t, &spec, err, sizeof(err)), STS_EINVAL);
+}
+
+int main(void)
+{
+    if (posix_memalign((void **)&iobuf, 4096, BUF_BYTES))
+        return 1;
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(json_fields_fsync_and_b0),
+        cmocka_unit_test(json_valid_after_interrupt),
+        cmocka_unit_test(posix_target_cleans_up_and_verifies),
+        cmocka_unit_test(posix_target_refuses_bad_dirs),
+    };
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    free(iobuf);
+    return failed;
+}
