@@ -42,7 +42,8 @@ int sts_test_begin(struct sts_ctx *c, const struct sts_kv *params, size_t n)
         return STS_OK;
     if (n > STS_CTX_MAX_PARAMS)
         n = STS_CTX_MAX_PARAMS;
-    memcpy(c->params, params, n * sizeof(*params));
+    if (n)
+        memcpy(c->params, params, n * sizeof(*params));
     c->info.params = c->params;
     c->info.n_params = n;
     c->begun = 1;

@@ -1,0 +1,46 @@
+#!/bin/sh
+# The whole test suite, as CI runs it: install what is missing; build and test
+# Debug, Release (-O2), ASan+UBSan and TSan; compile the portable part for a
+# Cortex-M33; cppcheck; install and build an external consumer through
+# pkg-config and find_package.
+set -eu
+cd "$(dirname "$0")/.."
+scripts/deps.sh
+jobs="-j$(nproc)"
+for preset in debug release asan tsan; do
+    echo "== $preset"
+    cmake --preset "$preset" >/dev/null
+    cmake --build --preset "$preset" $jobs >/dev/null
+    ctest --preset "$preset" $jobs
+done
+
+echo "== cortex-m33: portable part with arm-none-eabi-gcc -mcpu=cortex-m33 -mthumb -Os (newlib)"
+cmake --preset cortex-m33 >/dev/null
+cmake --build --preset cortex-m33 $jobs >/dev/null
+lib=build/cortex-m33/libstorscope_portable.a
+# the portable part must not pull in a heap, stdio or OS calls
+bad=$(arm-none-eabi-nm -u "$lib" | awk '{print $2}' | sort -u |
+      grep -E '^(malloc|calloc|realloc|free|printf|fprintf|sprintf|snprintf|puts|fopen|fwrite|open|read|write|close|clock_gettime|pthread_.*)$' || true)
+if [ -n "$bad" ]; then
+    echo "portable library references forbidden symbols: $bad" >&2
+    exit 1
+fi
+arm-none-eabi-size -t "$lib" | tail -1
+
+echo "== cppcheck"
+cppcheck --quiet --error-exitcode=1 --std=c11 --enable=warning,performance,portability \
+    --inline-suppr -I include src cli tests/harness tests/unit
+
+echo "== install + external consumer (pkg-config and find_package)"
+prefix=$(mktemp -d)
+trap 'rm -rf "$prefix"' EXIT
+cmake --install build/release --prefix "$prefix" >/dev/null
+test -x "$prefix/bin/storscope"
+"$prefix/bin/storscope" version
+cc -std=c11 -Wall -Wextra -Werror tests/consumer/consumer.c -o "$prefix/consumer-pc" \
+    $(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs --static storscope)
+"$prefix/consumer-pc"
+cmake -S tests/consumer -B "$prefix/consumer-build" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+cmake --build "$prefix/consumer-build" >/dev/null
+"$prefix/consumer-build/consumer"
+echo "all checks passed"
