@@ -36,9 +36,15 @@ static int fsync_run(struct sts_ctx *c)
         return rc;
 
     sts_fh fh;
-    rc = wl_open(c, FSYNC_PATH, STS_O_WRONLY, &fh);
+    rc = wl_open(c, FSYNC_PATH, STS_O_RDWR, &fh);
     if (rc)
         return rc;
+    /* fio invalidates the file's cache before a job (invalidate=1) */
+    rc = wl_drop_cache(c, fh);
+    if (rc) {
+        (void)wl_close(c, fh);
+        return rc;
+    }
     wl_pattern_fill(c->buf, 0, FSYNC_BS, c->plan->seed);
     struct sts_rng rng;
     sts_rng_seed(&rng, c->plan->seed);

@@ -1,0 +1,138 @@
+#!/usr/bin/python3
+"""storscope beside fio, alternated, on the same machine in one run.
+
+  fio_compare.py overhead  [--bin B] [--rounds N] [--duration S]
+      storscope on null: (fsync test: seek+write+fsync through the method
+      tables, per-op latency recorded) against fio --ioengine=null
+      randwrite 4k; both pinned to CPU 0. Timed operations per second.
+
+  fio_compare.py fsync DIR [--bin B] [--rounds N] [--duration S] [--size SIZE]
+      the fsync workload against fio --rw=randwrite --bs=4k --fsync=1
+      --ioengine=sync on the same directory, file size and duration.
+"""
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import tempfile
+
+
+def sh(cmd):
+    return subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+
+
+def storscope(args, binary, extra):
+    with tempfile.NamedTemporaryFile(suffix=".json") as out:
+        sh(["taskset", "-c", "0", binary, "run", "-q", "-o", out.name, *extra] if args.pin
+           else [binary, "run", "-q", "-o", out.name, *extra])
+        doc = json.load(open(out.name))
+    t = doc["tests"][0]
+    p = t["points"][0]
+    lat = p["latency"]
+    return {
+        "iops": t["iops"],
+        "op_p50": lat["write+flush"]["percentiles_ns"]["50"],
+        "op_p99": lat["write+flush"]["percentiles_ns"]["99"],
+        "op_max": lat["write+flush"]["max_ns"],
+        "sync_p50": lat["flush"]["percentiles_ns"]["50"],
+        "sync_p99": lat["flush"]["percentiles_ns"]["99"],
+        "sync_max": lat["flush"]["max_ns"],
+    }
+
+
+def fio(args, extra):
+    cmd = ["fio", "--output-format=json", "--name=cmp", *extra]
+    if args.pin:
+        cmd = ["taskset", "-c", "0", *cmd]
+    j = json.loads(sh(cmd))["jobs"][0]
+    w, s = j["write"], j.get("sync", {})
+    r = {"iops": w["iops"]}
+    if s.get("total_ios"):
+        sl, wl = s["lat_ns"], w["clat_ns"]  # sync engine: no submission latency
+        r.update({
+            # fio times the write and the sync separately: their sum is our op
+            "op_p50": wl["percentile"]["50.000000"] + sl["percentile"]["50.000000"],
+            "op_p99": wl["percentile"]["99.000000"] + sl["percentile"]["99.000000"],
+            "op_max": wl["max"] + sl["max"],
+            "sync_p50": sl["percentile"]["50.000000"],
+            "sync_p99": sl["percentile"]["99.000000"],
+            "sync_max": sl["max"],
+        })
+    return r
+
+
+def table(rows, keys):
+    print(f"{'round':>5} {'tool':>9} " + " ".join(f"{k:>12}" for k in keys))
+    for i, tool, r in rows:
+        print(f"{i:>5} {tool:>9} " + " ".join(f"{r.get(k, float('nan')):>12.0f}" for k in keys))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("mode", choices=["overhead", "fsync"])
+    ap.add_argument("dir", nargs="?")
+    ap.add_argument("--bin", default=os.path.join(os.path.dirname(__file__),
+                                                  "../build/release/storscope"))
+    ap.add_argument("--rounds", type=int, default=4)
+    ap.add_argument("--duration", type=int, default=None, help="seconds")
+    ap.add_argument("--size", default="256M")
+    ap.add_argument("--fio-overwrite", type=int, default=1,
+                    help="1: fio writes the whole file before timing (as storscope does); "
+                         "0: fio's default for randwrite, which only fallocates it")
+    args = ap.parse_args()
+    rows, ours, theirs = [], [], []
+    if args.mode == "overhead":
+        args.pin = True
+        d = args.duration or 3
+        for i in range(args.rounds):
+            a = storscope(args, args.bin, ["-t", "null:", "--tests", "fsync", "--duration", f"{d}s"])
+            b = fio(args, ["--ioengine=null", "--rw=randwrite", "--bs=4k", "--size=100G",
+                           "--time_based", f"--runtime={d}"])
+            rows += [(i, "storscope", a), (i, "fio", b)]
+            ours.append(a["iops"]); theirs.append(b["iops"])
+        table(rows, ["iops", "op_p50", "op_p99"])
+        print(f"median ops/s: storscope {statistics.median(ours):.0f}, fio {statistics.median(theirs):.0f}, "
+              f"ratio {statistics.median(ours) / statistics.median(theirs):.2f}")
+        return
+    if not args.dir:
+        ap.error("fsync needs a directory")
+    args.pin = False
+    d = args.duration or 10
+    work = tempfile.mkdtemp(prefix="fio-cmp-", dir=args.dir)
+    try:
+        p50o, p50t = [], []
+        for i in range(args.rounds):
+            def ours_once():
+                return storscope(args, args.bin, ["-t", "posix:" + work, "--tests", "fsync",
+                                                  "--duration", f"{d}s", "--size", args.size])
+
+            def fio_once():
+                r = fio(args, [f"--filename={work}/fio.dat", f"--size={args.size}",
+                               "--rw=randwrite", "--bs=4k", "--fsync=1", "--ioengine=sync",
+                               "--time_based", f"--runtime={d}",
+                               f"--overwrite={args.fio_overwrite}"])
+                os.unlink(f"{work}/fio.dat")
+                return r
+            # alternate who goes first: the second run inherits a warmer device
+            if i % 2 == 0:
+                a = ours_once()
+                b = fio_once()
+            else:
+                b = fio_once()
+                a = ours_once()
+            rows += [(i, "storscope", a), (i, "fio", b)]
+            ours.append(a["iops"]); theirs.append(b["iops"])
+            p50o.append(a["sync_p50"]); p50t.append(b["sync_p50"])
+        table(rows, ["iops", "op_p50", "op_p99", "op_max", "sync_p50", "sync_p99", "sync_max"])
+        mo, mt = statistics.median(ours), statistics.median(theirs)
+        so, st = statistics.median(p50o), statistics.median(p50t)
+        print(f"median IOPS: storscope {mo:.0f}, fio {mt:.0f}, difference {100 * (mo - mt) / mt:+.1f} %")
+        print(f"median fsync p50: storscope {so:.0f} ns, fio {st:.0f} ns, difference {100 * (so - st) / st:+.1f} %")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
