@@ -117,6 +117,23 @@ class Runs(Base):
         self.assertEqual(self.load()["run"]["target"], "posix:" + env["TMPDIR"])
         self.assertTrue(self.target_is_empty())
 
+    def test_tmpfs_is_warned_about(self):
+        shm = "/dev/shm"
+        with open("/proc/mounts") as f:
+            if not any(l.split()[1] == shm and l.split()[2] == "tmpfs" for l in f):
+                self.skipTest("no tmpfs at /dev/shm")
+        d = tempfile.mkdtemp(dir=shm)
+        try:
+            r = run("run", "-q", "-t", "posix:" + d, "--tests", "B0", "-o", self.out)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertIn("warning: the target is a RAM filesystem", r.stderr)
+            doc = self.load()
+            self.assertEqual(doc["environment"]["filesystem"], "tmpfs")
+            self.assertTrue(any("RAM filesystem" in w for w in doc["warnings"]))
+            self.assertEqual(os.listdir(d), [])
+        finally:
+            shutil.rmtree(d, ignore_errors=True)
+
     def test_list_and_version(self):
         r = run("list", "tests")
         self.assertEqual(r.returncode, 0)
