@@ -1,4 +1,5 @@
 #include "cli.h"
+#include "storscope/sim.h"
 #include "storscope/suite.h"
 
 #include <stdio.h>
@@ -6,7 +7,7 @@
 
 static void list_usage(FILE *f)
 {
-    fputs("usage: storscope list tests|suites|targets\n", f);
+    fputs("usage: storscope list tests|suites|targets|devices\n", f);
 }
 
 int cmd_list(int argc, char **argv)
@@ -16,7 +17,7 @@ int cmd_list(int argc, char **argv)
         return EXIT_OK;
     }
     if (argc != 2) {
-        cli_error("list needs exactly one of: tests, suites, targets");
+        cli_error("list needs exactly one of: tests, suites, targets, devices");
         list_usage(stderr);
         return EXIT_USAGE;
     }
@@ -36,8 +37,11 @@ int cmd_list(int argc, char **argv)
         for (size_t i = 0; i < cli_n_target_kinds; i++)
             printf("%-6s %s\n       %s\n", cli_target_kinds[i]->name,
                    cli_target_kinds[i]->summary, cli_target_kinds[i]->usage);
+    } else if (!strcmp(what, "devices")) {
+        for (size_t i = 0; i < sts_n_sim_profiles; i++)
+            printf("%-18s %s\n", sts_sim_profiles[i].name, sts_sim_profiles[i].summary);
     } else {
-        cli_error("unknown list '%s' (choose tests, suites or targets)", what);
+        cli_error("unknown list '%s' (choose tests, suites, targets or devices)", what);
         return EXIT_USAGE;
     }
     return EXIT_OK;

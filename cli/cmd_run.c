@@ -192,17 +192,24 @@ static int check_space(struct sts_target *t, const struct sts_plan *plan, const 
     if (t->fs.ops->statvfs(t->fs.ctx, &sv))
         return 0; /* unknown: the writes themselves will report ENOSPC */
     uint64_t need = sts_plan_scratch_bytes(plan);
-    uint64_t reserve = sv.total_bytes / 20;
-    if (reserve < 64ull << 20)
-        reserve = 64ull << 20;
+    uint64_t reserve = 0;
+    if (t->flags & STS_T_USER_FS) { /* leave the user's filesystem usable */
+        reserve = sv.total_bytes / 20;
+        if (reserve < 64ull << 20)
+            reserve = 64ull << 20;
+    }
     if (need + reserve > sv.free_bytes) {
         char a[32], b[32], c[32];
         sts_fmt_bytes(a, sizeof(a), need);
         sts_fmt_bytes(b, sizeof(b), reserve);
         sts_fmt_bytes(c, sizeof(c), sv.free_bytes);
-        cli_error("not enough free space on %s: the tests need %s and storscope leaves at "
-                  "least %s free, but only %s is available (use a smaller --size)",
-                  spec, a, b, c);
+        if (reserve)
+            cli_error("not enough free space on %s: the tests need %s and storscope leaves at "
+                      "least %s free, but only %s is available (use a smaller --size)",
+                      spec, a, b, c);
+        else
+            cli_error("not enough space on %s: the tests need %s, but a file can hold at most "
+                      "%s (use a smaller --size)", spec, a, c);
         return -1;
     }
     return 0;
@@ -281,6 +288,7 @@ int cmd_run(int argc, char **argv)
 
     struct sts_target target;
     memset(&target, 0, sizeof(target));
+    target.seed = plan.seed;
     char err[1024] = "";
     int rc = kind->open(&target, &spec, err, sizeof(err));
     if (rc) {

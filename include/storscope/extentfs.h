@@ -1,8 +1,10 @@
 /* extentfs: the thinnest filesystem that lets the workloads run on a bare
- * block device. Each file is one contiguous extent ("slot") of the device and
- * file I/O maps byte for byte onto device I/O, so what is measured is the
- * device, not a filesystem. Nothing is stored on the medium; the file table
- * lives in caller-provided RAM and is lost when the target closes. */
+ * block device. Each file is one contiguous extent of the device and file
+ * I/O maps byte for byte onto device I/O, so what is measured is the device,
+ * not a filesystem. A new file starts in the largest free gap (at its middle
+ * when a file precedes the gap, so that file can still grow) and may grow
+ * until the next file starts. Nothing is stored on the medium; the file
+ * table lives in caller-provided RAM and is lost when the target closes. */
 #ifndef STORSCOPE_EXTENTFS_H
 #define STORSCOPE_EXTENTFS_H
 
@@ -16,7 +18,8 @@ extern "C" {
 #define STS_EXTENTFS_NAME_MAX 48
 
 struct sts_extentfs_file {
-    char name[STS_EXTENTFS_NAME_MAX]; /* "" = free slot */
+    char name[STS_EXTENTFS_NAME_MAX]; /* "" = free entry */
+    uint64_t start; /* device address of byte 0 */
     uint64_t size;  /* bytes written so far (high-water mark) */
     uint64_t pos;   /* file position, bytes */
     int open;
@@ -27,15 +30,18 @@ struct sts_extentfs_config {
     /* Device under the files. */
     struct sts_bd bd;
     /* Caller-provided file table; its length bounds the number of files and
-     * directories, and the device is split into that many equal slots. More
-     * slots allow more files but make the largest file smaller. */
+     * directories. */
     struct sts_extentfs_file *files;
     uint32_t n_files;
+    /* First device byte the files may use; what lies below is left alone
+     * (e.g. a simulated medium pre-filled with cold data). */
+    uint64_t base;
 };
 
 struct sts_extentfs {
     struct sts_extentfs_config cfg;
-    uint64_t slot_bytes; /* capacity of one file, bytes */
+    uint64_t capacity;   /* device bytes */
+    uint32_t align;      /* file starts are aligned to the erase block */
 };
 
 int sts_extentfs_init(struct sts_extentfs *efs, const struct sts_extentfs_config *cfg,

@@ -56,6 +56,8 @@ struct sts_point {
     const struct sts_lat_report *lat;
     size_t n_lat;
     const char *skipped;            /* non-NULL: why this point was not measured */
+    const struct sts_kv *device;    /* device counters during this point (sim targets) */
+    size_t n_device;
 };
 
 enum sts_test_status {

@@ -44,6 +44,7 @@ enum sts_target_flags {
     STS_T_KEEPS_DATA = 0x1,   /* reads return written data (--verify possible) */
     STS_T_HAS_CACHE = 0x2,    /* a cache sits in front of the medium (page cache) */
     STS_T_VIRTUAL_TIME = 0x4, /* the clock is the device model's virtual clock */
+    STS_T_USER_FS = 0x8,      /* a user's filesystem: never fill it (keep a reserve free) */
 };
 
 #define STS_TARGET_MAX_ENV 32
@@ -60,6 +61,11 @@ struct sts_target {
     const char *warnings[STS_TARGET_MAX_WARN];
     size_t n_warnings;
     void *impl;              /* the kind's private state */
+    uint64_t seed;           /* in: the run's seed, for kinds that have randomness */
+    /* Optional: device counters since the previous call (operations, bytes,
+     * write amplification...), attached to every point. Returns how many
+     * entries it wrote into out. Key strings must stay valid. */
+    size_t (*counters)(struct sts_target *t, struct sts_kv *out, size_t max);
 };
 
 /* Adds an environment entry / a warning when room is left (drops silently

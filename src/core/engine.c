@@ -54,9 +54,17 @@ int sts_test_begin(struct sts_ctx *c, const struct sts_kv *params, size_t n)
     return rc;
 }
 
-int sts_emit_point(struct sts_ctx *c, const struct sts_point *p)
+int sts_emit_point(struct sts_ctx *c, const struct sts_point *point)
 {
     int rc = sts_test_begin(c, NULL, 0);
+    struct sts_point with_device = *point;
+    const struct sts_point *p = point;
+    struct sts_kv dev[24];
+    if (c->target->counters && !point->skipped) {
+        with_device.device = dev;
+        with_device.n_device = c->target->counters(c->target, dev, 24);
+        p = &with_device;
+    }
     for (size_t i = 0; i < c->n_sinks; i++)
         if (c->sinks[i].ops->point)
             rc = keep_first(rc, c->sinks[i].ops->point(c->sinks[i].ctx, &c->info, p));
@@ -135,6 +143,10 @@ int sts_engine_run(const struct sts_plan *plan, struct sts_target *target,
             sts_welford_init(&c.lat[l].w);
         }
 
+        if (target->counters) { /* start counting at the test's first point */
+            struct sts_kv discard[24];
+            (void)target->counters(target, discard, 24);
+        }
         int rc;
         if (sts_should_stop(&c)) {
             rc = STS_EINTR;

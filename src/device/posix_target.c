@@ -149,7 +149,7 @@ static int posix_open(struct sts_target *t, const struct sts_target_spec *spec, 
     sts_posix_fs_init(&p->pfs, dirfd, &cfg, &t->fs);
     t->kind = "posix";
     t->clock = *sts_port_clock();
-    t->flags = STS_T_KEEPS_DATA | (cfg.direct ? 0 : STS_T_HAS_CACHE);
+    t->flags = STS_T_KEEPS_DATA | STS_T_USER_FS | (cfg.direct ? 0 : STS_T_HAS_CACHE);
     /* 4 KiB satisfies O_DIRECT on every logical block size Linux uses */
     t->io_align = cfg.direct ? 4096 : 0;
     t->impl = p;

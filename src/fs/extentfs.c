@@ -11,14 +11,77 @@ static struct sts_extentfs_file *find(struct sts_extentfs *e, const char *path)
     return NULL;
 }
 
-static struct sts_extentfs_file *claim(struct sts_extentfs *e, const char *path)
+/* Where the file that starts at `start` must stop: the next file's start. */
+static uint64_t limit_of(const struct sts_extentfs *e, uint64_t start)
+{
+    uint64_t lim = e->capacity;
+    for (uint32_t i = 0; i < e->cfg.n_files; i++) {
+        const struct sts_extentfs_file *f = &e->cfg.files[i];
+        if (f->name[0] && !f->is_dir && f->start > start && f->start < lim)
+            lim = f->start;
+    }
+    return lim;
+}
+
+/* End of the data of the file before `addr` (or base when none). */
+static uint64_t prev_end(const struct sts_extentfs *e, uint64_t addr, int *has_prev)
+{
+    uint64_t end = e->cfg.base;
+    *has_prev = 0;
+    for (uint32_t i = 0; i < e->cfg.n_files; i++) {
+        const struct sts_extentfs_file *f = &e->cfg.files[i];
+        if (f->name[0] && !f->is_dir && f->start < addr && f->start + f->size >= end) {
+            end = f->start + f->size;
+            *has_prev = 1;
+        }
+    }
+    return end;
+}
+
+/* The largest free gap: [*gap_start, *gap_end). */
+static void largest_gap(const struct sts_extentfs *e, uint64_t *gap_start, uint64_t *gap_end,
+                        int *has_prev)
+{
+    uint64_t best_s = e->cfg.base, best_e = e->cfg.base;
+    int best_prev = 0;
+    /* candidate gaps end at every file start and at the device end */
+    for (uint32_t i = 0; i <= e->cfg.n_files; i++) {
+        uint64_t gend;
+        if (i == e->cfg.n_files)
+            gend = e->capacity;
+        else if (e->cfg.files[i].name[0] && !e->cfg.files[i].is_dir)
+            gend = e->cfg.files[i].start;
+        else
+            continue;
+        int hp;
+        uint64_t gs = prev_end(e, gend, &hp);
+        if (gend > gs && gend - gs > best_e - best_s) {
+            best_s = gs;
+            best_e = gend;
+            best_prev = hp;
+        }
+    }
+    *gap_start = best_s;
+    *gap_end = best_e;
+    *has_prev = best_prev;
+}
+
+static struct sts_extentfs_file *claim(struct sts_extentfs *e, const char *path, int is_dir)
 {
     if (strlen(path) >= STS_EXTENTFS_NAME_MAX)
         return NULL;
     for (uint32_t i = 0; i < e->cfg.n_files; i++) {
         struct sts_extentfs_file *f = &e->cfg.files[i];
         if (!f->name[0]) {
+            uint64_t gs, ge;
+            int has_prev;
+            largest_gap(e, &gs, &ge, &has_prev);
             memset(f, 0, sizeof(*f));
+            f->is_dir = is_dir;
+            f->start = has_prev ? gs + (ge - gs) / 2 : gs;
+            f->start = (f->start + e->align - 1) / e->align * e->align;
+            if (f->start > ge)
+                f->start = ge;
             strcpy(f->name, path);
             return f;
         }
@@ -34,10 +97,6 @@ static struct sts_extentfs_file *handle(struct sts_extentfs *e, sts_fh fh)
     return f->open ? f : NULL;
 }
 
-static uint64_t base_of(struct sts_extentfs *e, const struct sts_extentfs_file *f)
-{
-    return (uint64_t)(f - e->cfg.files) * e->slot_bytes;
-}
 
 static int efs_open(void *ctx, const char *path, int flags, sts_fh *out)
 {
@@ -48,7 +107,7 @@ static int efs_open(void *ctx, const char *path, int flags, sts_fh *out)
     if (!f) {
         if (!(flags & STS_O_CREAT))
             return STS_ENOENT;
-        f = claim(e, path);
+        f = claim(e, path, 0);
         if (!f)
             return STS_ENOSPC;
     }
@@ -80,7 +139,7 @@ static int efs_read(void *ctx, sts_fh fh, void *buf, size_t len, size_t *done)
         return STS_OK;
     if (len > f->size - f->pos)
         len = (size_t)(f->size - f->pos);
-    int rc = e->cfg.bd.ops->read(e->cfg.bd.ctx, base_of(e, f) + f->pos, buf, len);
+    int rc = e->cfg.bd.ops->read(e->cfg.bd.ctx, f->start + f->pos, buf, len);
     if (rc < 0)
         return rc;
     f->pos += len;
@@ -95,9 +154,9 @@ static int efs_write(void *ctx, sts_fh fh, const void *buf, size_t len, size_t *
     *done = 0;
     if (!f)
         return STS_EINVAL;
-    if (f->pos + len > e->slot_bytes)
+    if (f->pos + len > limit_of(e, f->start) - f->start)
         return STS_ENOSPC;
-    int rc = e->cfg.bd.ops->program(e->cfg.bd.ctx, base_of(e, f) + f->pos, buf, len);
+    int rc = e->cfg.bd.ops->program(e->cfg.bd.ctx, f->start + f->pos, buf, len);
     if (rc < 0)
         return rc;
     f->pos += len;
@@ -113,7 +172,7 @@ static int efs_seek(void *ctx, sts_fh fh, uint64_t offset)
     struct sts_extentfs_file *f = handle(e, fh);
     if (!f)
         return STS_EINVAL;
-    if (offset > e->slot_bytes)
+    if (offset > limit_of(e, f->start) - f->start)
         return STS_ERANGE;
     f->pos = offset;
     return STS_OK;
@@ -145,11 +204,7 @@ static int efs_mkdir(void *ctx, const char *path)
 {
     if (find(ctx, path))
         return STS_EEXIST;
-    struct sts_extentfs_file *f = claim(ctx, path);
-    if (!f)
-        return STS_ENOSPC;
-    f->is_dir = 1;
-    return STS_OK;
+    return claim(ctx, path, 1) ? STS_OK : STS_ENOSPC;
 }
 
 static int efs_rmdir(void *ctx, const char *path)
@@ -178,12 +233,11 @@ static int efs_statvfs(void *ctx, struct sts_statvfs *st)
     struct sts_extentfs *e = ctx;
     struct sts_bd_geometry g;
     e->cfg.bd.ops->geometry(e->cfg.bd.ctx, &g);
-    uint64_t used = 0;
-    for (uint32_t i = 0; i < e->cfg.n_files; i++)
-        if (e->cfg.files[i].name[0])
-            used++;
-    st->total_bytes = e->slot_bytes * e->cfg.n_files;
-    st->free_bytes = e->slot_bytes * (e->cfg.n_files - used);
+    uint64_t gs, ge;
+    int has_prev;
+    largest_gap(e, &gs, &ge, &has_prev);
+    st->total_bytes = e->capacity - e->cfg.base;
+    st->free_bytes = ge - gs; /* the largest file that can still be created */
     st->block_size = g.prog_size;
     return STS_OK;
 }
@@ -211,9 +265,10 @@ int sts_extentfs_init(struct sts_extentfs *efs, const struct sts_extentfs_config
     struct sts_bd_geometry g;
     cfg->bd.ops->geometry(cfg->bd.ctx, &g);
     efs->cfg = *cfg;
-    efs->slot_bytes = g.capacity / cfg->n_files;
-    if (g.erase_size)
-        efs->slot_bytes -= efs->slot_bytes % g.erase_size;
+    if (cfg->base >= g.capacity)
+        return STS_ENOSPC;
+    efs->capacity = g.capacity;
+    efs->align = g.erase_size ? g.erase_size : 1;
     memset(cfg->files, 0, sizeof(cfg->files[0]) * cfg->n_files);
     fs->ops = &extentfs_ops;
     fs->ctx = efs;

@@ -113,6 +113,8 @@ static int js_point(void *ctx, const struct sts_test_info *ti, const struct sts_
         for (size_t i = 0; i < p->n_lat; i++)
             latency(w, &p->lat[i]);
         sts_jw_end(w);
+        if (p->n_device)
+            kv_object(w, "device", p->device, p->n_device);
     }
     sts_jw_end(w);
     return js_sync(js);

@@ -60,6 +60,7 @@ static int fsync_run(struct sts_ctx *c)
      * error text, which we build once, after a failure. */
     uint64_t t0 = wl_now(c), prev = t0, next_progress = t0 + progress_every;
     const char *failed_op = NULL;
+    uint64_t frozen = 0;
     while (prev - t0 < duration) {
         if (sts_should_stop(c)) {
             rc = STS_EINTR;
@@ -83,6 +84,11 @@ static int fsync_run(struct sts_ctx *c)
         uint64_t now = wl_now(c);
         if (rc) {
             failed_op = "sync";
+            break;
+        }
+        if (now == prev && ++frozen > 1000000) {
+            failed_op = "the target's clock does not advance; timing";
+            rc = STS_EINVAL;
             break;
         }
         sts_lat_record(op_lat, now - prev);

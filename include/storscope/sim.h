@@ -1,0 +1,150 @@
+/* Simulated storage media: a device model is one row of parameters (a
+ * profile) plus the code in src/device/sim.c shared by all rows. Time is
+ * virtual: every command advances the model's clock by what it would have
+ * cost, so runs are deterministic for a seed and far faster than real time.
+ *
+ * Managed media (eMMC, SD, SSD) run a page-mapped FTL over a modelled pool
+ * of erase blocks: writes consume free pages, and garbage collection, whose
+ * cost is the valid data it must copy, reclaims blocks when the pool runs
+ * low. Raw flash (NOR, NAND) enforces erase-before-program. No allocation:
+ * the caller lends one arena (see sts_sim_arena_bytes). */
+#ifndef STORSCOPE_SIM_H
+#define STORSCOPE_SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "storscope/clock.h"
+#include "storscope/device.h"
+#include "storscope/rng.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct sts_sim_params {
+    const char *name;         /* profile name, e.g. "sd-consumer" */
+    const char *summary;      /* one line: what it models */
+
+    /* Geometry */
+    uint64_t capacity;        /* bytes the host sees */
+    uint32_t sector_bytes;    /* host transfer unit; smaller or unaligned writes pay a
+                                 read-modify-write of the sector */
+    uint32_t page_bytes;      /* program unit, and the FTL's mapping unit; writes that
+                                 cover a page partly pay a page read first */
+    uint32_t erase_bytes;     /* erase block, a multiple of page_bytes */
+    uint8_t managed;          /* 1: FTL, overwrite allowed, erase = trim;
+                                 0: raw flash, erase before program */
+    uint8_t prog_ands;        /* raw only: programming a programmed area ANDs the bits
+                                 (NOR) instead of failing (NAND) */
+    uint8_t plp;              /* power-loss protection: a flush need not program the cache */
+
+    /* Spare space and background work (managed) */
+    uint32_t op_permille;     /* over-provisioning: spare blocks per mille of capacity;
+                                 more spare = cheaper GC, less usable medium */
+    uint32_t gc_low_blocks;   /* GC runs when fewer free blocks remain */
+    uint32_t wl_every;        /* static wear levelling: every N erases, move the coldest
+                                 block holding data (0 = off); source of rare long stalls */
+
+    /* Timing, nanoseconds or bytes/s */
+    uint64_t cmd_read_ns;     /* per read command */
+    uint64_t cmd_write_ns;    /* per write command */
+    uint64_t read_access_ns;  /* a read that does not continue the previous one */
+    uint64_t read_bw;         /* bus bandwidth device -> host, bytes/s */
+    uint64_t write_bw;        /* bus bandwidth host -> device, bytes/s */
+    uint64_t page_read_ns;    /* array read of one page (tR): RMW and GC copies */
+    uint64_t page_prog_ns;    /* page program (tPROG), effective over the device's dies */
+    uint64_t erase_ns;        /* block erase (tBERS), typical */
+    uint32_t erase_tail_x100; /* Pareto shape of the erase time x100 (heavy tail; smaller
+                                 = heavier); 0 = every erase takes erase_ns */
+    uint32_t erase_tail_cap;  /* longest erase, in multiples of erase_ns */
+    uint64_t cache_bytes;     /* volatile write cache; 0 = write-through */
+    uint64_t flush_ns;        /* fixed cost of a flush command */
+    uint64_t dip_bytes;       /* a transfer size that is anomalously slow (0 = none) */
+    uint32_t dip_percent;     /* extra time for transfers of that size, percent */
+    uint64_t cpu_ns;          /* per-call CPU cost charged to every command (mimics a
+                                 driver/filesystem on a slow MCU); default 0 */
+
+    /* Usage */
+    uint32_t fill_permille;   /* cold data already on the medium when a run starts, per mille
+                                 of capacity (a card holding an OS image and old logs);
+                                 static wear levelling moves it; target option fill= overrides */
+
+    /* Reliability */
+    uint32_t endurance;       /* erase cycles before a block goes bad (0 = unlimited) */
+    uint32_t bad_permille;    /* raw: blocks bad from the factory */
+};
+
+/* Operation accounting, cumulative since init. */
+struct sts_sim_counters {
+    uint64_t reads, programs, erases, flushes, trims;     /* host commands */
+    uint64_t bytes_read, bytes_written;                   /* host bytes */
+    uint64_t pages_programmed;                            /* incl. GC and WL copies */
+    uint64_t gc_runs, gc_pages_copied, wl_moves;
+    uint64_t blocks_erased;                               /* incl. GC */
+    uint64_t stalls;                                      /* commands that ran GC or WL */
+    uint64_t busy_ns;                                     /* modelled device time */
+};
+
+struct sts_sim_block {
+    uint32_t valid;       /* valid pages (managed) */
+    uint32_t erases;      /* erase count */
+    uint32_t next_page;   /* write pointer (managed); pages below are programmed */
+    uint8_t state;        /* free, open, full, bad */
+};
+
+struct sts_sim {
+    struct sts_sim_params p;
+    struct sts_rng rng;
+    uint64_t now_ns;              /* virtual time */
+    struct sts_sim_counters n;
+    /* geometry derived at init */
+    uint32_t pages_per_block, n_blocks, n_lpages, n_ppages;
+    /* FTL (managed) */
+    uint32_t *l2p;                /* logical page -> physical page + 1 (0 = unmapped) */
+    uint32_t *p2l;                /* physical page -> logical page + 1 (0 = invalid/free) */
+    struct sts_sim_block *blocks;
+    uint32_t free_blocks, open_block, gc_block, erases_since_wl;
+    int in_gc;
+    /* write cache: which logical pages are dirty, and their order */
+    uint8_t *dirty;               /* bitmap over logical pages */
+    uint32_t *cache_fifo, cache_cap, cache_head, cache_len;
+    /* raw flash: programmed bitmap over (physical) pages */
+    uint8_t *programmed;
+    /* data: sparse page store (NULL map: data not kept) */
+    uint32_t *store_map;          /* page -> slot + 1 */
+    uint32_t *store_owner;        /* slot -> page */
+    uint8_t *store;               /* slots of page_bytes */
+    uint32_t store_slots, store_used;
+    uint64_t last_read_end;
+};
+
+/* Bytes of arena needed for a profile; keep_bytes is how much data the
+ * model should be able to hold (0: keep no data; reads return zeros). */
+size_t sts_sim_arena_bytes(const struct sts_sim_params *p, uint64_t keep_bytes);
+/* Checks a parameter row; on failure *why names the bad field. */
+int sts_sim_check(const struct sts_sim_params *p, const char **why);
+int sts_sim_init(struct sts_sim *s, const struct sts_sim_params *p, uint64_t seed, void *arena,
+                 size_t arena_bytes, uint64_t keep_bytes, struct sts_bd *bd);
+/* The model's virtual clock. */
+void sts_sim_clock(struct sts_sim *s, struct sts_clock *clock);
+/* Marks `permille` of the capacity as written (random data, whole pages,
+ * from the start), as if a filesystem had been filled: for aging tests. */
+int sts_sim_prefill(struct sts_sim *s, uint32_t permille);
+
+/* Target kind "sim:" (host: allocates the model's memory). */
+struct sts_target_kind;
+extern const struct sts_target_kind sts_target_sim;
+
+/* ---- profiles -------------------------------------------------------- */
+extern const struct sts_sim_params sts_sim_profiles[];
+extern const size_t sts_n_sim_profiles;
+const struct sts_sim_params *sts_sim_profile_find(const char *name);
+/* Sets one parameter by its name ("capacity", "page_bytes", "erase_ns"...)
+ * from text; sizes take K/M/G, times ns/us/ms/s. */
+int sts_sim_param_set(struct sts_sim_params *p, const char *key, const char *value);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,618 @@
+/* The device model shared by every profile: timing, write cache, page-mapped
+ * FTL with greedy garbage collection and static wear levelling (managed
+ * media), erase-before-program (raw flash), a sparse data store. */
+#include "storscope/sim.h"
+#include "storscope/error.h"
+
+#include <math.h>
+#include <string.h>
+
+enum { BLK_FREE, BLK_OPEN, BLK_FULL, BLK_BAD };
+#define NONE UINT32_MAX
+
+/* ---- geometry --------------------------------------------------------- */
+struct geo {
+    uint32_t ppb, n_blocks, n_lpages, n_ppages, cache_cap, store_pages;
+};
+
+static void geometry(const struct sts_sim_params *p, struct geo *g)
+{
+    g->ppb = p->erase_bytes / p->page_bytes;
+    g->n_lpages = (uint32_t)(p->capacity / p->page_bytes);
+    uint32_t data_blocks = (g->n_lpages + g->ppb - 1) / g->ppb;
+    if (p->managed) {
+        uint32_t spare = (uint32_t)((uint64_t)data_blocks * p->op_permille / 1000);
+        if (spare < p->gc_low_blocks + 2)
+            spare = p->gc_low_blocks + 2; /* GC always finds room to copy into */
+        g->n_blocks = data_blocks + spare;
+    } else {
+        g->n_blocks = data_blocks;
+    }
+    g->n_ppages = g->n_blocks * g->ppb;
+    uint64_t cap = p->cache_bytes / p->page_bytes;
+    g->cache_cap = p->managed ? (uint32_t)(cap > g->n_lpages ? g->n_lpages : cap) : 0;
+    g->store_pages = p->managed ? g->n_lpages : g->n_ppages;
+}
+
+#define ALIGN8(x) (((x) + 7u) & ~(size_t)7u)
+
+static uint32_t slots_for(const struct sts_sim_params *p, uint64_t keep_bytes, uint32_t pages)
+{
+    uint64_t slots = (keep_bytes + p->page_bytes - 1) / p->page_bytes;
+    return (uint32_t)(slots > pages ? pages : slots);
+}
+
+size_t sts_sim_arena_bytes(const struct sts_sim_params *p, uint64_t keep_bytes)
+{
+    struct geo g;
+    geometry(p, &g);
+    size_t n = ALIGN8((size_t)g.n_blocks * sizeof(struct sts_sim_block));
+    if (p->managed) {
+        n += ALIGN8((size_t)g.n_lpages * 4) + ALIGN8((size_t)g.n_ppages * 4);
+        n += ALIGN8((g.n_lpages + 7u) / 8u) + ALIGN8((size_t)g.cache_cap * 4);
+    } else {
+        n += ALIGN8((g.n_ppages + 7u) / 8u);
+    }
+    if (keep_bytes) {
+        uint32_t slots = slots_for(p, keep_bytes, g.store_pages);
+        n += ALIGN8((size_t)g.store_pages * 4) + ALIGN8((size_t)slots * 4);
+        n += (size_t)slots * p->page_bytes;
+    }
+    return n;
+}
+
+int sts_sim_check(const struct sts_sim_params *p, const char **why)
+{
+    static const char *dummy;
+    if (!why)
+        why = &dummy;
+    if (!p->sector_bytes || !p->page_bytes || !p->erase_bytes || !p->capacity)
+        *why = "capacity, sector_bytes, page_bytes and erase_bytes must be non-zero";
+    else if (p->erase_bytes % p->page_bytes)
+        *why = "erase_bytes must be a multiple of page_bytes";
+    else if (p->capacity % p->erase_bytes)
+        *why = "capacity must be a multiple of erase_bytes";
+    else if (p->capacity / p->page_bytes >= UINT32_MAX / 2)
+        *why = "capacity / page_bytes is too large";
+    else if (!p->read_bw || !p->write_bw)
+        *why = "read_bw and write_bw must be non-zero";
+    else if (p->managed && p->capacity / p->erase_bytes < 4)
+        *why = "a managed device needs at least 4 erase blocks";
+    else
+        return STS_OK;
+    return STS_EINVAL;
+}
+
+/* ---- small helpers ----------------------------------------------------- */
+static inline uint64_t xfer_ns(uint64_t bytes, uint64_t bw)
+{
+    return bytes * 1000000000ull / bw;
+}
+
+static inline int bit_get(const uint8_t *m, uint32_t i)
+{
+    return (m[i >> 3] >> (i & 7)) & 1;
+}
+
+static inline void bit_set(uint8_t *m, uint32_t i, int v)
+{
+    if (v)
+        m[i >> 3] |= (uint8_t)(1u << (i & 7));
+    else
+        m[i >> 3] &= (uint8_t)~(1u << (i & 7));
+}
+
+/* Heavy-tailed erase time: Pareto with shape alpha, scale erase_ns, capped. */
+static uint64_t erase_time(struct sts_sim *s)
+{
+    if (!s->p.erase_tail_x100)
+        return s->p.erase_ns;
+    double u = ((double)(sts_rng_next(&s->rng) >> 11) + 1.0) / 9007199254740993.0;
+    double x = pow(u, -100.0 / (double)s->p.erase_tail_x100);
+    double cap = s->p.erase_tail_cap ? (double)s->p.erase_tail_cap : 100.0;
+    if (x > cap)
+        x = cap;
+    return (uint64_t)((double)s->p.erase_ns * x);
+}
+
+/* ---- sparse data store -------------------------------------------------- */
+static uint8_t *store_get(struct sts_sim *s, uint32_t page, int create, int *fresh)
+{
+    *fresh = 0;
+    if (!s->store_map)
+        return NULL;
+    uint32_t slot = s->store_map[page];
+    if (slot)
+        return s->store + (size_t)(slot - 1) * s->p.page_bytes;
+    if (!create)
+        return NULL;
+    if (s->store_used == s->store_slots)
+        return NULL; /* caller reports ENOMEM */
+    slot = ++s->store_used; /* used slots are kept dense: 1..store_used */
+    s->store_map[page] = slot;
+    s->store_owner[slot - 1] = page;
+    *fresh = 1;
+    return s->store + (size_t)(slot - 1) * s->p.page_bytes;
+}
+
+static void store_drop(struct sts_sim *s, uint32_t page)
+{
+    if (!s->store_map || !s->store_map[page])
+        return;
+    uint32_t slot = s->store_map[page];
+    s->store_map[page] = 0;
+    /* move the last used slot into the hole so used slots stay dense */
+    uint32_t last = s->store_used--;
+    if (slot != last) {
+        uint32_t owner = s->store_owner[last - 1];
+        memcpy(s->store + (size_t)(slot - 1) * s->p.page_bytes,
+               s->store + (size_t)(last - 1) * s->p.page_bytes, s->p.page_bytes);
+        s->store_map[owner] = slot;
+        s->store_owner[slot - 1] = owner;
+    }
+}
+
+/* ---- FTL --------------------------------------------------------------- */
+static uint64_t erase_block(struct sts_sim *s, uint32_t b);
+
+static uint32_t pick_free_block(struct sts_sim *s)
+{
+    uint32_t best = NONE;
+    for (uint32_t b = 0; b < s->n_blocks; b++) /* least worn first: dynamic WL */
+        if (s->blocks[b].state == BLK_FREE &&
+            (best == NONE || s->blocks[b].erases < s->blocks[best].erases))
+            best = b;
+    return best;
+}
+
+static uint32_t alloc_ppage(struct sts_sim *s)
+{
+    uint32_t b = s->open_block;
+    if (b == NONE || s->blocks[b].next_page == s->pages_per_block) {
+        if (b != NONE)
+            s->blocks[b].state = BLK_FULL;
+        b = pick_free_block(s);
+        if (b == NONE)
+            return NONE;
+        s->blocks[b].state = BLK_OPEN;
+        s->blocks[b].next_page = 0;
+        s->free_blocks--;
+        s->open_block = b;
+    }
+    return b * s->pages_per_block + s->blocks[b].next_page++;
+}
+
+static void unmap(struct sts_sim *s, uint32_t lp)
+{
+    uint32_t pp = s->l2p[lp];
+    if (!pp)
+        return;
+    pp--;
+    s->p2l[pp] = 0;
+    s->blocks[pp / s->pages_per_block].valid--;
+    s->l2p[lp] = 0;
+}
+
+/* Places a logical page on a fresh physical page; returns the time. */
+static uint64_t place(struct sts_sim *s, uint32_t lp)
+{
+    uint32_t pp = alloc_ppage(s);
+    if (pp == NONE)
+        return 0; /* cannot happen: spare blocks exceed gc_low_blocks */
+    unmap(s, lp);
+    s->l2p[lp] = pp + 1;
+    s->p2l[pp] = lp + 1;
+    s->blocks[pp / s->pages_per_block].valid++;
+    s->n.pages_programmed++;
+    return s->p.page_prog_ns;
+}
+
+/* Moves every valid page out of block b, then erases it. */
+static uint64_t evacuate(struct sts_sim *s, uint32_t b, uint64_t *copied)
+{
+    uint64_t t = 0;
+    uint32_t base = b * s->pages_per_block;
+    for (uint32_t i = 0; i < s->pages_per_block && s->blocks[b].valid; i++) {
+        uint32_t lp = s->p2l[base + i];
+        if (lp) {
+            t += s->p.page_read_ns + place(s, lp - 1);
+            (*copied)++;
+        }
+    }
+    return t + erase_block(s, b);
+}
+
+static uint64_t wear_level(struct sts_sim *s)
+{
+    uint32_t cold = NONE;
+    for (uint32_t b = 0; b < s->n_blocks; b++)
+        if (s->blocks[b].state == BLK_FULL && s->blocks[b].valid &&
+            (cold == NONE || s->blocks[b].erases < s->blocks[cold].erases))
+            cold = b;
+    if (cold == NONE)
+        return 0;
+    uint64_t copied = 0;
+    s->n.wl_moves++;
+    return evacuate(s, cold, &copied);
+}
+
+static uint64_t erase_block(struct sts_sim *s, uint32_t b)
+{
+    struct sts_sim_block *blk = &s->blocks[b];
+    blk->erases++;
+    blk->valid = 0;
+    blk->next_page = 0;
+    s->n.blocks_erased++;
+    if (s->p.endurance && blk->erases >= s->p.endurance) {
+        blk->state = BLK_BAD; /* retired: the spare pool shrinks */
+    } else {
+        blk->state = BLK_FREE;
+        s->free_blocks++;
+    }
+    uint64_t t = erase_time(s);
+    if (s->p.wl_every && ++s->erases_since_wl >= s->p.wl_every) {
+        s->erases_since_wl = 0;
+        t += wear_level(s);
+    }
+    return t;
+}
+
+static uint64_t collect_garbage(struct sts_sim *s)
+{
+    uint64_t t = 0;
+    s->in_gc = 1;
+    while (s->free_blocks < s->p.gc_low_blocks + 1) {
+        uint32_t victim = NONE;
+        for (uint32_t b = 0; b < s->n_blocks; b++) /* greedy: fewest valid pages */
+            if (s->blocks[b].state == BLK_FULL &&
+                (victim == NONE || s->blocks[b].valid < s->blocks[victim].valid))
+                victim = b;
+        if (victim == NONE || s->blocks[victim].valid >= s->pages_per_block)
+            break; /* nothing to gain */
+        s->n.gc_runs++;
+        t += evacuate(s, victim, &s->n.gc_pages_copied);
+    }
+    s->in_gc = 0;
+    return t;
+}
+
+/* Programs a logical page to flash, collecting garbage when the pool is low. */
+static uint64_t program_lpage(struct sts_sim *s, uint32_t lp, int *stalled)
+{
+    uint64_t t = place(s, lp);
+    if (!s->in_gc && s->free_blocks < s->p.gc_low_blocks) {
+        t += collect_garbage(s);
+        *stalled = 1;
+    }
+    return t;
+}
+
+/* ---- write cache (managed) ---------------------------------------------- */
+static uint64_t cache_put(struct sts_sim *s, uint32_t lp, int *stalled)
+{
+    if (!s->cache_cap)
+        return program_lpage(s, lp, stalled);
+    if (bit_get(s->dirty, lp))
+        return 0; /* absorbed by the cache */
+    uint64_t t = 0;
+    while (s->cache_len == s->cache_cap) { /* full: program the oldest */
+        uint32_t old = s->cache_fifo[s->cache_head];
+        s->cache_head = (s->cache_head + 1) % s->cache_cap;
+        s->cache_len--;
+        if (bit_get(s->dirty, old)) {
+            bit_set(s->dirty, old, 0);
+            t += program_lpage(s, old, stalled);
+        }
+    }
+    s->cache_fifo[(s->cache_head + s->cache_len) % s->cache_cap] = lp;
+    s->cache_len++;
+    bit_set(s->dirty, lp, 1);
+    return t;
+}
+
+static uint64_t cache_flush(struct sts_sim *s, int *stalled)
+{
+    uint64_t t = 0;
+    while (s->cache_len) {
+        uint32_t lp = s->cache_fifo[s->cache_head];
+        s->cache_head = (s->cache_head + 1) % s->cache_cap;
+        s->cache_len--;
+        if (bit_get(s->dirty, lp)) {
+            bit_set(s->dirty, lp, 0);
+            t += program_lpage(s, lp, stalled);
+        }
+    }
+    return t;
+}
+
+/* ---- commands ------------------------------------------------------------ */
+/* len: the size of a write (the anomaly is a write-path one), else 0 */
+static void charge(struct sts_sim *s, uint64_t t, size_t len, int stalled)
+{
+    if (s->p.dip_bytes && len == s->p.dip_bytes)
+        t += t * s->p.dip_percent / 100;
+    s->n.busy_ns += t;
+    s->now_ns += t + s->p.cpu_ns;
+    if (stalled)
+        s->n.stalls++;
+}
+
+static int in_range(const struct sts_sim *s, uint64_t addr, uint64_t len)
+{
+    return addr <= s->p.capacity && len <= s->p.capacity - addr;
+}
+
+static int bad_in(const struct sts_sim *s, uint64_t addr, uint64_t len)
+{
+    if (s->p.managed || !len)
+        return 0;
+    for (uint64_t b = addr / s->p.erase_bytes; b <= (addr + len - 1) / s->p.erase_bytes; b++)
+        if (s->blocks[b].state == BLK_BAD)
+            return 1;
+    return 0;
+}
+
+/* Sector-rounded span of a transfer: what crosses the bus. */
+static uint64_t bus_bytes(const struct sts_sim *s, uint64_t addr, size_t len)
+{
+    uint64_t sb = s->p.sector_bytes;
+    uint64_t lo = addr / sb * sb, hi = (addr + len + sb - 1) / sb * sb;
+    return hi - lo;
+}
+
+static int sim_read(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+    struct sts_sim *s = ctx;
+    if (!in_range(s, addr, len))
+        return STS_ERANGE;
+    if (bad_in(s, addr, len))
+        return STS_EIO;
+    uint8_t *out = buf;
+    uint32_t pb = s->p.page_bytes;
+    uint64_t t = s->p.cmd_read_ns + xfer_ns(bus_bytes(s, addr, len), s->p.read_bw);
+    if (addr != s->last_read_end)
+        t += s->p.read_access_ns;
+    uint8_t blank = s->p.managed ? 0x00 : 0xff;
+    for (uint64_t off = 0; off < len;) {
+        uint32_t page = (uint32_t)((addr + off) / pb), in = (uint32_t)((addr + off) % pb);
+        size_t n = pb - in < len - off ? pb - in : (size_t)(len - off);
+        int fresh;
+        const uint8_t *src = store_get(s, page, 0, &fresh);
+        if (src)
+            memcpy(out + off, src + in, n);
+        else
+            memset(out + off, blank, n);
+        if (!s->p.managed)
+            t += s->p.page_read_ns; /* raw NAND: tR per page */
+        off += n;
+    }
+    s->last_read_end = addr + len;
+    s->n.reads++;
+    s->n.bytes_read += len;
+    charge(s, t, 0, 0);
+    return STS_OK;
+}
+
+static int copy_in(struct sts_sim *s, uint32_t page, uint32_t in, const uint8_t *src, size_t n,
+                   int and_bits)
+{
+    int fresh;
+    uint8_t *dst = store_get(s, page, 1, &fresh);
+    if (!s->store_map)
+        return STS_OK; /* data not kept */
+    if (!dst)
+        return STS_ENOMEM;
+    if (fresh)
+        memset(dst, s->p.managed ? 0x00 : 0xff, s->p.page_bytes);
+    if (and_bits)
+        for (size_t i = 0; i < n; i++)
+            dst[in + i] &= src[i];
+    else
+        memcpy(dst + in, src, n);
+    return STS_OK;
+}
+
+static int sim_program(void *ctx, uint64_t addr, const void *buf, size_t len)
+{
+    struct sts_sim *s = ctx;
+    if (!in_range(s, addr, len))
+        return STS_ERANGE;
+    if (bad_in(s, addr, len))
+        return STS_EIO;
+    const uint8_t *src = buf;
+    uint32_t pb = s->p.page_bytes, sb = s->p.sector_bytes;
+    uint64_t t = s->p.cmd_write_ns + xfer_ns(bus_bytes(s, addr, len), s->p.write_bw);
+    int stalled = 0, rc = STS_OK;
+    if (s->p.managed && len && (addr % sb || (addr + len) % sb)) {
+        /* the host can only send whole sectors: read the partial one first */
+        t += s->p.cmd_read_ns + xfer_ns(sb, s->p.read_bw);
+        if (!bit_get(s->dirty, (uint32_t)(addr / pb)))
+            t += s->p.page_read_ns;
+    }
+    if (!s->p.managed) {
+        /* raw flash: a programmed page takes no new data unless bits AND */
+        for (uint64_t pg = addr / pb; len && pg <= (addr + len - 1) / pb; pg++)
+            if (bit_get(s->programmed, (uint32_t)pg) && !s->p.prog_ands)
+                return STS_EIO;
+    }
+    for (uint64_t off = 0; off < len && !rc;) {
+        uint32_t page = (uint32_t)((addr + off) / pb), in = (uint32_t)((addr + off) % pb);
+        size_t n = pb - in < len - off ? pb - in : (size_t)(len - off);
+        if (s->p.managed) {
+            /* a page written in part must first be read, unless it is cached */
+            if (n < pb && s->l2p[page] && !bit_get(s->dirty, page))
+                t += s->p.page_read_ns;
+            rc = copy_in(s, page, in, src + off, n, 0);
+            t += cache_put(s, page, &stalled);
+        } else {
+            int again = bit_get(s->programmed, page);
+            rc = copy_in(s, page, in, src + off, n, again);
+            bit_set(s->programmed, page, 1);
+            s->n.pages_programmed++;
+            t += s->p.page_prog_ns;
+        }
+        off += n;
+    }
+    s->n.programs++;
+    s->n.bytes_written += len;
+    charge(s, t, len, stalled);
+    return rc;
+}
+
+static int sim_erase(void *ctx, uint64_t addr, uint64_t len)
+{
+    struct sts_sim *s = ctx;
+    if (!in_range(s, addr, len))
+        return STS_ERANGE;
+    uint64_t t = s->p.cmd_write_ns;
+    if (s->p.managed) { /* trim: whole pages stop holding data */
+        uint32_t pb = s->p.page_bytes;
+        for (uint64_t pg = (addr + pb - 1) / pb; (pg + 1) * pb <= addr + len; pg++) {
+            unmap(s, (uint32_t)pg);
+            if (s->dirty)
+                bit_set(s->dirty, (uint32_t)pg, 0);
+            store_drop(s, (uint32_t)pg);
+        }
+        s->n.trims++;
+        charge(s, t, 0, 0);
+        return STS_OK;
+    }
+    uint32_t eb = s->p.erase_bytes;
+    if (addr % eb || len % eb)
+        return STS_EINVAL;
+    int rc = STS_OK;
+    for (uint64_t b = addr / eb; b < (addr + len) / eb; b++) {
+        struct sts_sim_block *blk = &s->blocks[b];
+        if (blk->state == BLK_BAD) {
+            rc = STS_EIO;
+            continue;
+        }
+        for (uint32_t i = 0; i < s->pages_per_block; i++) {
+            uint32_t pg = (uint32_t)b * s->pages_per_block + i;
+            bit_set(s->programmed, pg, 0);
+            store_drop(s, pg);
+        }
+        blk->erases++;
+        s->n.blocks_erased++;
+        t += erase_time(s);
+        if (s->p.endurance && blk->erases >= s->p.endurance) {
+            blk->state = BLK_BAD; /* worn out: this erase failed */
+            rc = STS_EIO;
+        }
+    }
+    s->n.erases++;
+    charge(s, t, 0, 0);
+    return rc;
+}
+
+static int sim_flush(void *ctx)
+{
+    struct sts_sim *s = ctx;
+    int stalled = 0;
+    uint64_t t = s->p.flush_ns;
+    if (s->p.managed && s->cache_cap && !s->p.plp)
+        t += cache_flush(s, &stalled);
+    s->n.flushes++;
+    charge(s, t, 0, stalled);
+    return STS_OK;
+}
+
+static void sim_geometry(void *ctx, struct sts_bd_geometry *g)
+{
+    struct sts_sim *s = ctx;
+    g->capacity = s->p.capacity;
+    g->read_size = s->p.sector_bytes;
+    g->prog_size = s->p.managed ? s->p.sector_bytes : s->p.page_bytes;
+    g->erase_size = s->p.erase_bytes;
+    g->flags = (s->store_map ? STS_BD_KEEPS_DATA : 0) | (s->p.managed ? 0 : STS_BD_NEEDS_ERASE);
+}
+
+static const struct sts_bd_ops sim_bd_ops = {
+    .read = sim_read,
+    .program = sim_program,
+    .erase = sim_erase,
+    .flush = sim_flush,
+    .geometry = sim_geometry,
+};
+
+static uint64_t sim_now(void *ctx)
+{
+    return ((struct sts_sim *)ctx)->now_ns;
+}
+static const struct sts_clock_ops sim_clock_ops = {sim_now};
+
+void sts_sim_clock(struct sts_sim *s, struct sts_clock *clock)
+{
+    clock->ops = &sim_clock_ops;
+    clock->ctx = s;
+}
+
+static void *take(uint8_t **cur, size_t *left, size_t bytes)
+{
+    bytes = ALIGN8(bytes);
+    if (bytes > *left)
+        return NULL;
+    void *p = *cur;
+    memset(p, 0, bytes);
+    *cur += bytes;
+    *left -= bytes;
+    return p;
+}
+
+int sts_sim_init(struct sts_sim *s, const struct sts_sim_params *p, uint64_t seed, void *arena,
+                 size_t arena_bytes, uint64_t keep_bytes, struct sts_bd *bd)
+{
+    if (sts_sim_check(p, NULL))
+        return STS_EINVAL;
+    if (arena_bytes < sts_sim_arena_bytes(p, keep_bytes))
+        return STS_ENOMEM;
+    struct geo g;
+    geometry(p, &g);
+    memset(s, 0, sizeof(*s));
+    s->p = *p;
+    sts_rng_seed(&s->rng, seed);
+    s->pages_per_block = g.ppb;
+    s->n_blocks = g.n_blocks;
+    s->n_lpages = g.n_lpages;
+    s->n_ppages = g.n_ppages;
+    s->open_block = NONE;
+    s->last_read_end = UINT64_MAX;
+    uint8_t *cur = (uint8_t *)(((uintptr_t)arena + 7u) & ~(uintptr_t)7u);
+    size_t left = arena_bytes - (size_t)(cur - (uint8_t *)arena);
+    s->blocks = take(&cur, &left, (size_t)g.n_blocks * sizeof(struct sts_sim_block));
+    if (p->managed) {
+        s->l2p = take(&cur, &left, (size_t)g.n_lpages * 4);
+        s->p2l = take(&cur, &left, (size_t)g.n_ppages * 4);
+        s->dirty = take(&cur, &left, (g.n_lpages + 7u) / 8u);
+        s->cache_cap = g.cache_cap;
+        s->cache_fifo = take(&cur, &left, (size_t)g.cache_cap * 4);
+        s->free_blocks = g.n_blocks;
+    } else {
+        s->programmed = take(&cur, &left, (g.n_ppages + 7u) / 8u);
+        /* factory bad blocks, at positions the seed decides */
+        for (uint32_t b = 0; b < g.n_blocks; b++)
+            if (p->bad_permille && sts_rng_below(&s->rng, 1000) < p->bad_permille)
+                s->blocks[b].state = BLK_BAD;
+    }
+    if (keep_bytes) {
+        s->store_map = take(&cur, &left, (size_t)g.store_pages * 4);
+        s->store_slots = slots_for(p, keep_bytes, g.store_pages);
+        s->store_owner = take(&cur, &left, (size_t)s->store_slots * 4);
+        s->store = cur; /* not cleared: slots are initialised when taken */
+    }
+    bd->ops = &sim_bd_ops;
+    bd->ctx = s;
+    return STS_OK;
+}
+
+int sts_sim_prefill(struct sts_sim *s, uint32_t permille)
+{
+    if (!s->p.managed)
+        return STS_ENOTSUP;
+    uint32_t n = (uint32_t)((uint64_t)s->n_lpages * permille / 1000);
+    int stalled = 0;
+    for (uint32_t lp = 0; lp < n; lp++)
+        (void)program_lpage(s, lp, &stalled); /* set-up: takes no virtual time */
+    memset(&s->n, 0, sizeof(s->n));
+    return STS_OK;
+}

@@ -1,0 +1,218 @@
+/* The device profiles: one row each. Where the numbers come from is in
+ * docs/device-models.md; calibration targets in the tests (test_sim.c). */
+#include "storscope/error.h"
+#include "storscope/sim.h"
+#include "storscope/units.h"
+
+#include <stddef.h>
+#include <string.h>
+
+#define US(x) ((uint64_t)(x) * 1000ull)
+#define MS(x) ((uint64_t)(x) * 1000000ull)
+#define KIB(x) ((uint64_t)(x) * 1024ull)
+#define MIB(x) ((uint64_t)(x) * 1024ull * 1024ull)
+#define GIB(x) ((uint64_t)(x) * 1024ull * 1024ull * 1024ull)
+#define MBPS(x) ((uint64_t)(x) * 1000000ull)
+
+const struct sts_sim_params sts_sim_profiles[] = {
+    {
+        .name = "emmc-stm32u5",
+        .summary = "Kingston EMMC04G (eMMC 5.1, 4 GiB) behind an STM32U5 SDMMC: the study's medium",
+        .capacity = GIB(4), .sector_bytes = 512, .page_bytes = KIB(16), .erase_bytes = MIB(4),
+        .managed = 1, .op_permille = 70, .gc_low_blocks = 2, .wl_every = 16,
+        .cmd_read_ns = US(30), .cmd_write_ns = US(15), .read_access_ns = US(125),
+        .read_bw = MBPS(14), .write_bw = MBPS(25),
+        .page_read_ns = US(60), .page_prog_ns = US(1900), .erase_ns = MS(3),
+        .erase_tail_x100 = 200, .erase_tail_cap = 5,
+        .cache_bytes = KIB(512), .flush_ns = US(200),
+        .dip_bytes = KIB(128), .dip_percent = 45,
+        .endurance = 3000,
+    },
+    {
+        .name = "sd-consumer",
+        .summary = "consumer microSD card (class 10, no A-rating): ~200 fsync/s, 0.6 s stalls",
+        .capacity = GIB(16), .sector_bytes = 512, .page_bytes = KIB(16), .erase_bytes = MIB(4),
+        .managed = 1, .op_permille = 30, .gc_low_blocks = 2, .wl_every = 8,
+        .cmd_read_ns = US(250), .cmd_write_ns = US(300), .read_access_ns = US(300),
+        .read_bw = MBPS(22), .write_bw = MBPS(15),
+        .page_read_ns = US(100), .page_prog_ns = US(2400), .erase_ns = MS(4),
+        .erase_tail_x100 = 150, .erase_tail_cap = 10,
+        .cache_bytes = KIB(64), .flush_ns = US(1200),
+        .fill_permille = 600,
+        .endurance = 1500,
+    },
+    {
+        .name = "sd-a2",
+        .summary = "A2 application-class microSD: command queue and cache, ~600 fsync/s",
+        .capacity = GIB(32), .sector_bytes = 512, .page_bytes = KIB(16), .erase_bytes = MIB(4),
+        .managed = 1, .op_permille = 70, .gc_low_blocks = 2, .wl_every = 12,
+        .cmd_read_ns = US(80), .cmd_write_ns = US(90), .read_access_ns = US(150),
+        .read_bw = MBPS(80), .write_bw = MBPS(60),
+        .page_read_ns = US(60), .page_prog_ns = US(900), .erase_ns = MS(3),
+        .erase_tail_x100 = 150, .erase_tail_cap = 15,
+        .cache_bytes = MIB(1), .flush_ns = US(500), .fill_permille = 300,
+        .endurance = 3000,
+    },
+    {
+        .name = "emmc-industrial",
+        .summary = "industrial pSLC eMMC 5.1 (HS200): ~2,500 fsync/s, tails under 15 ms",
+        .capacity = GIB(8), .sector_bytes = 512, .page_bytes = KIB(4), .erase_bytes = KIB(512),
+        .managed = 1, .op_permille = 150, .gc_low_blocks = 4, .wl_every = 64,
+        .cmd_read_ns = US(25), .cmd_write_ns = US(30), .read_access_ns = US(60),
+        .read_bw = MBPS(180), .write_bw = MBPS(120),
+        .page_read_ns = US(30), .page_prog_ns = US(200), .erase_ns = MS(2),
+        .erase_tail_x100 = 300, .erase_tail_cap = 4,
+        .cache_bytes = MIB(2), .flush_ns = US(120),
+        .endurance = 30000,
+    },
+    {
+        .name = "nor-spi",
+        .summary = "SPI NOR flash (W25Q-class, 16 MiB): 4 KiB sectors, 256 B pages, raw",
+        .capacity = MIB(16), .sector_bytes = 1, .page_bytes = 256, .erase_bytes = KIB(4),
+        .managed = 0, .prog_ands = 1,
+        .cmd_read_ns = US(2), .cmd_write_ns = US(2), .read_access_ns = 0,
+        .read_bw = MBPS(40), .write_bw = MBPS(40),
+        .page_read_ns = 0, .page_prog_ns = US(700), .erase_ns = MS(45),
+        .erase_tail_x100 = 400, .erase_tail_cap = 9,
+        .flush_ns = 0,
+        .endurance = 100000,
+    },
+    {
+        .name = "nand-slc",
+        .summary = "raw SLC NAND (1 Gbit, ONFI): 2 KiB pages, 128 KiB blocks, factory bad blocks",
+        .capacity = MIB(128), .sector_bytes = 512, .page_bytes = KIB(2), .erase_bytes = KIB(128),
+        .managed = 0, .prog_ands = 0,
+        .cmd_read_ns = US(5), .cmd_write_ns = US(5), .read_access_ns = 0,
+        .read_bw = MBPS(40), .write_bw = MBPS(40),
+        .page_read_ns = US(25), .page_prog_ns = US(250), .erase_ns = MS(2),
+        .erase_tail_x100 = 400, .erase_tail_cap = 5,
+        .flush_ns = 0,
+        .endurance = 60000, .bad_permille = 10,
+    },
+    {
+        .name = "ssd-sata-consumer",
+        .summary = "consumer SATA SSD without power-loss protection: flush empties the cache",
+        .capacity = GIB(256), .sector_bytes = 512, .page_bytes = KIB(16), .erase_bytes = MIB(16),
+        .managed = 1, .op_permille = 70, .gc_low_blocks = 4, .wl_every = 256,
+        .cmd_read_ns = US(20), .cmd_write_ns = US(20), .read_access_ns = US(50),
+        .read_bw = MBPS(540), .write_bw = MBPS(500),
+        .page_read_ns = US(50), .page_prog_ns = US(600), .erase_ns = MS(3),
+        .erase_tail_x100 = 300, .erase_tail_cap = 4,
+        .cache_bytes = MIB(64), .flush_ns = MS(2),
+        .endurance = 3000,
+    },
+    {
+        .name = "ssd-sata-plp",
+        .summary = "enterprise SATA SSD with power-loss protection: ~15,000 fsync/s",
+        .capacity = GIB(480), .sector_bytes = 512, .page_bytes = KIB(16), .erase_bytes = MIB(16),
+        .managed = 1, .op_permille = 280, .gc_low_blocks = 4, .wl_every = 256, .plp = 1,
+        .cmd_read_ns = US(20), .cmd_write_ns = US(20), .read_access_ns = US(50),
+        .read_bw = MBPS(540), .write_bw = MBPS(500),
+        .page_read_ns = US(50), .page_prog_ns = US(40), .erase_ns = MS(3),
+        .erase_tail_x100 = 300, .erase_tail_cap = 3,
+        .cache_bytes = MIB(256), .flush_ns = US(35),
+        .endurance = 10000,
+    },
+    {
+        .name = "nvme-consumer",
+        .summary = "consumer NVMe SSD without power-loss protection: ~700 fsync/s",
+        .capacity = GIB(1024), .sector_bytes = 512, .page_bytes = KIB(16), .erase_bytes = MIB(16),
+        .managed = 1, .op_permille = 70, .gc_low_blocks = 4, .wl_every = 256,
+        .cmd_read_ns = US(8), .cmd_write_ns = US(8), .read_access_ns = US(60),
+        .read_bw = MBPS(3500), .write_bw = MBPS(3000),
+        .page_read_ns = US(50), .page_prog_ns = US(500), .erase_ns = MS(3),
+        .erase_tail_x100 = 300, .erase_tail_cap = 4,
+        .cache_bytes = MIB(256), .flush_ns = US(900),
+        .endurance = 3000,
+    },
+    {
+        .name = "nvme-plp",
+        .summary = "datacenter NVMe SSD with power-loss protection: ~60,000 fsync/s",
+        .capacity = GIB(1024), .sector_bytes = 512, .page_bytes = KIB(16), .erase_bytes = MIB(16),
+        .managed = 1, .op_permille = 280, .gc_low_blocks = 4, .wl_every = 256, .plp = 1,
+        .cmd_read_ns = US(6), .cmd_write_ns = US(6), .read_access_ns = US(60),
+        .read_bw = MBPS(3500), .write_bw = MBPS(3000),
+        .page_read_ns = US(40), .page_prog_ns = US(8), .erase_ns = MS(3),
+        .erase_tail_x100 = 300, .erase_tail_cap = 3,
+        .cache_bytes = MIB(512), .flush_ns = US(5),
+        .endurance = 10000,
+    },
+    {
+        .name = "ram",
+        .summary = "RAM disk: no latency, keeps data (for tests and the engine's own cost)",
+        .capacity = MIB(64), .sector_bytes = 1, .page_bytes = KIB(4), .erase_bytes = KIB(64),
+        .managed = 1, .op_permille = 70, .gc_low_blocks = 1,
+        .read_bw = 1000000000000000000ull, .write_bw = 1000000000000000000ull,
+        .cpu_ns = 50, /* time must move: a time-based test on it has to end */
+    },
+};
+const size_t sts_n_sim_profiles = sizeof(sts_sim_profiles) / sizeof(sts_sim_profiles[0]);
+
+const struct sts_sim_params *sts_sim_profile_find(const char *name)
+{
+    for (size_t i = 0; i < sts_n_sim_profiles; i++)
+        if (strcmp(sts_sim_profiles[i].name, name) == 0)
+            return &sts_sim_profiles[i];
+    return NULL;
+}
+
+enum kind { SIZE, TIME, NUM, BW };
+struct field {
+    const char *key;
+    enum kind kind;
+    size_t off;
+    uint8_t width; /* bytes */
+};
+#define F(k, kind, member) {k, kind, offsetof(struct sts_sim_params, member), \
+                            (uint8_t)sizeof(((struct sts_sim_params *)0)->member)}
+static const struct field fields[] = {
+    F("capacity", SIZE, capacity), F("sector_bytes", SIZE, sector_bytes),
+    F("page_bytes", SIZE, page_bytes), F("erase_bytes", SIZE, erase_bytes),
+    F("managed", NUM, managed), F("prog_ands", NUM, prog_ands), F("plp", NUM, plp),
+    F("op_permille", NUM, op_permille), F("gc_low_blocks", NUM, gc_low_blocks),
+    F("wl_every", NUM, wl_every), F("cmd_read", TIME, cmd_read_ns),
+    F("cmd_write", TIME, cmd_write_ns), F("read_access", TIME, read_access_ns),
+    F("read_bw", BW, read_bw), F("write_bw", BW, write_bw),
+    F("page_read", TIME, page_read_ns), F("page_prog", TIME, page_prog_ns),
+    F("erase_time", TIME, erase_ns), F("erase_tail_x100", NUM, erase_tail_x100),
+    F("erase_tail_cap", NUM, erase_tail_cap), F("cache", SIZE, cache_bytes),
+    F("flush_time", TIME, flush_ns), F("dip_bytes", SIZE, dip_bytes),
+    F("dip_percent", NUM, dip_percent), F("cpu", TIME, cpu_ns),
+    F("fill_permille", NUM, fill_permille), F("endurance", NUM, endurance), F("bad_permille", NUM, bad_permille),
+};
+
+int sts_sim_param_set(struct sts_sim_params *p, const char *key, const char *value)
+{
+    for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+        if (strcmp(fields[i].key, key))
+            continue;
+        uint64_t v;
+        int rc;
+        switch (fields[i].kind) {
+        case SIZE: rc = sts_parse_size(value, &v); break;
+        case TIME: rc = sts_parse_duration(value, &v); break;
+        case BW: rc = sts_parse_size(value, &v); break; /* bytes per second */
+        default: rc = sts_parse_u64(value, &v); break;
+        }
+        if (rc)
+            return STS_EINVAL;
+        uint8_t *dst = (uint8_t *)p + fields[i].off;
+        switch (fields[i].width) {
+        case 1:
+            if (v > UINT8_MAX)
+                return STS_ERANGE;
+            *dst = (uint8_t)v;
+            break;
+        case 4: {
+            if (v > UINT32_MAX)
+                return STS_ERANGE;
+            uint32_t w = (uint32_t)v;
+            memcpy(dst, &w, 4);
+            break;
+        }
+        default: memcpy(dst, &v, 8); break;
+        }
+        return STS_OK;
+    }
+    return STS_ENOENT;
+}

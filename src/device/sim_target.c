@@ -1,0 +1,182 @@
+/* Target kind "sim:PROFILE[,key=value...]": a device model under extentfs,
+ * run in the model's virtual time. Keys are the profile's parameters (see
+ * `storscope list devices` and docs/device-models.md) plus seed=, fill=
+ * (percent of the medium already holding data), data=0|1 and clock=. */
+#include "storscope/error.h"
+#include "storscope/extentfs.h"
+#include "storscope/sim.h"
+#include "storscope/target.h"
+#include "storscope/units.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SIM_FILES 8
+
+struct sim_target {
+    struct sts_sim sim;
+    struct sts_bd bd;
+    struct sts_extentfs efs;
+    struct sts_extentfs_file files[SIM_FILES];
+    struct sts_sim_counters last;
+    void *arena;
+    char text[6][64];
+};
+
+static size_t sim_counters(struct sts_target *t, struct sts_kv *out, size_t max)
+{
+    struct sim_target *st = t->impl;
+    const struct sts_sim_counters *n = &st->sim.n, *l = &st->last;
+    size_t k = 0;
+#define D(name, field) \
+    if (k < max) out[k++] = STS_KV_U(name, n->field - l->field)
+    D("reads", reads);
+    D("programs", programs);
+    D("erases", erases);
+    D("trims", trims);
+    D("flushes", flushes);
+    D("bytes_read", bytes_read);
+    D("bytes_written", bytes_written);
+    D("pages_programmed", pages_programmed);
+    D("gc_runs", gc_runs);
+    D("gc_pages_copied", gc_pages_copied);
+    D("wear_level_moves", wl_moves);
+    D("blocks_erased", blocks_erased);
+    D("stalls", stalls);
+    D("device_busy_ns", busy_ns);
+#undef D
+    uint64_t host = n->bytes_written - l->bytes_written;
+    uint64_t flash = (n->pages_programmed - l->pages_programmed) * st->sim.p.page_bytes;
+    if (k < max)
+        out[k++] = STS_KV_D("write_amplification", host ? (double)flash / (double)host : 0.0);
+    uint32_t lo = UINT32_MAX, hi = 0;
+    for (uint32_t b = 0; b < st->sim.n_blocks; b++) {
+        uint32_t e = st->sim.blocks[b].erases;
+        lo = e < lo ? e : lo;
+        hi = e > hi ? e : hi;
+    }
+    if (k + 1 < max) {
+        out[k++] = STS_KV_U("erase_count_min", lo);
+        out[k++] = STS_KV_U("erase_count_max", hi);
+    }
+    st->last = *n;
+    return k;
+}
+
+static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, char *err,
+                    size_t errlen)
+{
+    const struct sts_sim_params *prof = sts_sim_profile_find(spec->arg);
+    if (!prof) {
+        snprintf(err, errlen, "unknown device profile '%s' (see `storscope list devices`)",
+                 spec->arg);
+        return STS_ENOENT;
+    }
+    if (spec->fs[0] && strcmp(spec->fs, "extentfs") != 0) {
+        snprintf(err, errlen, "sim: filesystem '+%s' is not available in this build", spec->fs);
+        return STS_ENOTSUP;
+    }
+    struct sts_sim_params p = *prof;
+    uint64_t seed = t->seed, fill = prof->fill_permille / 10;
+    int keep = 1;
+    for (uint32_t i = 0; i < spec->n_opts; i++) {
+        const char *k = spec->opts[i].key, *v = spec->opts[i].value;
+        int rc = STS_OK;
+        if (!strcmp(k, "seed")) {
+            rc = sts_parse_u64(v, &seed);
+        } else if (!strcmp(k, "fill")) {
+            rc = sts_parse_u64(v, &fill);
+            if (!rc && fill > 100)
+                rc = STS_ERANGE;
+        } else if (!strcmp(k, "data")) {
+            rc = sts_parse_bool(v, &keep);
+        } else if (!strcmp(k, "clock")) {
+            if (strcmp(v, "virtual") != 0) {
+                snprintf(err, errlen, "sim: clock=%s is not available yet (only clock=virtual)", v);
+                return STS_ENOTSUP;
+            }
+        } else {
+            rc = sts_sim_param_set(&p, k, v);
+            if (rc == STS_ENOENT) {
+                snprintf(err, errlen, "sim: unknown option '%s' (see docs/device-models.md)", k);
+                return STS_EINVAL;
+            }
+        }
+        if (rc) {
+            snprintf(err, errlen, "sim: bad value '%s' for '%s'", v, k);
+            return STS_EINVAL;
+        }
+    }
+    const char *why;
+    if (sts_sim_check(&p, &why)) {
+        snprintf(err, errlen, "sim:%s: %s", spec->arg, why);
+        return STS_EINVAL;
+    }
+    struct sim_target *st = calloc(1, sizeof(*st));
+    /* the data region is touched only where pages are written: the OS backs
+     * it lazily, so a 4 GiB model costs what the workload writes */
+    uint64_t keep_bytes = keep ? p.capacity : 0;
+    size_t arena_bytes = sts_sim_arena_bytes(&p, keep_bytes);
+    if (st)
+        st->arena = malloc(arena_bytes);
+    if (!st || !st->arena) {
+        free(st);
+        snprintf(err, errlen, "sim: out of memory for a %llu-byte model",
+                 (unsigned long long)p.capacity);
+        return STS_ENOMEM;
+    }
+    int rc = sts_sim_init(&st->sim, &p, seed, st->arena, arena_bytes, keep_bytes, &st->bd);
+    if (!rc && fill)
+        rc = sts_sim_prefill(&st->sim, (uint32_t)(fill * 10));
+    /* the files live above the filled part, which stays cold */
+    uint64_t base = p.capacity * fill / 100;
+    base = (base + p.erase_bytes - 1) / p.erase_bytes * p.erase_bytes;
+    struct sts_extentfs_config cfg = {.bd = st->bd, .files = st->files, .n_files = SIM_FILES,
+                                      .base = base};
+    if (!rc)
+        rc = sts_extentfs_init(&st->efs, &cfg, &t->fs);
+    if (rc) {
+        snprintf(err, errlen, "sim:%s: %s", spec->arg, sts_strerror(rc));
+        free(st->arena);
+        free(st);
+        return rc;
+    }
+    t->kind = "sim";
+    sts_sim_clock(&st->sim, &t->clock);
+    t->flags = STS_T_VIRTUAL_TIME | (keep ? STS_T_KEEPS_DATA : 0);
+    t->io_align = 0;
+    t->impl = st;
+    t->counters = sim_counters;
+    sts_target_env(t, STS_KV_S("device", p.name));
+    sts_target_env(t, STS_KV_S("device_summary", p.summary));
+    sts_target_env(t, STS_KV_S("clock", "virtual"));
+    sts_target_env(t, STS_KV_U("sim_seed", seed));
+    sts_target_env(t, STS_KV_U("sim_capacity_bytes", p.capacity));
+    sts_target_env(t, STS_KV_U("sim_sector_bytes", p.sector_bytes));
+    sts_target_env(t, STS_KV_U("sim_page_bytes", p.page_bytes));
+    sts_target_env(t, STS_KV_U("sim_erase_bytes", p.erase_bytes));
+    sts_target_env(t, STS_KV_S("sim_kind", p.managed ? "managed (FTL)" : "raw flash"));
+    sts_target_env(t, STS_KV_U("sim_fill_percent", fill));
+    sts_target_env(t, STS_KV_B("sim_keeps_data", keep));
+    sts_target_env(t, STS_KV_S("filesystem", "extentfs"));
+    return STS_OK;
+}
+
+static void sim_close(struct sts_target *t)
+{
+    struct sim_target *st = t->impl;
+    if (!st)
+        return;
+    free(st->arena);
+    free(st);
+    t->impl = NULL;
+}
+
+const struct sts_target_kind sts_target_sim = {
+    "sim",
+    "sim:PROFILE[,seed=N][,fill=PERCENT][,data=0|1][,PARAM=VALUE...]",
+    "a simulated medium in deterministic virtual time (`storscope list devices`)",
+    sim_open,
+    sim_close,
+};
