@@ -35,7 +35,8 @@ static void run_usage(FILE *f)
 {
     fputs("usage: storscope run [options]\n"
           "\n"
-          "  -t, --target SPEC     where to measure (default: posix:$TMPDIR or posix:/tmp)\n"
+          "  -t, --target SPEC     where to measure (default: sim:emmc-stm32u5, the study's\n"
+          "                        medium simulated); e.g. posix:/mnt/sdcard, sim:sd-consumer\n"
           "                        KIND:ARG[,key=value...], see `storscope list targets`\n"
           "  -s, --suite NAME      a suite of tests (default: paper), see `storscope list suites`\n"
           "  -T, --tests LIST      comma-separated tests instead of a suite (e.g. B0,fsync)\n"
@@ -243,13 +244,8 @@ int cmd_run(int argc, char **argv)
     plan.n_tests = n_tests;
     plan.stop = &stop_requested;
 
-    char default_target[600];
-    if (!o.target) {
-        const char *tmp = getenv("TMPDIR");
-        snprintf(default_target, sizeof(default_target), "posix:%s",
-                 tmp && *tmp ? tmp : "/tmp");
-        o.target = default_target;
-    }
+    if (!o.target) /* the study's medium, simulated: runs anywhere, the same everywhere */
+        o.target = "sim:emmc-stm32u5";
     struct sts_target_spec spec;
     const char *why = NULL;
     if (sts_target_spec_parse(o.target, &spec, &why)) {

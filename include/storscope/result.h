@@ -81,7 +81,8 @@ struct sts_test_end {
     const char *error;             /* message when failed / not applicable */
     const struct sts_kv *summary;  /* test-level figures, e.g. iops for fsync */
     size_t n_summary;
-    uint64_t elapsed_ns;
+    uint64_t elapsed_ns;           /* on the target's clock (virtual on sim targets) */
+    uint64_t wall_ns;              /* on the platform's clock */
 };
 
 struct sts_run_info {

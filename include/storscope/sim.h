@@ -87,6 +87,8 @@ struct sts_sim_counters {
 };
 
 struct sts_sim_block {
+    uint32_t prev, next;  /* full blocks: list of blocks with the same valid count;
+                             free blocks: FIFO of free blocks (next only) */
     uint32_t valid;       /* valid pages (managed) */
     uint32_t erases;      /* erase count */
     uint32_t next_page;   /* write pointer (managed); pages below are programmed */
@@ -104,7 +106,9 @@ struct sts_sim {
     uint32_t *l2p;                /* logical page -> physical page + 1 (0 = unmapped) */
     uint32_t *p2l;                /* physical page -> logical page + 1 (0 = invalid/free) */
     struct sts_sim_block *blocks;
-    uint32_t free_blocks, open_block, gc_block, erases_since_wl;
+    uint32_t *by_valid;           /* head of the list of full blocks with v valid pages */
+    uint32_t free_head, free_tail;
+    uint32_t free_blocks, open_block, erases_since_wl;
     int in_gc;
     /* write cache: which logical pages are dirty, and their order */
     uint8_t *dirty;               /* bitmap over logical pages */

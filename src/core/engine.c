@@ -1,4 +1,5 @@
 #include "storscope/error.h"
+#include "storscope/port.h"
 #include "storscope/suite.h"
 
 #include <string.h>
@@ -148,12 +149,15 @@ int sts_engine_run(const struct sts_plan *plan, struct sts_target *target,
             (void)target->counters(target, discard, 24);
         }
         int rc;
+        uint64_t test_ns = 0, wall_ns = 0;
         if (sts_should_stop(&c)) {
             rc = STS_EINTR;
         } else {
-            uint64_t ts = sts_clock_now(&target->clock);
+            const struct sts_clock *wall = sts_port_clock();
+            uint64_t ts = sts_clock_now(&target->clock), ws0 = sts_clock_now(wall);
             rc = c.def->run(&c);
-            re.elapsed_ns = sts_clock_now(&target->clock) - ts;
+            test_ns = sts_clock_now(&target->clock) - ts;
+            wall_ns = sts_clock_now(wall) - ws0;
         }
         if (c.scratch_path[0]) /* a workload that failed midway left its file */
             (void)target->fs.ops->unlink(target->fs.ctx, c.scratch_path);
@@ -167,7 +171,8 @@ int sts_engine_run(const struct sts_plan *plan, struct sts_target *target,
             .error = rc && rc != STS_EINTR ? (c.errmsg[0] ? c.errmsg : sts_strerror(rc)) : NULL,
             .summary = c.summary,
             .n_summary = c.n_summary,
-            .elapsed_ns = re.elapsed_ns,
+            .elapsed_ns = test_ns,
+            .wall_ns = wall_ns,
         };
         rc_ = sink_rc;
         for (size_t i = 0; i < n_sinks; i++)

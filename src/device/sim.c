@@ -49,6 +49,7 @@ size_t sts_sim_arena_bytes(const struct sts_sim_params *p, uint64_t keep_bytes)
     size_t n = ALIGN8((size_t)g.n_blocks * sizeof(struct sts_sim_block));
     if (p->managed) {
         n += ALIGN8((size_t)g.n_lpages * 4) + ALIGN8((size_t)g.n_ppages * 4);
+        n += ALIGN8((size_t)(g.ppb + 1) * 4);
         n += ALIGN8((g.n_lpages + 7u) / 8u) + ALIGN8((size_t)g.cache_cap * 4);
     } else {
         n += ALIGN8((g.n_ppages + 7u) / 8u);
@@ -155,28 +156,70 @@ static void store_drop(struct sts_sim *s, uint32_t page)
 /* ---- FTL --------------------------------------------------------------- */
 static uint64_t erase_block(struct sts_sim *s, uint32_t b);
 
-static uint32_t pick_free_block(struct sts_sim *s)
+/* Full blocks sit in one list per valid count, so the greedy victim is found
+ * in O(pages per block) and a page invalidation costs O(1). */
+static void full_unlink(struct sts_sim *s, uint32_t b)
 {
-    uint32_t best = NONE;
-    for (uint32_t b = 0; b < s->n_blocks; b++) /* least worn first: dynamic WL */
-        if (s->blocks[b].state == BLK_FREE &&
-            (best == NONE || s->blocks[b].erases < s->blocks[best].erases))
-            best = b;
-    return best;
+    struct sts_sim_block *blk = &s->blocks[b];
+    if (blk->prev != NONE)
+        s->blocks[blk->prev].next = blk->next;
+    else
+        s->by_valid[blk->valid] = blk->next;
+    if (blk->next != NONE)
+        s->blocks[blk->next].prev = blk->prev;
+    blk->prev = blk->next = NONE;
+}
+
+static void full_link(struct sts_sim *s, uint32_t b)
+{
+    struct sts_sim_block *blk = &s->blocks[b];
+    blk->prev = NONE;
+    blk->next = s->by_valid[blk->valid];
+    if (blk->next != NONE)
+        s->blocks[blk->next].prev = b;
+    s->by_valid[blk->valid] = b;
+}
+
+/* Free blocks are used in FIFO order: every block takes its turn, which
+ * spreads erases (dynamic wear levelling) in O(1). */
+static void free_push(struct sts_sim *s, uint32_t b)
+{
+    s->blocks[b].state = BLK_FREE;
+    s->blocks[b].next = NONE;
+    if (s->free_tail != NONE)
+        s->blocks[s->free_tail].next = b;
+    else
+        s->free_head = b;
+    s->free_tail = b;
+    s->free_blocks++;
+}
+
+static uint32_t free_pop(struct sts_sim *s)
+{
+    uint32_t b = s->free_head;
+    if (b == NONE)
+        return NONE;
+    s->free_head = s->blocks[b].next;
+    if (s->free_head == NONE)
+        s->free_tail = NONE;
+    s->blocks[b].next = NONE;
+    s->free_blocks--;
+    return b;
 }
 
 static uint32_t alloc_ppage(struct sts_sim *s)
 {
     uint32_t b = s->open_block;
     if (b == NONE || s->blocks[b].next_page == s->pages_per_block) {
-        if (b != NONE)
+        if (b != NONE) {
             s->blocks[b].state = BLK_FULL;
-        b = pick_free_block(s);
+            full_link(s, b);
+        }
+        b = free_pop(s);
         if (b == NONE)
             return NONE;
         s->blocks[b].state = BLK_OPEN;
         s->blocks[b].next_page = 0;
-        s->free_blocks--;
         s->open_block = b;
     }
     return b * s->pages_per_block + s->blocks[b].next_page++;
@@ -189,7 +232,14 @@ static void unmap(struct sts_sim *s, uint32_t lp)
         return;
     pp--;
     s->p2l[pp] = 0;
-    s->blocks[pp / s->pages_per_block].valid--;
+    uint32_t b = pp / s->pages_per_block;
+    if (s->blocks[b].state == BLK_FULL) {
+        full_unlink(s, b);
+        s->blocks[b].valid--;
+        full_link(s, b);
+    } else {
+        s->blocks[b].valid--;
+    }
     s->l2p[lp] = 0;
 }
 
@@ -211,6 +261,10 @@ static uint64_t place(struct sts_sim *s, uint32_t lp)
 static uint64_t evacuate(struct sts_sim *s, uint32_t b, uint64_t *copied)
 {
     uint64_t t = 0;
+    if (s->blocks[b].state == BLK_FULL) {
+        full_unlink(s, b);
+        s->blocks[b].state = BLK_OPEN; /* being emptied: not a victim any more */
+    }
     uint32_t base = b * s->pages_per_block;
     for (uint32_t i = 0; i < s->pages_per_block && s->blocks[b].valid; i++) {
         uint32_t lp = s->p2l[base + i];
@@ -243,12 +297,10 @@ static uint64_t erase_block(struct sts_sim *s, uint32_t b)
     blk->valid = 0;
     blk->next_page = 0;
     s->n.blocks_erased++;
-    if (s->p.endurance && blk->erases >= s->p.endurance) {
+    if (s->p.endurance && blk->erases >= s->p.endurance)
         blk->state = BLK_BAD; /* retired: the spare pool shrinks */
-    } else {
-        blk->state = BLK_FREE;
-        s->free_blocks++;
-    }
+    else
+        free_push(s, b);
     uint64_t t = erase_time(s);
     if (s->p.wl_every && ++s->erases_since_wl >= s->p.wl_every) {
         s->erases_since_wl = 0;
@@ -263,12 +315,10 @@ static uint64_t collect_garbage(struct sts_sim *s)
     s->in_gc = 1;
     while (s->free_blocks < s->p.gc_low_blocks + 1) {
         uint32_t victim = NONE;
-        for (uint32_t b = 0; b < s->n_blocks; b++) /* greedy: fewest valid pages */
-            if (s->blocks[b].state == BLK_FULL &&
-                (victim == NONE || s->blocks[b].valid < s->blocks[victim].valid))
-                victim = b;
-        if (victim == NONE || s->blocks[victim].valid >= s->pages_per_block)
-            break; /* nothing to gain */
+        for (uint32_t v = 0; v < s->pages_per_block && victim == NONE; v++)
+            victim = s->by_valid[v]; /* greedy: the fewest valid pages */
+        if (victim == NONE)
+            break; /* every full block is entirely valid: nothing to gain */
         s->n.gc_runs++;
         t += evacuate(s, victim, &s->n.gc_pages_copied);
     }
@@ -586,7 +636,12 @@ int sts_sim_init(struct sts_sim *s, const struct sts_sim_params *p, uint64_t see
         s->dirty = take(&cur, &left, (g.n_lpages + 7u) / 8u);
         s->cache_cap = g.cache_cap;
         s->cache_fifo = take(&cur, &left, (size_t)g.cache_cap * 4);
-        s->free_blocks = g.n_blocks;
+        s->by_valid = take(&cur, &left, (size_t)(g.ppb + 1) * 4);
+        for (uint32_t v = 0; v <= g.ppb; v++)
+            s->by_valid[v] = NONE;
+        s->free_head = s->free_tail = NONE;
+        for (uint32_t b = 0; b < g.n_blocks; b++)
+            free_push(s, b);
     } else {
         s->programmed = take(&cur, &left, (g.n_ppages + 7u) / 8u);
         /* factory bad blocks, at positions the seed decides */

@@ -131,6 +131,7 @@ static int js_test_end(void *ctx, const struct sts_test_end *te)
     sts_jw_str(w, "status", sts_test_status_name(te->status));
     sts_jw_str(w, "error", te->error);
     sts_jw_u64(w, "elapsed_ns", te->elapsed_ns);
+    sts_jw_u64(w, "wall_elapsed_ns", te->wall_ns);
     /* test-level figures sit on the test itself: tests[i].iops */
     for (size_t i = 0; i < te->n_summary; i++)
         sts_jw_kv(w, &te->summary[i]);

@@ -5,11 +5,21 @@
 void wl_pattern_fill(uint8_t *buf, uint64_t off, size_t len, uint64_t seed)
 {
     size_t i = 0;
+    /* byte by byte up to an 8-byte boundary of the file offset */
+    while (i < len && ((off + i) & 7)) {
+        uint64_t o = off + i;
+        buf[i++] = (uint8_t)(sts_mix64(seed ^ (o >> 3)) >> (8 * (o & 7)));
+    }
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* whole words: byte k of a word is bits 8k..8k+7, i.e. little-endian */
+    for (; i + 8 <= len; i += 8) {
+        uint64_t w = sts_mix64(seed ^ ((off + i) >> 3));
+        memcpy(buf + i, &w, 8);
+    }
+#endif
     while (i < len) {
         uint64_t o = off + i;
-        uint64_t w = sts_mix64(seed ^ (o >> 3));
-        for (unsigned b = (unsigned)(o & 7); b < 8 && i < len; b++, i++)
-            buf[i] = (uint8_t)(w >> (8 * b));
+        buf[i++] = (uint8_t)(sts_mix64(seed ^ (o >> 3)) >> (8 * (o & 7)));
     }
 }
 
@@ -180,6 +190,11 @@ int wl_prefill(struct sts_ctx *c, const char *path, uint64_t size)
     if (!rc)
         rc = wl_sync(c, fh, STS_SYNC_FULL);
     int rc2 = wl_close(c, fh);
+    /* set-up is not part of the next point's device counters */
+    if (c->target->counters) {
+        struct sts_kv discard[24];
+        (void)c->target->counters(c->target, discard, 24);
+    }
     return rc ? rc : rc2;
 }
 

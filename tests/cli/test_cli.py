@@ -110,12 +110,38 @@ class Runs(Base):
         doc = self.load()
         self.assertGreater(doc["tests"][0]["iops"], 10000)
 
-    def test_default_target_is_tmpdir(self):
-        env = dict(os.environ, TMPDIR=os.path.join(self.dir, "t"))
-        r = run("run", "-q", "--tests", "B0", "-o", self.out, env=env)
+    def test_default_target_is_the_studys_medium(self):
+        r = run("run", "-q", "--tests", "B0", "-o", self.out)
         self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertEqual(self.load()["run"]["target"], "posix:" + env["TMPDIR"])
-        self.assertTrue(self.target_is_empty())
+        doc = self.load()
+        self.assertEqual(doc["run"]["target"], "sim:emmc-stm32u5")
+        self.assertEqual(doc["environment"]["device"], "emmc-stm32u5")
+        self.assertEqual(doc["environment"]["clock"], "virtual")
+
+    def test_sim_runs_are_deterministic(self):
+        outs = []
+        for i in range(2):
+            out = os.path.join(self.dir, f"s{i}.json")
+            r = run("run", "-q", "-t", "sim:sd-consumer,capacity=64M", "--tests", "fsync,B0",
+                    "--duration", "30s", "--size", "16M", "-o", out)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            doc = self.load(out)
+            doc["run"]["started_at"] = None  # wall-clock fields may differ, nothing else
+            for t in doc["tests"]:
+                t["wall_elapsed_ns"] = 0
+            outs.append(doc)
+        self.assertEqual(outs[0], outs[1])
+        t = outs[0]["tests"][0]
+        self.assertEqual(t["params"]["duration_ns"], 30 * 10**9)
+        self.assertTrue(100 <= t["iops"] <= 250)  # consumer SD tier
+        dev = t["points"][0]["device"]
+        self.assertEqual(dev["programs"], t["points"][0]["metrics"]["ops"])
+        self.assertEqual(dev["bytes_written"], t["points"][0]["metrics"]["bytes"])
+        self.assertGreaterEqual(dev["write_amplification"], 1.0)
+        r = run("run", "-q", "-t", "sim:sd-consumer,capacity=64M,seed=9", "--tests", "fsync",
+                "--duration", "30s", "--size", "16M", "-o", self.out)
+        other = self.load()["tests"][0]["points"][0]["latency"]["write+flush"]
+        self.assertNotEqual(other, outs[0]["tests"][0]["points"][0]["latency"]["write+flush"])
 
     def test_tmpfs_is_warned_about(self):
         shm = "/dev/shm"
@@ -141,6 +167,11 @@ class Runs(Base):
             self.assertIn(tid, r.stdout)
         self.assertIn("paper", run("list", "suites").stdout)
         self.assertIn("posix:DIR", run("list", "targets").stdout)
+        devices = run("list", "devices").stdout
+        for name in ("sd-consumer", "sd-a2", "emmc-industrial", "emmc-stm32u5", "nor-spi",
+                     "nand-slc", "ssd-sata-consumer", "ssd-sata-plp", "nvme-consumer",
+                     "nvme-plp", "ram"):
+            self.assertIn(name, devices)
         self.assertIn("storscope 0.1.0", run("version").stdout)
         for args in (("run", "--help"), ("list", "--help"), ("--help",)):
             self.assertEqual(run(*args).returncode, 0, args)
@@ -175,6 +206,11 @@ class BadInput(Base):
             (["--tests"], "needs a value"),
             (["--suite", "paper", "--tests", "B0"], "not both"),
             (["-t", "null:", "--verify"], "keeps none"),
+            (["-t", "sim:floppy"], "unknown device profile 'floppy'"),
+            (["-t", "sim:sd-consumer,warp=9"], "unknown option 'warp'"),
+            (["-t", "sim:sd-consumer,capacity=lots"], "bad value 'lots' for 'capacity'"),
+            (["-t", "sim:sd-consumer,erase_bytes=3000"], "multiple of page_bytes"),
+            (["-t", "sim:sd-consumer,data=0", "--verify"], "keeps none"),
             (["--tests", "fsync", "--size", "64T"], "not enough free space"),
             (["stray"], "unexpected argument 'stray'"),
         ]

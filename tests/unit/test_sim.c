@@ -1,0 +1,417 @@
+/* Simulated media: calibration against the published tiers and the study's
+ * shapes, GC behaviour, raw-flash semantics, determinism. Every workload
+ * runs through the real engine on sim + extentfs in virtual time. */
+#include "sts_test.h"
+#include "storscope/error.h"
+#include "storscope/extentfs.h"
+#include "storscope/json.h"
+#include "storscope/sim.h"
+#include "storscope/suite.h"
+
+#include <string.h>
+
+#define ARENA_BYTES (8u * 1024u * 1024u)
+#define BUF_BYTES (2u * 1024u * 1024u)
+#define MIB (1024ull * 1024ull)
+
+static uint64_t arena64[ARENA_BYTES / 8];
+static uint8_t iobuf[BUF_BYTES];
+static uint64_t hist[STS_CTX_LATS * STS_HIST_BUCKETS];
+
+struct simt {
+    struct sts_sim sim;
+    struct sts_bd bd;
+    struct sts_extentfs efs;
+    struct sts_extentfs_file files[4];
+    struct sts_target t;
+};
+static struct simt st;
+
+/* A sim target as `sim:NAME,capacity=...,fill=...,seed=...` would build. */
+static int sim_target(const char *name, uint64_t capacity, int fill_percent, uint64_t seed,
+                      uint64_t keep_bytes)
+{
+    const struct sts_sim_params *prof = sts_sim_profile_find(name);
+    if (!prof)
+        return STS_ENOENT;
+    struct sts_sim_params p = *prof;
+    p.capacity = capacity;
+    int rc = sts_sim_init(&st.sim, &p, seed, arena64, sizeof(arena64), keep_bytes, &st.bd);
+    if (rc)
+        return rc;
+    if (fill_percent < 0)
+        fill_percent = (int)p.fill_permille / 10;
+    if (fill_percent)
+        rc = sts_sim_prefill(&st.sim, (uint32_t)fill_percent * 10);
+    uint64_t base = capacity * (uint64_t)fill_percent / 100;
+    base = (base + p.erase_bytes - 1) / p.erase_bytes * p.erase_bytes;
+    struct sts_extentfs_config cfg = {.bd = st.bd, .files = st.files, .n_files = 4, .base = base};
+    memset(&st.t, 0, sizeof(st.t));
+    if (!rc)
+        rc = sts_extentfs_init(&st.efs, &cfg, &st.t.fs);
+    sts_sim_clock(&st.sim, &st.t.clock);
+    st.t.kind = "sim";
+    st.t.flags = STS_T_VIRTUAL_TIME | (keep_bytes ? STS_T_KEEPS_DATA : 0);
+    return rc;
+}
+
+/* What the runs produced. */
+struct seen {
+    double iops, mean_ns;
+    uint64_t p9999_ns, max_ns;
+    double tput[2][24]; /* [is_write][log2 chunk] mean bytes/s */
+};
+static struct seen seen;
+
+static int seen_point(void *ctx, const struct sts_test_info *ti, const struct sts_point *p)
+{
+    (void)ctx;
+    (void)ti;
+    if (p->skipped)
+        return 0;
+    const struct sts_kv *ch = sts_kv_find(p->params, p->n_params, "chunk_bytes");
+    if (ch) {
+        unsigned lg = 0;
+        while ((1ull << lg) < (uint64_t)sts_kv_number(ch))
+            lg++;
+        seen.tput[strcmp(p->name, "write") == 0][lg] = p->run_stats.mean;
+    }
+    if (!strcmp(p->name, "randwrite+fsync")) {
+        const struct sts_lat *l = p->lat[0].lat;
+        seen.mean_ns = l->w.mean;
+        seen.p9999_ns = sts_hist_percentile(&l->h, 99.99);
+        seen.max_ns = l->h.max;
+        seen.iops = sts_kv_number(sts_kv_find(p->metrics, p->n_metrics, "iops"));
+    }
+    return 0;
+}
+static const struct sts_sink_ops seen_ops = {.point = seen_point};
+
+static int run(const char *id, uint64_t seed, uint64_t duration_ns, uint64_t size,
+               enum sts_scale scale, const struct sts_sink *extra)
+{
+    const struct sts_test_def *tests[] = {sts_test_find(id)};
+    struct sts_plan plan = {.tests = tests, .n_tests = 1, .scale = scale, .seed = seed,
+                            .duration_ns = duration_ns, .size_bytes = size};
+    struct sts_workspace ws = {iobuf, BUF_BYTES, hist, STS_HIST_BUCKETS, STS_HIST_SUB_BITS,
+                               STS_HIST_MAX_EXP};
+    struct sts_sink sinks[2] = {{&seen_ops, NULL}};
+    size_t n = 1;
+    if (extra)
+        sinks[n++] = *extra;
+    struct sts_run_info ri = {.tool_version = STORSCOPE_VERSION, .target = "sim"};
+    memset(&seen, 0, sizeof(seen));
+    return sts_engine_run(&plan, &st.t, &ws, sinks, n, &ri);
+}
+
+#define S(x) ((uint64_t)(x) * 1000000000ull)
+#define MS(x) ((double)(x) * 1e6)
+
+static void tier(const char *name, uint64_t secs, double iops_lo, double iops_hi, double mean_lo,
+                 double mean_hi, double tail_lo, double tail_hi)
+{
+    for (uint64_t seed = 1; seed <= 10; seed++) {
+        CHECK_EQ(sim_target(name, 64 * MIB, -1, seed, 0), 0);
+        CHECK_EQ(run("fsync", seed, S(secs), 16 * MIB, STS_SCALE_QUICK, NULL), 0);
+        CHECK(seen.iops >= iops_lo && seen.iops <= iops_hi);
+        CHECK(seen.mean_ns >= mean_lo && seen.mean_ns <= mean_hi);
+        CHECK((double)seen.p9999_ns >= tail_lo && (double)seen.p9999_ns <= tail_hi);
+    }
+}
+
+/* The published tier table (reference/calibration.md), every seed 1..10. */
+static void tier_sd_consumer(void)
+{
+    tier("sd-consumer", 30, 100, 250, MS(4), MS(10), MS(500), MS(5000));
+}
+static void tier_sd_a2(void)
+{
+    tier("sd-a2", 30, 400, 800, MS(1.2), MS(2.5), MS(30), MS(400)); /* "~100 ms" */
+}
+static void tier_emmc_industrial(void)
+{
+    tier("emmc-industrial", 10, 1500, 4000, MS(0.2), MS(0.6), 0, MS(15));
+}
+static void tier_ssd_sata_plp(void)
+{
+    tier("ssd-sata-plp", 2, 10000, 25000, MS(0.05), MS(0.1), 0, MS(2));
+}
+static void tier_nvme_plp(void)
+{
+    tier("nvme-plp", 1, 50000, 1e9, 0, MS(0.03), 0, MS(0.5));
+}
+
+static void consumer_ssds_far_below_plp(void)
+{
+    double plp, consumer;
+    CHECK_EQ(sim_target("ssd-sata-plp", 64 * MIB, -1, 1, 0), 0);
+    CHECK_EQ(run("fsync", 1, S(1), 16 * MIB, STS_SCALE_QUICK, NULL), 0);
+    plp = seen.iops;
+    CHECK_EQ(sim_target("ssd-sata-consumer", 64 * MIB, -1, 1, 0), 0);
+    CHECK_EQ(run("fsync", 1, S(5), 16 * MIB, STS_SCALE_QUICK, NULL), 0);
+    consumer = seen.iops;
+    CHECK(consumer * 10 < plp);
+    CHECK(consumer > 200 && consumer < 1000); /* Samsung 850 Pro class: ~400/s */
+    CHECK_EQ(sim_target("nvme-plp", 64 * MIB, -1, 1, 0), 0);
+    CHECK_EQ(run("fsync", 1, S(1), 16 * MIB, STS_SCALE_QUICK, NULL), 0);
+    plp = seen.iops;
+    CHECK_EQ(sim_target("nvme-consumer", 64 * MIB, -1, 1, 0), 0);
+    CHECK_EQ(run("fsync", 1, S(5), 16 * MIB, STS_SCALE_QUICK, NULL), 0);
+    CHECK(seen.iops * 10 < plp);
+    CHECK(seen.iops > 400 && seen.iops < 1200); /* KC3000 class: ~700-820/s */
+}
+
+/* The study's device shapes on emmc-stm32u5. */
+static void emmc_stm32u5_b2_shape(void)
+{
+    CHECK_EQ(sim_target("emmc-stm32u5", 64 * MIB, -1, 1, 0), 0);
+    CHECK_EQ(run("B2", 1, 0, 0, STS_SCALE_QUICK, NULL), 0);
+    /* reads flat within 10 % from 64 KiB (2^16) to 2 MiB (2^21) */
+    double lo = 1e30, hi = 0;
+    for (int lg = 16; lg <= 21; lg++) {
+        double r = seen.tput[0][lg];
+        lo = r < lo ? r : lo;
+        hi = r > hi ? r : hi;
+    }
+    CHECK(lo > 0 && hi <= lo * 1.10);
+    CHECK(hi > 12e6 && hi < 16e6); /* ~14,000 kB/s */
+    /* writes: 128 KiB (2^17) at least 20 % below both neighbours */
+    double w64 = seen.tput[1][16], w128 = seen.tput[1][17], w256 = seen.tput[1][18];
+    CHECK(w128 <= 0.8 * w64 && w128 <= 0.8 * w256);
+    CHECK(w256 > 6e6 && w256 < 8e6); /* 6,000-8,000 kB/s for large writes */
+}
+
+static void emmc_stm32u5_b0_knee_at_512(void)
+{
+    CHECK_EQ(sim_target("emmc-stm32u5", 64 * MIB, -1, 1, 0), 0);
+    CHECK_EQ(run("B0", 1, 0, 0, STS_SCALE_QUICK, NULL), 0);
+    /* the knee: the first chunk after which one doubling gains < 25 % */
+    int knee = -1;
+    for (int lg = 0; lg < 10 && knee < 0; lg++)
+        if (seen.tput[1][lg + 1] < 1.25 * seen.tput[1][lg])
+            knee = lg;
+    CHECK_EQ(knee, 9); /* 2^9 = 512 B */
+}
+
+static void emmc_stm32u5_m1_random_read_cost(void)
+{
+    CHECK_EQ(sim_target("emmc-stm32u5", 64 * MIB, -1, 1, 0), 0);
+    CHECK_EQ(run("M1", 1, 0, 0, STS_SCALE_QUICK, NULL), 0);
+    /* ~0.19 ms per small read, ~0.27 ms at 1 KiB: throughput = chunk / latency */
+    CHECK_REL(1.0 / seen.tput[0][0], 0.19e-3, 0.1);
+    CHECK_REL(1024.0 / seen.tput[0][10], 0.27e-3, 0.1);
+}
+
+/* ---- GC: fill level shapes the tail, trim gives it back ------------------ */
+static uint64_t worst_write(struct sts_sim *s, struct sts_bd *bd, uint64_t region_lo,
+                            uint64_t region_bytes, unsigned ops)
+{
+    static uint8_t page[16384];
+    struct sts_rng r;
+    sts_rng_seed(&r, 99);
+    uint64_t worst = 0;
+    for (unsigned i = 0; i < ops; i++) {
+        uint64_t off = region_lo + sts_rng_below(&r, region_bytes / sizeof(page)) * sizeof(page);
+        uint64_t t0 = s->now_ns;
+        bd->ops->program(bd->ctx, off, page, sizeof(page));
+        bd->ops->flush(bd->ctx);
+        if (s->now_ns - t0 > worst)
+            worst = s->now_ns - t0;
+    }
+    return worst;
+}
+
+static void gc_tail_grows_with_fill_and_trim_restores_it(void)
+{
+    const struct sts_sim_params *p = sts_sim_profile_find("emmc-industrial");
+    struct sts_sim_params q = *p;
+    q.capacity = 64 * MIB;
+    q.wl_every = 0;           /* isolate garbage collection */
+    q.erase_tail_x100 = 0;    /* constant erase time: only valid data copied differs */
+    CHECK_EQ(sts_sim_init(&st.sim, &q, 1, arena64, sizeof(arena64), 0, &st.bd), 0);
+    CHECK_EQ(sts_sim_prefill(&st.sim, 100), 0);
+    uint64_t at10 = worst_write(&st.sim, &st.bd, 56 * MIB, 8 * MIB, 20000);
+    CHECK_EQ(sts_sim_init(&st.sim, &q, 1, arena64, sizeof(arena64), 0, &st.bd), 0);
+    CHECK_EQ(sts_sim_prefill(&st.sim, 900), 0);
+    uint64_t at90 = worst_write(&st.sim, &st.bd, 56 * MIB, 8 * MIB, 20000);
+    CHECK(at90 > 2 * at10);
+    CHECK(st.sim.n.gc_pages_copied > 0);
+    /* trim the cold 90 %: victims hold little valid data again */
+    CHECK_EQ(st.bd.ops->erase(st.bd.ctx, 0, 56 * MIB), 0);
+    (void)worst_write(&st.sim, &st.bd, 56 * MIB, 8 * MIB, 20000); /* cycle old blocks out */
+    uint64_t after_trim = worst_write(&st.sim, &st.bd, 56 * MIB, 8 * MIB, 20000);
+    CHECK(after_trim * 2 < at90);
+}
+
+/* ---- raw flash semantics ------------------------------------------------- */
+static void nor_programs_and_bits_and_erase_resets(void)
+{
+    struct sts_sim_params p = *sts_sim_profile_find("nor-spi");
+    p.capacity = 64 * 1024;
+    CHECK_EQ(sts_sim_init(&st.sim, &p, 1, arena64, sizeof(arena64), p.capacity, &st.bd), 0);
+    uint8_t b[4] = {0};
+    st.bd.ops->read(st.bd.ctx, 100, b, 4);
+    CHECK(b[0] == 0xff && b[3] == 0xff); /* erased reads as ones */
+    uint8_t w1[2] = {0xf0, 0x3c}, w2[2] = {0x0f, 0xff};
+    CHECK_EQ(st.bd.ops->program(st.bd.ctx, 100, w1, 2), 0);
+    CHECK_EQ(st.bd.ops->program(st.bd.ctx, 100, w2, 2), 0); /* NOR: bits AND */
+    st.bd.ops->read(st.bd.ctx, 100, b, 2);
+    CHECK_EQ(b[0], 0x00);
+    CHECK_EQ(b[1], 0x3c);
+    CHECK(st.bd.ops->erase(st.bd.ctx, 100, 4096) == STS_EINVAL); /* not block-aligned */
+    CHECK_EQ(st.bd.ops->erase(st.bd.ctx, 0, 4096), 0);
+    st.bd.ops->read(st.bd.ctx, 100, b, 2);
+    CHECK(b[0] == 0xff && b[1] == 0xff);
+    CHECK(st.sim.now_ns >= p.erase_ns); /* erase takes its time */
+}
+
+static void nand_refuses_reprogram_and_wears_out(void)
+{
+    struct sts_sim_params p = *sts_sim_profile_find("nand-slc");
+    p.capacity = 1 * MIB;
+    p.bad_permille = 0;
+    p.endurance = 3;
+    CHECK_EQ(sts_sim_init(&st.sim, &p, 1, arena64, sizeof(arena64), p.capacity, &st.bd), 0);
+    uint8_t page[2048];
+    memset(page, 0x5a, sizeof(page));
+    CHECK_EQ(st.bd.ops->program(st.bd.ctx, 0, page, sizeof(page)), 0);
+    CHECK(st.bd.ops->program(st.bd.ctx, 0, page, sizeof(page)) == STS_EIO);
+    CHECK_EQ(st.bd.ops->erase(st.bd.ctx, 0, 128 * 1024), 0);
+    CHECK_EQ(st.bd.ops->program(st.bd.ctx, 0, page, sizeof(page)), 0);
+    CHECK_EQ(st.bd.ops->erase(st.bd.ctx, 0, 128 * 1024), 0);
+    /* the third erase reaches the endurance: the block is retired */
+    CHECK(st.bd.ops->erase(st.bd.ctx, 0, 128 * 1024) == STS_EIO);
+    CHECK(st.bd.ops->program(st.bd.ctx, 0, page, sizeof(page)) == STS_EIO);
+    CHECK(st.bd.ops->read(st.bd.ctx, 0, page, 16) == STS_EIO);
+    CHECK_EQ(st.bd.ops->read(st.bd.ctx, 128 * 1024, page, 16), 0); /* others fine */
+}
+
+static void nand_factory_bad_blocks_follow_the_seed(void)
+{
+    struct sts_sim_params p = *sts_sim_profile_find("nand-slc");
+    p.capacity = 64 * MIB; /* 512 blocks, 1 % bad */
+    unsigned bad[2] = {0, 0}, same = 0;
+    static uint8_t first[512];
+    for (int run_i = 0; run_i < 3; run_i++) {
+        CHECK_EQ(sts_sim_init(&st.sim, &p, run_i == 2 ? 8 : 7, arena64, sizeof(arena64), 0,
+                              &st.bd), 0);
+        uint8_t b[16];
+        unsigned n = 0;
+        for (unsigned blk = 0; blk < 512; blk++) {
+            int is_bad = st.bd.ops->read(st.bd.ctx, (uint64_t)blk * 128 * 1024, b, 16) == STS_EIO;
+            n += (unsigned)is_bad;
+            if (run_i == 0)
+                first[blk] = (uint8_t)is_bad;
+            else if (run_i == 1)
+                same += first[blk] == is_bad;
+        }
+        if (run_i < 2)
+            bad[run_i] = n;
+    }
+    CHECK(bad[0] >= 1 && bad[0] <= 20);
+    CHECK_EQ(same, 512); /* same seed, same bad blocks */
+}
+
+/* ---- determinism ---------------------------------------------------------- */
+static char doc[2][65536];
+static size_t doc_len[2];
+static int doc_i;
+static int doc_write(void *ctx, const char *s, size_t n)
+{
+    (void)ctx;
+    if (doc_len[doc_i] + n >= sizeof(doc[0]))
+        return -1;
+    memcpy(doc[doc_i] + doc_len[doc_i], s, n);
+    doc_len[doc_i] += n;
+    return 0;
+}
+
+/* Equal apart from the digits of wall-clock fields. */
+static int same_but_wall_clock(const char *a, size_t na, const char *b, size_t nb)
+{
+    static const char key[] = "\"wall_elapsed_ns\":";
+    size_t i = 0, j = 0;
+    while (i < na && j < nb) {
+        if (na - i >= sizeof(key) - 1 && memcmp(a + i, key, sizeof(key) - 1) == 0) {
+            if (nb - j < sizeof(key) - 1 || memcmp(b + j, key, sizeof(key) - 1))
+                return 0;
+            i += sizeof(key) - 1;
+            j += sizeof(key) - 1;
+            while (i < na && a[i] >= '0' && a[i] <= '9')
+                i++;
+            while (j < nb && b[j] >= '0' && b[j] <= '9')
+                j++;
+            continue;
+        }
+        if (a[i++] != b[j++])
+            return 0;
+    }
+    return i == na && j == nb;
+}
+
+static void same_seed_same_bytes_other_seed_other_stalls(void)
+{
+    struct sts_json_sink js;
+    struct sts_sink sink;
+    uint64_t max[3];
+    for (doc_i = 0; doc_i < 2; doc_i++) {
+        doc_len[doc_i] = 0;
+        CHECK_EQ(sim_target("sd-consumer", 64 * MIB, -1, 3, 0), 0);
+        sts_json_sink_init(&js, &sink, doc_write, NULL, NULL, 0);
+        CHECK_EQ(run("fsync", 3, S(10), 16 * MIB, STS_SCALE_QUICK, &sink), 0);
+        max[doc_i] = seen.max_ns;
+    }
+    CHECK(doc_len[0] > 1000);
+    CHECK(same_but_wall_clock(doc[0], doc_len[0], doc[1], doc_len[1]));
+    CHECK_EQ(sim_target("sd-consumer", 64 * MIB, -1, 4, 0), 0);
+    CHECK_EQ(run("fsync", 4, S(10), 16 * MIB, STS_SCALE_QUICK, NULL), 0);
+    max[2] = seen.max_ns;
+    CHECK(max[0] == max[1] && max[2] != max[0]);
+}
+
+static void accounting_and_checks(void)
+{
+    CHECK_EQ(sim_target("emmc-industrial", 64 * MIB, 0, 1, 0), 0);
+    uint8_t b[4096] = {0};
+    for (int i = 0; i < 100; i++)
+        CHECK_EQ(st.bd.ops->program(st.bd.ctx, (uint64_t)i * 4096, b, 4096), 0);
+    CHECK_EQ(st.bd.ops->flush(st.bd.ctx), 0);
+    CHECK_EQ(st.sim.n.programs, 100);
+    CHECK_EQ(st.sim.n.bytes_written, 409600);
+    CHECK_EQ(st.sim.n.pages_programmed, 100); /* 4 KiB pages, all aligned */
+    CHECK_EQ(st.sim.n.flushes, 1);
+    CHECK(st.bd.ops->program(st.bd.ctx, 64 * MIB - 100, b, 200) == STS_ERANGE);
+
+    struct sts_sim_params p = *sts_sim_profile_find("sd-consumer");
+    const char *why = NULL;
+    p.erase_bytes = 3000;
+    CHECK(sts_sim_check(&p, &why) == STS_EINVAL && why && strstr(why, "multiple"));
+    p = *sts_sim_profile_find("sd-consumer");
+    CHECK_EQ(sts_sim_param_set(&p, "capacity", "64M"), 0);
+    CHECK_EQ(p.capacity, 64 * MIB);
+    CHECK_EQ(sts_sim_param_set(&p, "page_prog", "1.5ms"), 0);
+    CHECK_EQ(p.page_prog_ns, 1500000);
+    CHECK(sts_sim_param_set(&p, "warp", "9") == STS_ENOENT);
+    CHECK(sts_sim_param_set(&p, "managed", "300") == STS_ERANGE);
+    CHECK(sts_sim_profile_find("nope") == NULL);
+    CHECK_EQ(sts_n_sim_profiles, 11);
+}
+
+const struct sts_test_case test_sim_cases[] = {
+    {"tier_sd_consumer", tier_sd_consumer},
+    {"tier_sd_a2", tier_sd_a2},
+    {"tier_emmc_industrial", tier_emmc_industrial},
+    {"tier_ssd_sata_plp", tier_ssd_sata_plp},
+    {"tier_nvme_plp", tier_nvme_plp},
+    {"consumer_ssds_far_below_plp", consumer_ssds_far_below_plp},
+    {"emmc_stm32u5_b2_shape", emmc_stm32u5_b2_shape},
+    {"emmc_stm32u5_b0_knee_at_512", emmc_stm32u5_b0_knee_at_512},
+    {"emmc_stm32u5_m1_random_read_cost", emmc_stm32u5_m1_random_read_cost},
+    {"gc_tail_grows_with_fill_and_trim_restores_it", gc_tail_grows_with_fill_and_trim_restores_it},
+    {"nor_programs_and_bits_and_erase_resets", nor_programs_and_bits_and_erase_resets},
+    {"nand_refuses_reprogram_and_wears_out", nand_refuses_reprogram_and_wears_out},
+    {"nand_factory_bad_blocks_follow_the_seed", nand_factory_bad_blocks_follow_the_seed},
+    {"same_seed_same_bytes_other_seed_other_stalls", same_seed_same_bytes_other_seed_other_stalls},
+    {"accounting_and_checks", accounting_and_checks},
+    {NULL, NULL},
+};
