@@ -42,7 +42,8 @@ static uint64_t prev_end(const struct sts_extentfs *e, uint64_t addr, int *has_p
 static void largest_gap(const struct sts_extentfs *e, uint64_t *gap_start, uint64_t *gap_end,
                         int *has_prev)
 {
-    uint64_t best_s = e->cfg.base, best_e = e->cfg.base;
+    uint64_t best_s = e->cfg.base;
+    uint64_t best_e = best_s; /* empty until a gap is found */
     int best_prev = 0;
     /* candidate gaps end at every file start and at the device end */
     for (uint32_t i = 0; i <= e->cfg.n_files; i++) {
