@@ -83,7 +83,23 @@ struct sts_sim_counters {
     uint64_t gc_runs, gc_pages_copied, wl_moves;
     uint64_t blocks_erased;                               /* incl. GC */
     uint64_t stalls;                                      /* commands that ran GC or WL */
+    uint64_t injected_errors, power_cuts, pages_lost;
     uint64_t busy_ns;                                     /* modelled device time */
+};
+
+/* Fault injection. A power cut interrupts one command: what it was writing
+ * is torn, the write cache's unflushed pages are lost, and the device is off
+ * (every command fails with STS_EIO) until sts_sim_power_on(). Lost and torn
+ * pages read back as STS_EIO, never as other data, until rewritten (managed)
+ * or erased (raw); everything flushed before the cut reads back intact. */
+struct sts_sim_faults {
+    uint64_t cut_after_ops;   /* cut during host command N+1 (0 = never) */
+    uint64_t cut_at_ns;       /* cut during the command running at this virtual time (0 = never) */
+    uint32_t read_error_ppm;  /* per command, chance of an I/O error, parts per million */
+    uint32_t prog_error_ppm;
+    uint32_t erase_error_ppm;
+    uint8_t permanent;        /* errors stick: the page (managed) or block (raw) goes bad */
+    uint64_t error_lo, error_hi; /* errors only for commands touching [lo, hi); hi 0 = anywhere */
 };
 
 struct sts_sim_block {
@@ -121,7 +137,17 @@ struct sts_sim {
     uint8_t *store;               /* slots of page_bytes */
     uint32_t store_slots, store_used;
     uint64_t last_read_end;
+    /* faults */
+    struct sts_sim_faults f;
+    uint64_t host_ops;            /* host commands so far, for cut_after_ops */
+    int off;                      /* powered off by a cut */
+    uint8_t *torn;                /* bitmap over store pages: reads fail until rewritten */
 };
+
+void sts_sim_set_faults(struct sts_sim *s, const struct sts_sim_faults *f);
+/* Cuts power now (between commands): the unflushed cache is lost. */
+void sts_sim_power_cut(struct sts_sim *s);
+void sts_sim_power_on(struct sts_sim *s);
 
 /* Bytes of arena needed for a profile; keep_bytes is how much data the
  * model should be able to hold (0: keep no data; reads return zeros). */

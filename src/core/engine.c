@@ -60,10 +60,10 @@ int sts_emit_point(struct sts_ctx *c, const struct sts_point *point)
     int rc = sts_test_begin(c, NULL, 0);
     struct sts_point with_device = *point;
     const struct sts_point *p = point;
-    struct sts_kv dev[24];
+    struct sts_kv dev[32];
     if (c->target->counters && !point->skipped) {
         with_device.device = dev;
-        with_device.n_device = c->target->counters(c->target, dev, 24);
+        with_device.n_device = c->target->counters(c->target, dev, 32);
         p = &with_device;
     }
     for (size_t i = 0; i < c->n_sinks; i++)
@@ -145,8 +145,8 @@ int sts_engine_run(const struct sts_plan *plan, struct sts_target *target,
         }
 
         if (target->counters) { /* start counting at the test's first point */
-            struct sts_kv discard[24];
-            (void)target->counters(target, discard, 24);
+            struct sts_kv discard[32];
+            (void)target->counters(target, discard, 32);
         }
         int rc;
         uint64_t test_ns = 0, wall_ns = 0;

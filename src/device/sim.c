@@ -47,6 +47,7 @@ size_t sts_sim_arena_bytes(const struct sts_sim_params *p, uint64_t keep_bytes)
     struct geo g;
     geometry(p, &g);
     size_t n = ALIGN8((size_t)g.n_blocks * sizeof(struct sts_sim_block));
+    n += ALIGN8((g.store_pages + 7u) / 8u); /* torn pages */
     if (p->managed) {
         n += ALIGN8((size_t)g.n_lpages * 4) + ALIGN8((size_t)g.n_ppages * 4);
         n += ALIGN8((size_t)(g.ppb + 1) * 4);
@@ -375,6 +376,90 @@ static uint64_t cache_flush(struct sts_sim *s, int *stalled)
     return t;
 }
 
+/* ---- faults -------------------------------------------------------------- */
+void sts_sim_set_faults(struct sts_sim *s, const struct sts_sim_faults *f)
+{
+    s->f = *f;
+}
+
+static void mark_torn(struct sts_sim *s, uint64_t addr, uint64_t len)
+{
+    uint32_t pb = s->p.page_bytes;
+    for (uint64_t pg = addr / pb; len && pg <= (addr + len - 1) / pb; pg++) {
+        bit_set(s->torn, (uint32_t)pg, 1);
+        s->n.pages_lost++;
+    }
+}
+
+void sts_sim_power_cut(struct sts_sim *s)
+{
+    int stalled = 0;
+    if (s->p.plp) /* capacitors hold the power long enough to program the cache */
+        (void)cache_flush(s, &stalled);
+    /* otherwise the volatile cache is gone: its pages were never programmed */
+    while (s->cache_len) {
+        uint32_t lp = s->cache_fifo[s->cache_head];
+        s->cache_head = (s->cache_head + 1) % s->cache_cap;
+        s->cache_len--;
+        if (bit_get(s->dirty, lp)) {
+            bit_set(s->dirty, lp, 0);
+            bit_set(s->torn, lp, 1);
+            s->n.pages_lost++;
+        }
+    }
+    s->off = 1;
+    s->n.power_cuts++;
+}
+
+void sts_sim_power_on(struct sts_sim *s)
+{
+    s->off = 0;
+    s->f.cut_after_ops = 0; /* a cut happens once */
+    s->f.cut_at_ns = 0;
+    s->last_read_end = UINT64_MAX;
+}
+
+/* Decides, before a command runs, whether it fails: 0 to go on, or an error
+ * (the device is off, the power is cut during this command, or an injected
+ * error hits it). A write cut short tears what it was writing. */
+static int fault_gate(struct sts_sim *s, int kind, uint64_t addr, uint64_t len)
+{
+    if (s->off)
+        return STS_EIO;
+    s->host_ops++;
+    if ((s->f.cut_after_ops && s->host_ops > s->f.cut_after_ops) ||
+        (s->f.cut_at_ns && s->now_ns >= s->f.cut_at_ns)) {
+        if (kind != 'r') /* a program or erase in progress leaves garbage behind */
+            mark_torn(s, addr, len);
+        sts_sim_power_cut(s);
+        return STS_EIO;
+    }
+    uint32_t ppm = kind == 'r' ? s->f.read_error_ppm
+                   : kind == 'w' ? s->f.prog_error_ppm
+                   : kind == 'e' ? s->f.erase_error_ppm : 0;
+    if (!ppm || (s->f.error_hi && (addr >= s->f.error_hi || addr + len <= s->f.error_lo)))
+        return STS_OK;
+    if (sts_rng_below(&s->rng, 1000000) >= ppm)
+        return STS_OK;
+    s->n.injected_errors++;
+    if (s->f.permanent) {
+        if (s->p.managed)
+            mark_torn(s, addr, len ? len : 1);
+        else
+            s->blocks[addr / s->p.erase_bytes].state = BLK_BAD;
+    }
+    return STS_EIO;
+}
+
+static int torn_in(const struct sts_sim *s, uint64_t addr, size_t len)
+{
+    uint32_t pb = s->p.page_bytes;
+    for (uint64_t pg = addr / pb; len && pg <= (addr + len - 1) / pb; pg++)
+        if (bit_get(s->torn, (uint32_t)pg))
+            return 1;
+    return 0;
+}
+
 /* ---- commands ------------------------------------------------------------ */
 /* len: the size of a write (the anomaly is a write-path one), else 0 */
 static void charge(struct sts_sim *s, uint64_t t, size_t len, int stalled)
@@ -417,6 +502,11 @@ static int sim_read(void *ctx, uint64_t addr, void *buf, size_t len)
         return STS_ERANGE;
     if (bad_in(s, addr, len))
         return STS_EIO;
+    int frc = fault_gate(s, 'r', addr, len);
+    if (frc)
+        return frc;
+    if (torn_in(s, addr, len))
+        return STS_EIO; /* ECC cannot correct a torn or lost page */
     uint8_t *out = buf;
     uint32_t pb = s->p.page_bytes;
     uint64_t t = s->p.cmd_read_ns + xfer_ns(bus_bytes(s, addr, len), s->p.read_bw);
@@ -469,6 +559,9 @@ static int sim_program(void *ctx, uint64_t addr, const void *buf, size_t len)
         return STS_ERANGE;
     if (bad_in(s, addr, len))
         return STS_EIO;
+    int frc = fault_gate(s, 'w', addr, len);
+    if (frc)
+        return frc;
     const uint8_t *src = buf;
     uint32_t pb = s->p.page_bytes, sb = s->p.sector_bytes;
     uint64_t t = s->p.cmd_write_ns + xfer_ns(bus_bytes(s, addr, len), s->p.write_bw);
@@ -492,6 +585,13 @@ static int sim_program(void *ctx, uint64_t addr, const void *buf, size_t len)
             /* a page written in part must first be read, unless it is cached */
             if (n < pb && s->l2p[page] && !bit_get(s->dirty, page))
                 t += s->p.page_read_ns;
+            if (bit_get(s->torn, page)) {
+                if (n < pb) { /* the rest of the page cannot be read back */
+                    rc = STS_EIO;
+                    break;
+                }
+                bit_set(s->torn, page, 0);
+            }
             rc = copy_in(s, page, in, src + off, n, 0);
             t += cache_put(s, page, &stalled);
         } else {
@@ -514,6 +614,9 @@ static int sim_erase(void *ctx, uint64_t addr, uint64_t len)
     struct sts_sim *s = ctx;
     if (!in_range(s, addr, len))
         return STS_ERANGE;
+    int frc = fault_gate(s, 'e', addr, len);
+    if (frc)
+        return frc;
     uint64_t t = s->p.cmd_write_ns;
     if (s->p.managed) { /* trim: whole pages stop holding data */
         uint32_t pb = s->p.page_bytes;
@@ -521,6 +624,7 @@ static int sim_erase(void *ctx, uint64_t addr, uint64_t len)
             unmap(s, (uint32_t)pg);
             if (s->dirty)
                 bit_set(s->dirty, (uint32_t)pg, 0);
+            bit_set(s->torn, (uint32_t)pg, 0);
             store_drop(s, (uint32_t)pg);
         }
         s->n.trims++;
@@ -540,6 +644,7 @@ static int sim_erase(void *ctx, uint64_t addr, uint64_t len)
         for (uint32_t i = 0; i < s->pages_per_block; i++) {
             uint32_t pg = (uint32_t)b * s->pages_per_block + i;
             bit_set(s->programmed, pg, 0);
+            bit_set(s->torn, pg, 0);
             store_drop(s, pg);
         }
         blk->erases++;
@@ -558,6 +663,9 @@ static int sim_erase(void *ctx, uint64_t addr, uint64_t len)
 static int sim_flush(void *ctx)
 {
     struct sts_sim *s = ctx;
+    int frc = fault_gate(s, 'f', 0, 0);
+    if (frc)
+        return frc;
     int stalled = 0;
     uint64_t t = s->p.flush_ns;
     if (s->p.managed && s->cache_cap && !s->p.plp)
@@ -630,6 +738,7 @@ int sts_sim_init(struct sts_sim *s, const struct sts_sim_params *p, uint64_t see
     uint8_t *cur = (uint8_t *)(((uintptr_t)arena + 7u) & ~(uintptr_t)7u);
     size_t left = arena_bytes - (size_t)(cur - (uint8_t *)arena);
     s->blocks = take(&cur, &left, (size_t)g.n_blocks * sizeof(struct sts_sim_block));
+    s->torn = take(&cur, &left, (g.store_pages + 7u) / 8u);
     if (p->managed) {
         s->l2p = take(&cur, &left, (size_t)g.n_lpages * 4);
         s->p2l = take(&cur, &left, (size_t)g.n_ppages * 4);

@@ -45,6 +45,9 @@ static size_t sim_counters(struct sts_target *t, struct sts_kv *out, size_t max)
     D("blocks_erased", blocks_erased);
     D("stalls", stalls);
     D("device_busy_ns", busy_ns);
+    D("injected_errors", injected_errors);
+    D("power_cuts", power_cuts);
+    D("pages_lost", pages_lost);
 #undef D
     uint64_t host = n->bytes_written - l->bytes_written;
     uint64_t flash = (n->pages_programmed - l->pages_programmed) * st->sim.p.page_bytes;
@@ -80,6 +83,7 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
     struct sts_sim_params p = *prof;
     uint64_t seed = t->seed, fill = prof->fill_permille / 10;
     int keep = 1;
+    struct sts_sim_faults faults = {0};
     for (uint32_t i = 0; i < spec->n_opts; i++) {
         const char *k = spec->opts[i].key, *v = spec->opts[i].value;
         int rc = STS_OK;
@@ -91,6 +95,27 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
                 rc = STS_ERANGE;
         } else if (!strcmp(k, "data")) {
             rc = sts_parse_bool(v, &keep);
+        } else if (!strcmp(k, "cut_after")) {
+            rc = sts_parse_u64(v, &faults.cut_after_ops);
+        } else if (!strcmp(k, "cut_at")) {
+            rc = sts_parse_duration(v, &faults.cut_at_ns);
+        } else if (!strcmp(k, "read_errors") || !strcmp(k, "prog_errors") ||
+                   !strcmp(k, "erase_errors")) {
+            uint64_t ppm = 0;
+            rc = sts_parse_u64(v, &ppm);
+            if (!rc && ppm > 1000000)
+                rc = STS_ERANGE;
+            uint32_t *dst = k[0] == 'r' ? &faults.read_error_ppm
+                            : k[0] == 'p' ? &faults.prog_error_ppm : &faults.erase_error_ppm;
+            *dst = (uint32_t)ppm;
+        } else if (!strcmp(k, "errors_permanent")) {
+            int b = 0;
+            rc = sts_parse_bool(v, &b);
+            faults.permanent = (uint8_t)b;
+        } else if (!strcmp(k, "error_lo")) {
+            rc = sts_parse_size(v, &faults.error_lo);
+        } else if (!strcmp(k, "error_hi")) {
+            rc = sts_parse_size(v, &faults.error_hi);
         } else if (!strcmp(k, "clock")) {
             if (strcmp(v, "virtual") != 0) {
                 snprintf(err, errlen, "sim: clock=%s is not available yet (only clock=virtual)", v);
@@ -129,6 +154,8 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
     int rc = sts_sim_init(&st->sim, &p, seed, st->arena, arena_bytes, keep_bytes, &st->bd);
     if (!rc && fill)
         rc = sts_sim_prefill(&st->sim, (uint32_t)(fill * 10));
+    if (!rc)
+        sts_sim_set_faults(&st->sim, &faults);
     /* the files live above the filled part, which stays cold */
     uint64_t base = p.capacity * fill / 100;
     base = (base + p.erase_bytes - 1) / p.erase_bytes * p.erase_bytes;
@@ -175,7 +202,8 @@ static void sim_close(struct sts_target *t)
 
 const struct sts_target_kind sts_target_sim = {
     "sim",
-    "sim:PROFILE[,seed=N][,fill=PERCENT][,data=0|1][,PARAM=VALUE...]",
+    "sim:PROFILE[,seed=N][,fill=PERCENT][,data=0|1][,cut_after=N][,read_errors=PPM]"
+    "[,PARAM=VALUE...]",
     "a simulated medium in deterministic virtual time (`storscope list devices`)",
     sim_open,
     sim_close,

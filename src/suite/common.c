@@ -192,8 +192,8 @@ int wl_prefill(struct sts_ctx *c, const char *path, uint64_t size)
     int rc2 = wl_close(c, fh);
     /* set-up is not part of the next point's device counters */
     if (c->target->counters) {
-        struct sts_kv discard[24];
-        (void)c->target->counters(c->target, discard, 24);
+        struct sts_kv discard[32];
+        (void)c->target->counters(c->target, discard, 32);
     }
     return rc ? rc : rc2;
 }

@@ -143,6 +143,18 @@ class Runs(Base):
         other = self.load()["tests"][0]["points"][0]["latency"]["write+flush"]
         self.assertNotEqual(other, outs[0]["tests"][0]["points"][0]["latency"]["write+flush"])
 
+    def test_power_cut_fails_the_test_with_an_io_error(self):
+        r = run("run", "-t", "sim:emmc-stm32u5,capacity=64M,cut_after=2000000", "--tests", "B0,M1",
+                "-o", self.out, "-q")
+        self.assertEqual(r.returncode, 1, r.stderr)
+        doc = self.load()
+        self.assertEqual(doc["status"], "failed")
+        b0 = doc["tests"][0]
+        self.assertEqual(b0["status"], "failed")
+        self.assertIn("I/O error", b0["error"])
+        self.assertTrue(b0["points"])  # what finished before the cut is kept
+        self.assertEqual(doc["tests"][1]["status"], "failed")  # the device stays off
+
     def test_tmpfs_is_warned_about(self):
         shm = "/dev/shm"
         with open("/proc/mounts") as f:

@@ -397,7 +397,118 @@ static void accounting_and_checks(void)
     CHECK_EQ(sts_n_sim_profiles, 11);
 }
 
+/* ---- power cuts and injected errors --------------------------------------- */
+static uint8_t pg_a[16384], pg_b[16384], rd[16384];
+
+static void managed_power_cut_keeps_flushed_loses_unflushed(void)
+{
+    struct sts_sim_params p = *sts_sim_profile_find("sd-consumer");
+    p.capacity = 64 * MIB;
+    p.cache_bytes = 256 * 1024;
+    CHECK_EQ(sts_sim_init(&st.sim, &p, 1, arena64, sizeof(arena64), 1 * MIB, &st.bd), 0);
+    struct sts_bd *bd = &st.bd;
+    memset(pg_a, 0xa5, sizeof(pg_a));
+    memset(pg_b, 0x3c, sizeof(pg_b));
+    for (int i = 0; i < 4; i++)
+        CHECK_EQ(bd->ops->program(bd->ctx, (uint64_t)i * 16384, pg_a, 16384), 0);
+    CHECK_EQ(bd->ops->flush(bd->ctx), 0);
+    /* overwrite two flushed pages and write two new ones, no flush */
+    for (int i = 2; i < 6; i++)
+        CHECK_EQ(bd->ops->program(bd->ctx, (uint64_t)i * 16384, pg_b, 16384), 0);
+    sts_sim_power_cut(&st.sim);
+    CHECK(bd->ops->read(bd->ctx, 0, rd, 16) == STS_EIO); /* off until power returns */
+    sts_sim_power_on(&st.sim);
+    for (int i = 0; i < 6; i++) {
+        int rc = bd->ops->read(bd->ctx, (uint64_t)i * 16384, rd, 16384);
+        if (i < 2) { /* flushed and untouched since: intact */
+            CHECK_EQ(rc, 0);
+            CHECK(memcmp(rd, pg_a, 16384) == 0);
+        } else { /* unflushed: lost, and never read back as other data */
+            CHECK(rc == STS_EIO);
+        }
+    }
+    CHECK_EQ(st.sim.n.pages_lost, 4);
+    /* rewriting a lost page whole makes it readable again */
+    CHECK_EQ(bd->ops->program(bd->ctx, 2 * 16384, pg_b, 16384), 0);
+    CHECK_EQ(bd->ops->read(bd->ctx, 2 * 16384, rd, 16384), 0);
+    CHECK(memcmp(rd, pg_b, 16384) == 0);
+    /* a partial write cannot merge into a lost page */
+    CHECK(bd->ops->program(bd->ctx, 3 * 16384 + 512, pg_b, 512) == STS_EIO);
+}
+
+static void cut_after_n_ops_tears_the_write_in_flight(void)
+{
+    struct sts_sim_params p = *sts_sim_profile_find("nand-slc");
+    p.capacity = 1 * MIB;
+    p.bad_permille = 0;
+    CHECK_EQ(sts_sim_init(&st.sim, &p, 1, arena64, sizeof(arena64), p.capacity, &st.bd), 0);
+    struct sts_sim_faults f = {.cut_after_ops = 3};
+    sts_sim_set_faults(&st.sim, &f);
+    struct sts_bd *bd = &st.bd;
+    memset(pg_a, 0x11, 2048);
+    CHECK_EQ(bd->ops->program(bd->ctx, 0, pg_a, 2048), 0);     /* op 1 */
+    CHECK_EQ(bd->ops->program(bd->ctx, 2048, pg_a, 2048), 0);  /* op 2 */
+    CHECK_EQ(bd->ops->read(bd->ctx, 0, rd, 2048), 0);          /* op 3 */
+    CHECK(bd->ops->program(bd->ctx, 4096, pg_a, 2048) == STS_EIO); /* cut during op 4 */
+    CHECK(bd->ops->read(bd->ctx, 0, rd, 2048) == STS_EIO);     /* device off */
+    sts_sim_power_on(&st.sim);
+    CHECK_EQ(bd->ops->read(bd->ctx, 2048, rd, 2048), 0);       /* raw: no cache, durable */
+    CHECK(memcmp(rd, pg_a, 2048) == 0);
+    CHECK(bd->ops->read(bd->ctx, 4096, rd, 2048) == STS_EIO);  /* torn page */
+    CHECK_EQ(bd->ops->erase(bd->ctx, 0, 128 * 1024), 0);       /* erase heals it */
+    CHECK_EQ(bd->ops->read(bd->ctx, 4096, rd, 2048), 0);
+    CHECK_EQ(rd[0], 0xff);
+    CHECK_EQ(st.sim.n.power_cuts, 1);
+}
+
+static void plp_cache_survives_a_cut(void)
+{
+    struct sts_sim_params p = *sts_sim_profile_find("ssd-sata-plp");
+    p.capacity = 64 * MIB;
+    CHECK_EQ(sts_sim_init(&st.sim, &p, 1, arena64, sizeof(arena64), 1 * MIB, &st.bd), 0);
+    memset(pg_a, 0x77, 16384);
+    CHECK_EQ(st.bd.ops->program(st.bd.ctx, 0, pg_a, 16384), 0);
+    sts_sim_power_cut(&st.sim);
+    sts_sim_power_on(&st.sim);
+    CHECK_EQ(st.bd.ops->read(st.bd.ctx, 0, rd, 16384), 0);
+    CHECK(memcmp(rd, pg_a, 16384) == 0);
+}
+
+static void injected_errors_by_rate_and_address(void)
+{
+    struct sts_sim_params p = *sts_sim_profile_find("nor-spi");
+    p.capacity = 64 * 1024;
+    CHECK_EQ(sts_sim_init(&st.sim, &p, 1, arena64, sizeof(arena64), p.capacity, &st.bd), 0);
+    struct sts_sim_faults f = {.read_error_ppm = 1000000, .error_lo = 8192, .error_hi = 12288};
+    sts_sim_set_faults(&st.sim, &f);
+    CHECK_EQ(st.bd.ops->read(st.bd.ctx, 0, rd, 64), 0);
+    CHECK(st.bd.ops->read(st.bd.ctx, 8192 + 100, rd, 64) == STS_EIO);
+    f.read_error_ppm = 0; /* transient: gone with the cause */
+    sts_sim_set_faults(&st.sim, &f);
+    CHECK_EQ(st.bd.ops->read(st.bd.ctx, 8192 + 100, rd, 64), 0);
+    /* permanent erase errors retire the block */
+    f = (struct sts_sim_faults){.erase_error_ppm = 1000000, .permanent = 1};
+    sts_sim_set_faults(&st.sim, &f);
+    CHECK(st.bd.ops->erase(st.bd.ctx, 4096, 4096) == STS_EIO);
+    f.erase_error_ppm = 0;
+    sts_sim_set_faults(&st.sim, &f);
+    CHECK(st.bd.ops->read(st.bd.ctx, 4096, rd, 16) == STS_EIO);
+    CHECK_EQ(st.bd.ops->read(st.bd.ctx, 0, rd, 16), 0);
+    /* a rate, not a certainty: about 10 % of 10,000 reads fail */
+    f = (struct sts_sim_faults){.read_error_ppm = 100000};
+    sts_sim_set_faults(&st.sim, &f);
+    unsigned failed = 0;
+    for (int i = 0; i < 10000; i++)
+        failed += st.bd.ops->read(st.bd.ctx, 0, rd, 16) == STS_EIO;
+    CHECK(failed > 800 && failed < 1200);
+    CHECK_EQ(st.sim.n.injected_errors, failed + 2);
+}
+
 const struct sts_test_case test_sim_cases[] = {
+    {"managed_power_cut_keeps_flushed_loses_unflushed", managed_power_cut_keeps_flushed_loses_unflushed},
+    {"cut_after_n_ops_tears_the_write_in_flight", cut_after_n_ops_tears_the_write_in_flight},
+    {"plp_cache_survives_a_cut", plp_cache_survives_a_cut},
+    {"injected_errors_by_rate_and_address", injected_errors_by_rate_and_address},
     {"tier_sd_consumer", tier_sd_consumer},
     {"tier_sd_a2", tier_sd_a2},
     {"tier_emmc_industrial", tier_emmc_industrial},
