@@ -50,6 +50,7 @@ static void run_usage(FILE *f)
           "  -o, --output FILE     write the JSON results (storscope-result/1) to FILE\n"
           "      --csv DIR         write one CSV per test into DIR\n"
           "  -q, --quiet           no table on stdout, no progress line\n"
+          "      --allow-destructive  let raw: targets write (destroys the data on them)\n"
           "  -h, --help            this text\n"
           "\n"
           "Ctrl-C stops the run: finished points stay in the JSON, scratch files are removed.\n",
@@ -98,6 +99,7 @@ struct run_opts {
     const char *output;
     const char *csv;
     int quiet;
+    int allow_destructive;
 };
 
 static int parse(int argc, char **argv, struct run_opts *o, struct sts_plan *plan)
@@ -115,6 +117,7 @@ static int parse(int argc, char **argv, struct run_opts *o, struct sts_plan *pla
         {"output", required_argument, NULL, 'o'},
         {"csv", required_argument, NULL, 'c'},
         {"quiet", no_argument, NULL, 'q'},
+        {"allow-destructive", no_argument, NULL, 'A'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -130,6 +133,7 @@ static int parse(int argc, char **argv, struct run_opts *o, struct sts_plan *pla
         case 'o': o->output = optarg; break;
         case 'c': o->csv = optarg; break;
         case 'q': o->quiet = 1; break;
+        case 'A': o->allow_destructive = 1; break;
         case 'v': plan->verify = 1; break;
         case 'S':
             if (sts_scale_parse(optarg, &plan->scale)) {
@@ -285,6 +289,7 @@ int cmd_run(int argc, char **argv)
     struct sts_target target;
     memset(&target, 0, sizeof(target));
     target.seed = plan.seed;
+    target.allow_destructive = o.allow_destructive;
     char err[1024] = "";
     int rc = kind->open(&target, &spec, err, sizeof(err));
     if (rc) {
@@ -295,6 +300,12 @@ int cmd_run(int argc, char **argv)
     FILE *json = NULL;
     uint8_t *buf = NULL;
     uint64_t *hist = NULL;
+    if (plan.verify && (target.flags & STS_T_READ_ONLY)) {
+        cli_error("--verify needs to write its pattern, but %s is read-only "
+                  "(writing a raw device needs --allow-destructive)", o.target);
+        code = EXIT_USAGE;
+        goto out;
+    }
     if (plan.verify && !(target.flags & STS_T_KEEPS_DATA)) {
         cli_error("--verify needs a target that keeps data; %s keeps none", o.target);
         code = EXIT_USAGE;

@@ -36,6 +36,9 @@ struct sts_extentfs_config {
     /* First device byte the files may use; what lies below is left alone
      * (e.g. a simulated medium pre-filled with cold data). */
     uint64_t base;
+    /* Files adopt what the device already holds: a new file's size is its
+     * whole extent (read-only targets read existing data this way). */
+    int existing_data;
 };
 
 struct sts_extentfs {

@@ -28,6 +28,7 @@ void sts_posix_fs_init(struct sts_posix_fs *pfs, int dirfd,
                        const struct sts_posix_fs_config *cfg, struct sts_fs *fs);
 
 extern const struct sts_target_kind sts_target_posix;
+extern const struct sts_target_kind sts_target_raw;
 
 /* Collects the environment of a directory (filesystem type, mount options,
  * backing device model/firmware/write cache, kernel) into the target.

@@ -45,6 +45,7 @@ enum sts_target_flags {
     STS_T_HAS_CACHE = 0x2,    /* a cache sits in front of the medium (page cache) */
     STS_T_VIRTUAL_TIME = 0x4, /* the clock is the device model's virtual clock */
     STS_T_USER_FS = 0x8,      /* a user's filesystem: never fill it (keep a reserve free) */
+    STS_T_READ_ONLY = 0x10,   /* writes are refused: tests read what is on the medium */
 };
 
 #define STS_TARGET_MAX_ENV 32
@@ -62,6 +63,7 @@ struct sts_target {
     size_t n_warnings;
     void *impl;              /* the kind's private state */
     uint64_t seed;           /* in: the run's seed, for kinds that have randomness */
+    int allow_destructive;   /* in: the user allowed writing a raw device or image */
     /* Optional: device counters since the previous call (operations, bytes,
      * write amplification...), attached to every point. Returns how many
      * entries it wrote into out. Key strings must stay valid. */

@@ -112,7 +112,9 @@ static int efs_open(void *ctx, const char *path, int flags, sts_fh *out)
         if (!f)
             return STS_ENOSPC;
     }
-    if (flags & STS_O_TRUNC)
+    if (e->cfg.existing_data)
+        f->size = limit_of(e, f->start) - f->start;
+    else if (flags & STS_O_TRUNC)
         f->size = 0;
     f->pos = 0;
     f->open = 1;

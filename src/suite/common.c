@@ -172,6 +172,10 @@ int wl_verify(struct sts_ctx *c, const uint8_t *buf, uint64_t off, size_t len)
 int wl_prefill(struct sts_ctx *c, const char *path, uint64_t size)
 {
     sts_fh fh;
+    if (wl_read_only(c)) {
+        int rc = wl_open(c, path, STS_O_RDONLY | STS_O_CREAT, &fh);
+        return rc ? rc : wl_close(c, fh);
+    }
     int rc = wl_open(c, path, STS_O_WRONLY | STS_O_CREAT | STS_O_TRUNC, &fh);
     if (rc)
         return rc;

@@ -100,11 +100,16 @@ static int seq_run(struct sts_ctx *c)
         wl_pattern_fill(c->buf, 0, seq_block(c), c->plan->seed);
     double w[WL_MAX_RUNS], ru[WL_MAX_RUNS], rcached[WL_MAX_RUNS];
     int has_cache = (c->target->flags & STS_T_HAS_CACHE) != 0;
+    int ro = wl_read_only(c);
+    if (ro)
+        rc = wl_prefill(c, SEQ_PATH, size); /* adopt what the medium holds */
     for (uint32_t r = 0; r < runs && !rc; r++) {
         uint64_t ns = 0;
-        sts_report_progress(c, "dd write + fdatasync", r, runs);
-        rc = seq_pass(c, 1, 0, size, &ns);
-        w[r] = wl_rate(size, ns);
+        if (!ro) {
+            sts_report_progress(c, "dd write + fdatasync", r, runs);
+            rc = seq_pass(c, 1, 0, size, &ns);
+            w[r] = wl_rate(size, ns);
+        }
         if (!rc) {
             sts_report_progress(c, "uncached read", r, runs);
             rc = seq_pass(c, 0, 1, size, &ns);
@@ -116,8 +121,12 @@ static int seq_run(struct sts_ctx *c)
             rcached[r] = wl_rate(size, ns);
         }
     }
-    if (!rc)
+    if (!rc && ro) {
+        struct sts_kv params[] = {STS_KV_S("op", "write")};
+        rc = wl_emit_skipped(c, "write", params, 1, WL_READ_ONLY_WHY);
+    } else if (!rc) {
         rc = seq_emit(c, "write", size, w, runs);
+    }
     if (!rc)
         rc = seq_emit(c, "read_uncached", size, ru, runs);
     if (!rc) {

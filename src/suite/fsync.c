@@ -25,6 +25,8 @@ static int fsync_run(struct sts_ctx *c)
     int rc = sts_test_begin(c, tp, WL_COUNT(tp));
     if (rc)
         return rc;
+    if (wl_read_only(c))
+        return sts_fail(c, STS_ENOTSUP, "fsync writes: " WL_READ_ONLY_WHY);
     if (size < FSYNC_BS)
         return sts_fail(c, STS_EINVAL, "--size must be at least 4 KiB for fsync");
     const char *why = wl_chunk_unusable(c, FSYNC_BS);

@@ -67,6 +67,8 @@ static int sweep_point(struct sts_ctx *c, const struct sweep *sw, uint64_t chunk
         STS_KV_U("iterations", sw->iterations ? sw->iterations : sw->file_bytes / chunk),
     };
     const char *why = wl_chunk_unusable(c, chunk);
+    if (!why && is_write && wl_read_only(c))
+        why = WL_READ_ONLY_WHY;
     if (why)
         return wl_emit_skipped(c, name, params, WL_COUNT(params), why);
 
@@ -117,7 +119,7 @@ static int run_sweep(struct sts_ctx *c, const struct sweep *sw)
     int rc = sts_test_begin(c, tp, WL_COUNT(tp));
     if (rc)
         return rc;
-    if (sw->iterations) { /* B2 reads and rewrites an existing file */
+    if (sw->iterations || wl_read_only(c)) { /* B2 reads and rewrites an existing file */
         rc = wl_prefill(c, sw->path, sw->file_bytes);
         if (rc)
             return rc;

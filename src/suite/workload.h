@@ -42,8 +42,15 @@ int wl_drop_cache(struct sts_ctx *c, sts_fh fh);
 int wl_verify(struct sts_ctx *c, const uint8_t *buf, uint64_t off, size_t len);
 
 /* Writes `size` bytes of pattern sequentially and syncs: the file every
- * read test and the fsync test start from. */
+ * read test and the fsync test start from. On a read-only target the file
+ * adopts what the medium holds instead. */
 int wl_prefill(struct sts_ctx *c, const char *path, uint64_t size);
+
+#define WL_READ_ONLY_WHY "the target is read-only (raw: writes need --allow-destructive)"
+static inline int wl_read_only(const struct sts_ctx *c)
+{
+    return (c->target->flags & STS_T_READ_ONLY) != 0;
+}
 
 static inline uint64_t wl_now(const struct sts_ctx *c)
 {

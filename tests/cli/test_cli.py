@@ -260,6 +260,90 @@ class BadInput(Base):
         self.assertTrue(self.target_is_empty())
 
 
+class Raw(Base):
+    def make_image(self, size=64 << 20):
+        img = os.path.join(self.dir, "disk.img")
+        with open(img, "wb") as f:
+            f.truncate(size)
+            f.write(os.urandom(1 << 20))
+        return img
+
+    @staticmethod
+    def digest(path):
+        import hashlib
+        with open(path, "rb") as f:
+            return hashlib.sha256(f.read()).hexdigest()
+
+    def test_image_is_left_byte_identical_without_allow_destructive(self):
+        img = self.make_image()
+        before = self.digest(img)
+        r = run("run", "-q", "-t", "raw:" + img, "--tests", "B2,M1,fsync,seq", "--size", "8M",
+                "--runs", "1", "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(self.digest(img), before)
+        doc = self.load()
+        self.assertEqual(doc["environment"]["raw_access"], "read-only")
+        by_id = {t["id"]: t for t in doc["tests"]}
+        self.assertEqual(by_id["fsync"]["status"], "not_applicable")
+        b0 = by_id["B2"]["points"]
+        self.assertTrue(all("skipped" in p for p in b0 if p["name"] == "write"))
+        self.assertTrue(all("runs" in p for p in b0 if p["name"] == "read"))
+        r = run("run", "-q", "-t", "raw:" + img, "--tests", "B0", "--verify")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("--allow-destructive", r.stderr)
+
+    def test_image_written_with_allow_destructive(self):
+        img = self.make_image()
+        r = run("run", "-q", "-t", "raw:" + img + ",offset=1M,size=32M", "--tests", "M1,fsync",
+                "--verify", "--allow-destructive", "--duration", "300ms", "--size", "4M",
+                "--runs", "1", "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        doc = self.load()
+        self.assertEqual(doc["tests_ok"], 2)
+        dev = doc["tests"][0]["points"][0]["device"]  # 1-byte reads: every one bounced
+        if doc["environment"]["raw_direct_io"]:
+            self.assertEqual(dev["bounced_ops"], dev["reads"])
+        self.assertEqual(dev["reads"], doc["tests"][0]["params"]["reads"])
+
+    def test_raw_refuses_what_is_not_a_device(self):
+        r = run("run", "-t", "raw:" + self.dir)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("neither a block device nor an image file", r.stderr)
+        r = run("run", "-t", "raw:" + os.path.join(self.dir, "missing.img"))
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("No such file", r.stderr)
+
+    def test_mounted_loop_device_is_refused(self):
+        if os.geteuid() != 0 or not shutil.which("losetup") or not shutil.which("mkfs.ext4"):
+            self.skipTest("needs root, losetup and mkfs.ext4")
+        img = self.make_image()
+        try:
+            dev = subprocess.run(["losetup", "-f", "--show", img], capture_output=True,
+                                 text=True, check=True).stdout.strip()
+        except (subprocess.CalledProcessError, OSError) as e:
+            self.skipTest(f"no loop device here: {e}")
+        mnt = os.path.join(self.dir, "mnt")
+        os.mkdir(mnt)
+        link = os.path.join(self.dir, "disk-link")
+        os.symlink(dev, link)
+        try:
+            subprocess.run(["mkfs.ext4", "-q", "-F", dev], check=True, capture_output=True)
+            subprocess.run(["mount", dev, mnt], check=True, capture_output=True)
+            try:
+                for target in (dev, link, img):  # the device, a symlink to it, its image
+                    r = run("run", "-t", "raw:" + target, "--tests", "B0", "--allow-destructive")
+                    self.assertEqual(r.returncode, 2, (target, r.stderr))
+                    self.assertIn("is mounted", r.stderr)
+            finally:
+                subprocess.run(["umount", mnt], check=True)
+            r = run("run", "-q", "-t", "raw:" + dev, "--tests", "M1,seq", "--allow-destructive",
+                    "--verify", "--size", "4M", "--runs", "1", "-o", self.out)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertTrue(self.load()["environment"]["raw_direct_io"])
+        finally:
+            subprocess.run(["losetup", "-d", dev])
+
+
 class Interrupt(Base):
     def test_sigint_keeps_finished_points_and_cleans_up(self):
         p = subprocess.Popen([BIN, "run", "-t", self.target, "--tests", "B0,B1", "--scale",
