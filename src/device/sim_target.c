@@ -8,6 +8,9 @@
 #include "storscope/target.h"
 #include "storscope/units.h"
 
+#include "storscope/port.h"
+
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +19,10 @@
 
 struct sim_target {
     struct sts_sim sim;
-    struct sts_bd bd;
+    struct sts_bd bd;        /* the model; in real time, wrapped by `timed` */
+    struct sts_bd timed;
+    int real;
+    pthread_mutex_t lock;    /* real time: one command at a time, as on hardware */
     struct sts_extentfs efs;
     struct sts_extentfs_file files[SIM_FILES];
     struct sts_sim_counters last;
@@ -67,6 +73,45 @@ static size_t sim_counters(struct sts_target *t, struct sts_kv *out, size_t max)
     return k;
 }
 
+/* clock=real: each command holds the device for its modelled duration of
+ * wall time, so threads that share the device queue behind each other. */
+static void hold(struct sim_target *st, uint64_t virt0, uint64_t wall0)
+{
+    sts_port_wait_until(wall0 + (st->sim.now_ns - virt0));
+}
+#define TIMED(call)                                                      \
+    struct sim_target *st = ctx;                                         \
+    pthread_mutex_lock(&st->lock);                                       \
+    uint64_t v0 = st->sim.now_ns, w0 = sts_clock_now(sts_port_clock());  \
+    int rc = call;                                                       \
+    hold(st, v0, w0);                                                    \
+    pthread_mutex_unlock(&st->lock);                                     \
+    return rc
+static int rt_read(void *ctx, uint64_t a, void *b, size_t n)
+{
+    TIMED(st->bd.ops->read(st->bd.ctx, a, b, n));
+}
+static int rt_program(void *ctx, uint64_t a, const void *b, size_t n)
+{
+    TIMED(st->bd.ops->program(st->bd.ctx, a, b, n));
+}
+static int rt_erase(void *ctx, uint64_t a, uint64_t n)
+{
+    TIMED(st->bd.ops->erase(st->bd.ctx, a, n));
+}
+static int rt_flush(void *ctx)
+{
+    TIMED(st->bd.ops->flush(st->bd.ctx));
+}
+#undef TIMED
+static void rt_geometry(void *ctx, struct sts_bd_geometry *g)
+{
+    struct sim_target *st = ctx;
+    st->bd.ops->geometry(st->bd.ctx, g);
+}
+static const struct sts_bd_ops real_time_ops = {rt_read, rt_program, rt_erase, rt_flush,
+                                                rt_geometry};
+
 static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, char *err,
                     size_t errlen)
 {
@@ -82,7 +127,7 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
     }
     struct sts_sim_params p = *prof;
     uint64_t seed = t->seed, fill = prof->fill_permille / 10;
-    int keep = 1;
+    int keep = 1, real = 0;
     struct sts_sim_faults faults = {0};
     for (uint32_t i = 0; i < spec->n_opts; i++) {
         const char *k = spec->opts[i].key, *v = spec->opts[i].value;
@@ -117,10 +162,10 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
         } else if (!strcmp(k, "error_hi")) {
             rc = sts_parse_size(v, &faults.error_hi);
         } else if (!strcmp(k, "clock")) {
-            if (strcmp(v, "virtual") != 0) {
-                snprintf(err, errlen, "sim: clock=%s is not available yet (only clock=virtual)", v);
-                return STS_ENOTSUP;
-            }
+            if (!strcmp(v, "real"))
+                real = 1;
+            else if (strcmp(v, "virtual") != 0)
+                rc = STS_EINVAL;
         } else {
             rc = sts_sim_param_set(&p, k, v);
             if (rc == STS_ENOENT) {
@@ -159,8 +204,14 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
     /* the files live above the filled part, which stays cold */
     uint64_t base = p.capacity * fill / 100;
     base = (base + p.erase_bytes - 1) / p.erase_bytes * p.erase_bytes;
-    struct sts_extentfs_config cfg = {.bd = st->bd, .files = st->files, .n_files = SIM_FILES,
-                                      .base = base};
+    st->real = real;
+    if (real) {
+        pthread_mutex_init(&st->lock, NULL);
+        st->timed.ops = &real_time_ops;
+        st->timed.ctx = st;
+    }
+    struct sts_extentfs_config cfg = {.bd = real ? st->timed : st->bd, .files = st->files,
+                                      .n_files = SIM_FILES, .base = base};
     if (!rc)
         rc = sts_extentfs_init(&st->efs, &cfg, &t->fs);
     if (rc) {
@@ -170,14 +221,17 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
         return rc;
     }
     t->kind = "sim";
-    sts_sim_clock(&st->sim, &t->clock);
-    t->flags = STS_T_VIRTUAL_TIME | (keep ? STS_T_KEEPS_DATA : 0);
+    if (real)
+        t->clock = *sts_port_clock();
+    else
+        sts_sim_clock(&st->sim, &t->clock);
+    t->flags = (real ? 0 : STS_T_VIRTUAL_TIME) | (keep ? STS_T_KEEPS_DATA : 0);
     t->io_align = 0;
     t->impl = st;
     t->counters = sim_counters;
     sts_target_env(t, STS_KV_S("device", p.name));
     sts_target_env(t, STS_KV_S("device_summary", p.summary));
-    sts_target_env(t, STS_KV_S("clock", "virtual"));
+    sts_target_env(t, STS_KV_S("clock", real ? "real" : "virtual"));
     sts_target_env(t, STS_KV_U("sim_seed", seed));
     sts_target_env(t, STS_KV_U("sim_capacity_bytes", p.capacity));
     sts_target_env(t, STS_KV_U("sim_sector_bytes", p.sector_bytes));
@@ -195,6 +249,8 @@ static void sim_close(struct sts_target *t)
     struct sim_target *st = t->impl;
     if (!st)
         return;
+    if (st->real)
+        pthread_mutex_destroy(&st->lock);
     free(st->arena);
     free(st);
     t->impl = NULL;
@@ -202,7 +258,8 @@ static void sim_close(struct sts_target *t)
 
 const struct sts_target_kind sts_target_sim = {
     "sim",
-    "sim:PROFILE[,seed=N][,fill=PERCENT][,data=0|1][,cut_after=N][,read_errors=PPM]"
+    "sim:PROFILE[,seed=N][,fill=PERCENT][,data=0|1][,clock=virtual|real][,cut_after=N]"
+    "[,read_errors=PPM]"
     "[,PARAM=VALUE...]",
     "a simulated medium in deterministic virtual time (`storscope list devices`)",
     sim_open,

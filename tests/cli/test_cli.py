@@ -143,6 +143,18 @@ class Runs(Base):
         other = self.load()["tests"][0]["points"][0]["latency"]["write+flush"]
         self.assertNotEqual(other, outs[0]["tests"][0]["points"][0]["latency"]["write+flush"])
 
+    def test_sim_in_real_time(self):
+        r = run("run", "-q", "-t", "sim:sd-a2,capacity=64M,clock=real", "--tests", "fsync",
+                "--duration", "300ms", "--size", "1M", "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        doc = self.load()
+        self.assertEqual(doc["environment"]["clock"], "real")
+        t = doc["tests"][0]
+        self.assertGreater(t["points"][0]["metrics"]["ops"], 0)
+        # the device's time really passed: wall time covers the timed loop
+        self.assertGreaterEqual(t["wall_elapsed_ns"], 300 * 10**6)
+        self.assertEqual(t["points"][0]["device"]["programs"], t["points"][0]["metrics"]["ops"])
+
     def test_power_cut_fails_the_test_with_an_io_error(self):
         r = run("run", "-t", "sim:emmc-stm32u5,capacity=64M,cut_after=2000000", "--tests", "B0,M1",
                 "-o", self.out, "-q")
