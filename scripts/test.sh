@@ -1,8 +1,8 @@
 #!/bin/sh
 # The whole test suite, as CI runs it: install what is missing; build and test
 # Debug, Release (-O2), ASan+UBSan and TSan; compile the portable part for a
-# Cortex-M33; cppcheck; install and build an external consumer through
-# pkg-config and find_package.
+# Cortex-M33 and run the portable unit tests on it under QEMU; cppcheck;
+# install and build an external consumer through pkg-config and find_package.
 set -eu
 cd "$(dirname "$0")/.."
 scripts/deps.sh
@@ -26,6 +26,16 @@ if [ -n "$bad" ]; then
     exit 1
 fi
 arm-none-eabi-size -t "$lib" | tail -1
+
+echo "== firmware: the portable unit tests on an emulated Cortex-M33 (QEMU mps2-an505)"
+cmake --preset firmware >/dev/null
+cmake --build --preset firmware $jobs >/dev/null
+ctest --preset firmware --output-on-failure -V | tee build/firmware/ctest.log | grep -E "passed, |Test +#|tests passed"
+# the same tests, the same count, on both machines
+host=$(build/release/tests/storscope_unit | tail -n 1)
+mcu=$(grep -Eo '[0-9]+ passed, [0-9]+ failed' build/firmware/ctest.log | head -n 1)
+echo "host: $host / cortex-m33: $mcu"
+[ "$host" = "$mcu" ] || { echo "host and firmware test counts differ" >&2; exit 1; }
 
 echo "== cppcheck"
 cppcheck --quiet --error-exitcode=1 --std=c11 --enable=warning,performance,portability \

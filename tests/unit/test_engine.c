@@ -4,16 +4,14 @@
 #include "storscope/error.h"
 #include "storscope/extentfs.h"
 #include "storscope/suite.h"
+#include "test_mem.h"
 #include "workload.h"
 
 #include <string.h>
 
-#define RAM_BYTES (16u * 1024u * 1024u)
-#define BUF_BYTES (2u * 1024u * 1024u)
+#define RAM_BYTES (8u * 1024u * 1024u)
 
-static uint8_t ram[RAM_BYTES];
-static uint8_t iobuf[BUF_BYTES];
-static uint64_t hist[STS_CTX_LATS * STS_HIST_BUCKETS];
+static STS_TEST_BIG uint8_t ram[RAM_BYTES];
 
 /* ---- virtual clock: every read advances time by `step` ns ------------- */
 struct vclock {
@@ -183,8 +181,8 @@ static int run_tests(const char *ids, int verify, uint64_t duration_ns, uint64_t
         .tests = tests, .n_tests = n, .scale = STS_SCALE_QUICK, .seed = 3,
         .verify = verify, .duration_ns = duration_ns, .size_bytes = size, .stop = &stop_flag,
     };
-    struct sts_workspace ws = {iobuf, BUF_BYTES, hist, STS_HIST_BUCKETS, STS_HIST_SUB_BITS,
-                               STS_HIST_MAX_EXP};
+    struct sts_workspace ws = {sts_test_iobuf, STS_TEST_IOBUF_BYTES, sts_test_hist,
+                               STS_HIST_BUCKETS, STS_HIST_SUB_BITS, STS_HIST_MAX_EXP};
     struct sts_sink sink = {&cap_ops, &cap};
     struct sts_run_info ri = {.tool_version = STORSCOPE_VERSION, .target = "ram:"};
     return sts_engine_run(&plan, &target, &ws, &sink, 1, &ri);

@@ -8,15 +8,14 @@
 #include "storscope/sim.h"
 #include "storscope/suite.h"
 
+#include "test_mem.h"
+
 #include <string.h>
 
-#define ARENA_BYTES (8u * 1024u * 1024u)
-#define BUF_BYTES (2u * 1024u * 1024u)
+#define ARENA_BYTES (4u * 1024u * 1024u)
 #define MIB (1024ull * 1024ull)
 
-static uint64_t arena64[ARENA_BYTES / 8];
-static uint8_t iobuf[BUF_BYTES];
-static uint64_t hist[STS_CTX_LATS * STS_HIST_BUCKETS];
+static STS_TEST_BIG uint64_t arena64[ARENA_BYTES / 8];
 
 struct simt {
     struct sts_sim sim;
@@ -93,8 +92,8 @@ static int run(const char *id, uint64_t seed, uint64_t duration_ns, uint64_t siz
     const struct sts_test_def *tests[] = {sts_test_find(id)};
     struct sts_plan plan = {.tests = tests, .n_tests = 1, .scale = scale, .seed = seed,
                             .duration_ns = duration_ns, .size_bytes = size};
-    struct sts_workspace ws = {iobuf, BUF_BYTES, hist, STS_HIST_BUCKETS, STS_HIST_SUB_BITS,
-                               STS_HIST_MAX_EXP};
+    struct sts_workspace ws = {sts_test_iobuf, STS_TEST_IOBUF_BYTES, sts_test_hist,
+                               STS_HIST_BUCKETS, STS_HIST_SUB_BITS, STS_HIST_MAX_EXP};
     struct sts_sink sinks[2] = {{&seen_ops, NULL}};
     size_t n = 1;
     if (extra)

@@ -1,0 +1,15 @@
+/* The board template: what a board must provide to run storscope. Copy
+ * board_qemu_an505.c, fill in these four functions for your MCU (console,
+ * exit, tick clock set-up), and link your block device where the suite
+ * image uses the simulator. */
+#ifndef STORSCOPE_BOARD_H
+#define STORSCOPE_BOARD_H
+
+#include <stdint.h>
+
+void board_init(void);                 /* clocks, tick timer, console */
+void board_puts(const char *s);        /* console output, NUL-terminated */
+void board_write(const char *s, uint32_t n);
+__attribute__((noreturn)) void board_exit(int code); /* end of the run */
+
+#endif

@@ -1,0 +1,49 @@
+/* Board: QEMU mps2-an505. Console and exit through Arm semihosting
+ * (SYS_WRITE0, SYS_WRITE to ":tt", SYS_EXIT_EXTENDED so the exit code
+ * reaches the shell); the tick clock is SysTick (see src/port/cortexm_systick.c). */
+#include "board.h"
+
+#include <string.h>
+
+void sts_systick_start(void);
+
+static int semihost(int op, const void *arg)
+{
+    register int r0 __asm("r0") = op;
+    register const void *r1 __asm("r1") = arg;
+    __asm volatile("bkpt 0xab" : "+r"(r0) : "r"(r1) : "memory");
+    return r0;
+}
+
+static int console = -1;
+
+void board_init(void)
+{
+    static const char tt[] = ":tt";
+    const void *args[3] = {tt, (const void *)4 /* "w" */, (const void *)3};
+    console = semihost(0x01 /* SYS_OPEN */, args);
+    sts_systick_start();
+}
+
+void board_write(const char *s, uint32_t n)
+{
+    if (console < 0) {
+        semihost(0x04 /* SYS_WRITE0 */, s);
+        return;
+    }
+    const void *args[3] = {(const void *)(intptr_t)console, s, (const void *)(uintptr_t)n};
+    semihost(0x05 /* SYS_WRITE */, args);
+}
+
+void board_puts(const char *s)
+{
+    board_write(s, (uint32_t)strlen(s));
+}
+
+void board_exit(int code)
+{
+    /* ADP_Stopped_ApplicationExit with an exit code */
+    const uint32_t args[2] = {0x20026, (uint32_t)code};
+    for (;;)
+        semihost(0x20 /* SYS_EXIT_EXTENDED */, args);
+}

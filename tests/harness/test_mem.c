@@ -1,0 +1,4 @@
+#include "test_mem.h"
+
+STS_TEST_BIG uint8_t sts_test_iobuf[STS_TEST_IOBUF_BYTES];
+uint64_t sts_test_hist[STS_CTX_LATS * STS_HIST_BUCKETS];

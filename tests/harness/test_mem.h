@@ -1,0 +1,20 @@
+/* Large buffers shared by the portable tests. On the firmware they live in
+ * external RAM (PSRAM on the AN505), on the host in ordinary static memory. */
+#ifndef STS_TEST_MEM_H
+#define STS_TEST_MEM_H
+
+#include <stdint.h>
+
+#include "storscope/suite.h"
+
+#ifdef STS_FIRMWARE
+#define STS_TEST_BIG __attribute__((section(".psram"), aligned(4096)))
+#else
+#define STS_TEST_BIG __attribute__((aligned(4096)))
+#endif
+
+#define STS_TEST_IOBUF_BYTES (2u * 1024u * 1024u) /* the study's largest chunk */
+extern uint8_t sts_test_iobuf[STS_TEST_IOBUF_BYTES];
+extern uint64_t sts_test_hist[STS_CTX_LATS * STS_HIST_BUCKETS];
+
+#endif
