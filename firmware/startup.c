@@ -20,11 +20,15 @@ void SysTick_Handler(void);
  * on this file). */
 void reset_handler(void)
 {
+    /* the linker symbols bound regions, so comparing them is the point */
     uint32_t *src = &__data_load, *dst = &__data_start;
+    // cppcheck-suppress comparePointers
     while (dst < &__data_end)
         *dst++ = *src++;
+    // cppcheck-suppress comparePointers
     for (dst = &__bss_start; dst < &__bss_end; dst++)
         *dst = 0;
+    // cppcheck-suppress comparePointers
     for (dst = &__psram_start; dst < &__psram_end; dst++)
         *dst = 0;
     board_init();

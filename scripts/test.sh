@@ -39,7 +39,7 @@ echo "host: $host / cortex-m33: $mcu"
 
 echo "== cppcheck"
 cppcheck --quiet --error-exitcode=1 --std=c11 --enable=warning,performance,portability \
-    --inline-suppr -I include src cli tests/harness tests/unit
+    --inline-suppr -I include src cli tests/harness tests/unit firmware
 
 echo "== install + external consumer (pkg-config and find_package)"
 prefix=$(mktemp -d)
