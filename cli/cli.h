@@ -9,6 +9,11 @@ enum { EXIT_OK = 0, EXIT_RUN_FAILED = 1, EXIT_USAGE = 2, EXIT_INTERRUPTED = 130 
 
 int cmd_run(int argc, char **argv);
 int cmd_list(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+
+struct sts_analysis;
+#include <stdio.h>
+void cli_print_analysis(FILE *f, const struct sts_analysis *an);
 
 /* Target kinds this build knows. */
 extern const struct sts_target_kind *const cli_target_kinds[];

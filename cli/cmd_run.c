@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "cli.h"
+#include "storscope/analysis.h"
 #include "storscope/error.h"
 #include "storscope/json.h"
 #include "storscope/output.h"
@@ -332,7 +333,7 @@ int cmd_run(int argc, char **argv)
     for (size_t i = 0; i < target.n_warnings; i++)
         fprintf(stderr, "storscope: warning: %s\n", target.warnings[i]);
 
-    struct sts_sink sinks[4];
+    struct sts_sink sinks[5];
     size_t n_sinks = 0;
     struct sts_progress_sink ps;
     struct sts_term_sink ts;
@@ -344,6 +345,8 @@ int cmd_run(int argc, char **argv)
         sts_term_sink_init(&ts, &sinks[n_sinks++], stdout);
     if (json)
         sts_json_sink_init(&js, &sinks[n_sinks++], file_write, json, file_flush, 1);
+    struct sts_an_input an_in;
+    sts_an_collector_init(&an_in, &sinks[n_sinks++]);
     if (o.csv) {
         cs = malloc(sizeof(*cs));
         if (!cs) {
@@ -390,8 +393,15 @@ int cmd_run(int argc, char **argv)
         code = EXIT_RUN_FAILED;
         cli_error("run failed: %s", sts_strerror(rc));
     }
+    if (!o.quiet && (rc == 0 || rc == STS_EINTR)) {
+        struct sts_an_config acfg;
+        struct sts_analysis an;
+        sts_an_config_default(&acfg);
+        sts_analyze(&an_in, &acfg, &an);
+        cli_print_analysis(stdout, &an);
+    }
     if (json && !o.quiet && !rc)
-        printf("results: %s\n", o.output);
+        printf("\nresults: %s (storscope report %s)\n", o.output, o.output);
 
 out:
     kind->close(&target); /* removes the scratch directory */

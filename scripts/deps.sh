@@ -4,7 +4,7 @@
 set -eu
 PKGS="build-essential cmake pkg-config libcjson-dev libcmocka-dev python3 python3-jsonschema
 gcc-arm-none-eabi libnewlib-arm-none-eabi cppcheck util-linux mount e2fsprogs qemu-system-arm"
-[ "${1:-}" = "--runtime" ] && PKGS="build-essential cmake pkg-config"
+[ "${1:-}" = "--runtime" ] && PKGS="build-essential cmake pkg-config libcjson-dev"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"

@@ -41,6 +41,7 @@ row "workload seq (dd.c)" src/suite/dd.c
 row "simulator (sim.c)" src/device/sim.c
 row "simulator profiles (11 rows + parameter parser)" src/device/sim_profiles.c
 row "extentfs" src/fs/extentfs.c
+row "analysis (detectors, tier table, guidelines)" src/analysis/analysis.c
 row "null + RAM block devices, null target" src/device/null_bd.c src/device/ram_bd.c src/device/null_target.c
 s=$(sizes $(for f in $core src/suite/seq.c src/device/sim.c src/device/sim_profiles.c src/fs/extentfs.c; do echo "$obj/$f.obj"; done))
 echo "$s" | awk '{ printf "| **engine core + JSON + one workload (B0) + simulator + extentfs** | **%d** | **%d** | **%d** |\n", $1, $2, $3 }'

@@ -356,6 +356,54 @@ class Raw(Base):
             subprocess.run(["losetup", "-d", dev])
 
 
+FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures")
+
+
+class Report(Base):
+    def test_study_fixture_yields_the_studys_guidelines(self):
+        r = run("report", os.path.join(FIXTURES, "study.json"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        out = r.stdout
+        self.assertIn("Write in chunks of at least 512 B", out)
+        self.assertIn("falls up to 16x (B0", out)
+        self.assertIn("A read buffer of 64 KiB is enough", out)
+        self.assertIn("Avoid writes of 128 KiB", out)
+        self.assertIn("medium tier: consumer SD card", out)
+        self.assertIn("649 ms stall", out)
+
+    def test_report_of_a_partial_run_leaves_the_rest_out(self):
+        r = run("run", "-q", "-t", "sim:sd-consumer,capacity=64M", "--tests", "fsync",
+                "--duration", "30s", "--size", "16M", "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        r = run("report", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("medium tier: consumer SD card", r.stdout)
+        self.assertNotIn("chunks of at least", r.stdout)  # no B0: no chunk guideline
+        self.assertNotIn("read buffer", r.stdout)
+
+    def test_run_prints_its_guidelines(self):
+        r = run("run", "--tests", "B0,B2")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("Write in chunks of at least 512 B", r.stdout)
+        self.assertIn("Avoid writes of 128 KiB", r.stdout)
+
+    def test_bad_files_are_named(self):
+        with open(os.path.join(FIXTURES, "study.json")) as f:
+            text = f.read()
+        trunc = os.path.join(self.dir, "trunc.json")
+        with open(trunc, "w") as f:
+            f.write(text[: len(text) // 2])
+        other = os.path.join(self.dir, "other.json")
+        with open(other, "w") as f:
+            f.write('{"jobs": []}')
+        for path, message in ((trunc, "truncated"), (other, "not a storscope-result/1"),
+                              (os.path.join(self.dir, "none.json"), "cannot read")):
+            r = run("report", path)
+            self.assertEqual(r.returncode, 2, path)
+            self.assertIn(message, r.stderr)
+        self.assertEqual(run("report").returncode, 2)
+
+
 class Interrupt(Base):
     def test_sigint_keeps_finished_points_and_cleans_up(self):
         p = subprocess.Popen([BIN, "run", "-t", self.target, "--tests", "B0,B1", "--scale",

@@ -1,0 +1,192 @@
+/* storscope report RESULTS.json: the findings and guidelines of a saved run.
+ * Reads the JSON with cJSON, rebuilds the analysis input and prints what the
+ * portable analysis concludes. */
+#include "cli.h"
+#include "storscope/analysis.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap + 1);
+    while (buf) {
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (n < cap)
+            break;
+        char *more = realloc(buf, cap * 2 + 1);
+        if (!more) {
+            free(buf);
+            buf = NULL;
+            break;
+        }
+        buf = more;
+        cap *= 2;
+    }
+    fclose(f);
+    if (buf)
+        buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+static double num(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsNumber(v) ? v->valuedouble : 0.0;
+}
+
+static void series_from(struct sts_series *s, const char *test, const cJSON *points,
+                        const char *name)
+{
+    const cJSON *p;
+    cJSON_ArrayForEach(p, points)
+    {
+        const cJSON *nm = cJSON_GetObjectItemCaseSensitive(p, "name");
+        const cJSON *runs = cJSON_GetObjectItemCaseSensitive(p, "runs");
+        const cJSON *params = cJSON_GetObjectItemCaseSensitive(p, "params");
+        if (!cJSON_IsString(nm) || strcmp(nm->valuestring, name) || !runs ||
+            s->n >= STS_AN_MAX_POINTS)
+            continue;
+        snprintf(s->test, sizeof(s->test), "%s", test);
+        s->chunk[s->n] = (uint64_t)num(params, "chunk_bytes");
+        s->bps[s->n] = num(runs, "mean");
+        s->n++;
+    }
+}
+
+/* Fills the analysis input from a results document. */
+static void input_from(const cJSON *doc, struct sts_an_input *in)
+{
+    memset(in, 0, sizeof(*in));
+    const cJSON *t;
+    const cJSON *tests = cJSON_GetObjectItemCaseSensitive(doc, "tests");
+    int have_b0 = 0;
+    cJSON_ArrayForEach(t, tests) {
+        const cJSON *id = cJSON_GetObjectItemCaseSensitive(t, "id");
+        if (cJSON_IsString(id) && !strcmp(id->valuestring, "B0"))
+            have_b0 = 1;
+    }
+    cJSON_ArrayForEach(t, tests)
+    {
+        const cJSON *idj = cJSON_GetObjectItemCaseSensitive(t, "id");
+        const cJSON *points = cJSON_GetObjectItemCaseSensitive(t, "points");
+        if (!cJSON_IsString(idj) || !cJSON_IsArray(points))
+            continue;
+        const char *id = idj->valuestring;
+        if (!strcmp(id, "B0") || (!strcmp(id, "B1") && !have_b0)) {
+            series_from(&in->seq_write, id, points, "write");
+            series_from(&in->seq_read, id, points, "read");
+        } else if (!strcmp(id, "B2")) {
+            series_from(&in->fixed_write, id, points, "write");
+            series_from(&in->fixed_read, id, points, "read");
+        } else if (!strcmp(id, "M1")) {
+            series_from(&in->rand_read, id, points, "randread");
+        } else if (!strcmp(id, "fsync")) {
+            const cJSON *p = cJSON_GetArrayItem(points, 0);
+            const cJSON *lat = cJSON_GetObjectItemCaseSensitive(
+                cJSON_GetObjectItemCaseSensitive(p, "latency"), "write+flush");
+            if (!lat)
+                continue;
+            const cJSON *pct = cJSON_GetObjectItemCaseSensitive(lat, "percentiles_ns");
+            in->has_fsync = 1;
+            in->fsync_iops = num(cJSON_GetObjectItemCaseSensitive(p, "metrics"), "iops");
+            in->fsync_mean_ns = num(lat, "mean_ns");
+            in->fsync_p50_ns = num(pct, "50");
+            in->fsync_p9999_ns = num(pct, "99.99");
+            in->fsync_max_ns = num(lat, "max_ns");
+        } else if (!strcmp(id, "seq")) {
+            const cJSON *p;
+            cJSON_ArrayForEach(p, points)
+            {
+                const cJSON *nm = cJSON_GetObjectItemCaseSensitive(p, "name");
+                const cJSON *m = cJSON_GetObjectItemCaseSensitive(p, "metrics");
+                if (!cJSON_IsString(nm) || !m)
+                    continue;
+                if (!strcmp(nm->valuestring, "write"))
+                    in->seq_write_bps = num(m, "best_bytes_per_second"), in->has_seq = 1;
+                else if (!strcmp(nm->valuestring, "read_uncached"))
+                    in->seq_read_bps = num(m, "best_bytes_per_second"), in->has_seq = 1;
+            }
+        }
+    }
+}
+
+void cli_print_analysis(FILE *f, const struct sts_analysis *an)
+{
+    fprintf(f, "\nFindings\n");
+    if (!an->n_findings)
+        fprintf(f, "  (none: the results hold no series these detectors apply to)\n");
+    for (size_t i = 0; i < an->n_findings; i++)
+        fprintf(f, "  [%s] %s\n", an->finding[i].test, an->finding[i].text);
+    fprintf(f, "\nGuidelines for this device\n");
+    if (!an->n_guidelines)
+        fprintf(f, "  (none: no guideline without evidence)\n");
+    for (size_t i = 0; i < an->n_guidelines; i++)
+        fprintf(f, "  %zu. %s\n", i + 1, an->guideline[i].text);
+}
+
+static void report_usage(FILE *f)
+{
+    fputs("usage: storscope report RESULTS.json\n"
+          "\n"
+          "Prints the findings (knee, plateau, dips, asymmetry, random-read penalty,\n"
+          "tail, medium tier) and the guidelines they support, each naming its test.\n",
+          f);
+}
+
+int cmd_report(int argc, char **argv)
+{
+    if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+        report_usage(stdout);
+        return EXIT_OK;
+    }
+    if (argc != 2) {
+        cli_error("report needs one results file");
+        report_usage(stderr);
+        return EXIT_USAGE;
+    }
+    size_t len = 0;
+    char *text = slurp(argv[1], &len);
+    if (!text) {
+        cli_error("cannot read %s: %s", argv[1], strerror(errno));
+        return EXIT_USAGE;
+    }
+    cJSON *doc = cJSON_ParseWithLength(text, len);
+    if (!doc) {
+        const char *at = cJSON_GetErrorPtr();
+        long off = at && at >= text && at <= text + len ? (long)(at - text) : -1;
+        cli_error("%s is not valid JSON (%s at byte %ld)", argv[1],
+                  off >= (long)len - 1 ? "truncated" : "syntax error", off);
+        free(text);
+        return EXIT_USAGE;
+    }
+    free(text);
+    const cJSON *schema = cJSON_GetObjectItemCaseSensitive(doc, "schema");
+    if (!cJSON_IsString(schema) || strcmp(schema->valuestring, "storscope-result/1")) {
+        cli_error("%s is not a storscope-result/1 document", argv[1]);
+        cJSON_Delete(doc);
+        return EXIT_USAGE;
+    }
+    const cJSON *run = cJSON_GetObjectItemCaseSensitive(doc, "run");
+    const cJSON *target = cJSON_GetObjectItemCaseSensitive(run, "target");
+    printf("storscope report: %s (target %s)\n", argv[1],
+           cJSON_IsString(target) ? target->valuestring : "?");
+    struct sts_an_input in;
+    input_from(doc, &in);
+    struct sts_an_config cfg;
+    sts_an_config_default(&cfg);
+    struct sts_analysis an;
+    sts_analyze(&in, &cfg, &an);
+    cli_print_analysis(stdout, &an);
+    cJSON_Delete(doc);
+    return EXIT_OK;
+}

@@ -1,0 +1,83 @@
+/* From numbers to decisions: detectors over the results and guidelines that
+ * name the test and the points they rest on. Portable: no heap, no stdio;
+ * the caller fills struct sts_an_input (from a live run through the
+ * collecting sink, or from a saved JSON file) and gets text back. */
+#ifndef STORSCOPE_ANALYSIS_H
+#define STORSCOPE_ANALYSIS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "storscope/result.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define STS_AN_MAX_POINTS 24
+
+/* Throughput (bytes/s, mean over runs) against chunk size (bytes), ascending. */
+struct sts_series {
+    char test[8];       /* "B0", "B2", "M1" */
+    uint32_t n;
+    uint64_t chunk[STS_AN_MAX_POINTS];
+    double bps[STS_AN_MAX_POINTS];
+};
+
+struct sts_an_input {
+    struct sts_series seq_write, seq_read;   /* B0 (or B1 when B0 is absent) */
+    struct sts_series fixed_write, fixed_read; /* B2 */
+    struct sts_series rand_read;             /* M1 */
+    int has_fsync;
+    double fsync_iops, fsync_mean_ns, fsync_p50_ns, fsync_p9999_ns, fsync_max_ns;
+    int has_seq;
+    double seq_write_bps, seq_read_bps;      /* seq: best of N */
+};
+
+/* Thresholds; every default is the and is documented in docs. */
+struct sts_an_config {
+    double knee_gain;     /* a doubling gaining less than this is past the knee (0.25) */
+    double plateau_band;  /* throughput within +-this of the plateau (0.10) */
+    double dip_drop;      /* at least this far below both neighbours is a dip (0.20) */
+    double stall_rate_bps;/* data rate used to size buffers for the worst stall (100 KiB/s) */
+};
+void sts_an_config_default(struct sts_an_config *cfg);
+
+#define STS_AN_TEXT 256
+struct sts_an_item {
+    char kind[20];             /* "knee", "plateau", "dip", "asymmetry", "tier"... */
+    char test[8];              /* the test it rests on */
+    char text[STS_AN_TEXT];
+};
+
+#define STS_AN_MAX_ITEMS 16
+struct sts_analysis {
+    struct sts_an_item finding[STS_AN_MAX_ITEMS];
+    size_t n_findings;
+    struct sts_an_item guideline[STS_AN_MAX_ITEMS];
+    size_t n_guidelines;
+    /* machine-readable results of the detectors (-1 / 0 when not found) */
+    int64_t write_knee_bytes, read_plateau_bytes, write_dip_bytes;
+    char tier[96];
+};
+
+/* Detectors on one series; return the index found or -1. */
+int sts_an_knee(const struct sts_series *s, double gain);
+int sts_an_plateau(const struct sts_series *s, double band);
+int sts_an_dip(const struct sts_series *s, int from, double drop);
+
+/* Places an fsync profile (and sequential bandwidth, which tells consumer
+ * SSDs from cards) in the published tier table; "between X and Y" when it
+ * falls between rows. Writes the text into out. */
+void sts_an_tier(const struct sts_an_input *in, char *out, size_t n);
+
+void sts_analyze(const struct sts_an_input *in, const struct sts_an_config *cfg,
+                 struct sts_analysis *out);
+
+/* A sink that fills an sts_an_input as a run goes. */
+void sts_an_collector_init(struct sts_an_input *in, struct sts_sink *sink);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,402 @@
+/* Detectors and guidelines. Every number a guideline states is read off a
+ * named point of the results; a guideline appears only when its detector
+ * found something. */
+#include "storscope/analysis.h"
+#include "storscope/target.h"
+#include "storscope/units.h"
+
+#include <string.h>
+
+void sts_an_config_default(struct sts_an_config *cfg)
+{
+    cfg->knee_gain = 0.25;
+    cfg->plateau_band = 0.10;
+    cfg->dip_drop = 0.20;
+    cfg->stall_rate_bps = 100.0 * 1024.0;
+}
+
+/* ---- detectors ----------------------------------------------------------- */
+int sts_an_knee(const struct sts_series *s, double gain)
+{
+    if (s->n < 3)
+        return -1;
+    /* the first chunk after which one doubling gains less than `gain`, and
+     * only if the curve rose steeply before it (else there is no knee) */
+    for (uint32_t i = 0; i + 1 < s->n; i++)
+        if (s->bps[i + 1] < (1.0 + gain) * s->bps[i])
+            return i > 0 && s->bps[i] >= 2.0 * s->bps[0] ? (int)i : -1;
+    return -1;
+}
+
+int sts_an_plateau(const struct sts_series *s, double band)
+{
+    if (s->n < 3)
+        return -1;
+    /* the smallest chunk from which every larger one stays within +-band of
+     * the tail's mean; at least two points, and not where it is still rising */
+    int found = -1;
+    for (int i = (int)s->n - 2; i >= 0; i--) {
+        double sum = 0, lo = s->bps[i], hi = s->bps[i];
+        for (uint32_t j = (uint32_t)i; j < s->n; j++) {
+            sum += s->bps[j];
+            lo = s->bps[j] < lo ? s->bps[j] : lo;
+            hi = s->bps[j] > hi ? s->bps[j] : hi;
+        }
+        double mean = sum / (double)(s->n - (uint32_t)i);
+        if (lo >= (1.0 - band) * mean && hi <= (1.0 + band) * mean)
+            found = i;
+        else
+            break;
+    }
+    return found >= 0 && found + 1 < (int)s->n ? found : -1;
+}
+
+int sts_an_dip(const struct sts_series *s, int from, double drop)
+{
+    for (uint32_t i = from > 1 ? (uint32_t)from : 1; i + 1 < s->n; i++) {
+        double nb = s->bps[i - 1] < s->bps[i + 1] ? s->bps[i - 1] : s->bps[i + 1];
+        if (s->bps[i] <= (1.0 - drop) * nb)
+            return (int)i;
+    }
+    return -1;
+}
+
+/* ---- text ------------------------------------------------------------------ */
+static void fixed(char *buf, size_t n, double v, int decimals)
+{
+    char tmp[40];
+    size_t k = 0;
+    if (v < 0) {
+        tmp[k++] = '-';
+        v = -v;
+    }
+    uint64_t scale = 1;
+    for (int i = 0; i < decimals; i++)
+        scale *= 10;
+    uint64_t x = (uint64_t)(v * (double)scale + 0.5);
+    k += sts_fmt_u64(tmp + k, x / scale);
+    if (decimals) {
+        tmp[k++] = '.';
+        uint64_t frac = x % scale;
+        for (int i = decimals - 1; i >= 0; i--) {
+            uint64_t p = 1;
+            for (int j = 0; j < i; j++)
+                p *= 10;
+            tmp[k++] = (char)('0' + (frac / p) % 10);
+        }
+    }
+    tmp[k] = '\0';
+    sts_strlcpy(buf, tmp, n);
+}
+
+static void rate(char *buf, size_t n, double bps)
+{
+    static const char *const unit[] = {" B/s", " KiB/s", " MiB/s", " GiB/s"};
+    int u = 0;
+    while (u < 3 && bps >= 1024.0)
+        bps /= 1024.0, u++;
+    fixed(buf, n, bps, bps >= 100 ? 0 : bps >= 10 ? 1 : 2);
+    sts_strlcat(buf, unit[u], n);
+}
+
+static void ms(char *buf, size_t n, double ns)
+{
+    if (ns >= 1e6) {
+        fixed(buf, n, ns / 1e6, ns >= 1e8 ? 0 : 2);
+        sts_strlcat(buf, " ms", n);
+    } else {
+        fixed(buf, n, ns / 1e3, 1);
+        sts_strlcat(buf, " us", n);
+    }
+}
+
+static void ratio(char *buf, size_t n, double r)
+{
+    fixed(buf, n, r, r >= 10 ? 0 : 1);
+    sts_strlcat(buf, "x", n);
+}
+
+static void bytes(char *buf, size_t n, uint64_t b)
+{
+    sts_fmt_bytes(buf, n, b);
+}
+
+/* Joins up to 8 strings into an item. */
+static struct sts_an_item *add(struct sts_an_item *items, size_t *count, const char *kind,
+                               const char *test)
+{
+    if (*count >= STS_AN_MAX_ITEMS)
+        return NULL;
+    struct sts_an_item *it = &items[(*count)++];
+    memset(it, 0, sizeof(*it));
+    sts_strlcpy(it->kind, kind, sizeof(it->kind));
+    sts_strlcpy(it->test, test, sizeof(it->test));
+    return it;
+}
+
+static void say(struct sts_an_item *it, const char *const *parts, size_t n)
+{
+    if (!it)
+        return;
+    it->text[0] = '\0';
+    for (size_t i = 0; i < n; i++)
+        sts_strlcat(it->text, parts[i], sizeof(it->text));
+}
+#define SAY(it, ...)                                                        \
+    do {                                                                    \
+        const char *const parts_[] = {__VA_ARGS__};                         \
+        say((it), parts_, sizeof(parts_) / sizeof(parts_[0]));              \
+    } while (0)
+
+/* ---- the tier table (reference: seed 001 + public PLP/consumer figures) -- */
+struct tier_row {
+    const char *name;
+    double iops_lo, iops_hi, mean_lo_ns, mean_hi_ns;
+};
+static const struct tier_row tiers[] = {
+    {"consumer SD card", 100, 250, 4.0e6, 10.0e6},
+    {"A2 microSD", 400, 800, 1.2e6, 2.5e6},
+    {"industrial eMMC", 1500, 4000, 0.2e6, 0.6e6},
+    {"SATA SSD with power-loss protection", 10000, 25000, 0.05e6, 0.1e6},
+    {"NVMe SSD with power-loss protection", 50000, 1e12, 0, 0.03e6},
+};
+#define N_TIERS (sizeof(tiers) / sizeof(tiers[0]))
+
+void sts_an_tier(const struct sts_an_input *in, char *out, size_t n)
+{
+    out[0] = '\0';
+    if (!in->has_fsync)
+        return;
+    double iops = in->fsync_iops, mean = in->fsync_mean_ns;
+    /* consumer SSDs flush their cache on every fsync: a card's fsync rate
+     * with an SSD's bandwidth */
+    if (in->has_seq && in->seq_write_bps > 100e6 && iops < 10000) {
+        sts_strlcpy(out, "SSD without power-loss protection (fsync-bound like a card, "
+                         "sequential bandwidth of an SSD)", n);
+        return;
+    }
+    for (size_t i = 0; i < N_TIERS; i++)
+        if (iops >= tiers[i].iops_lo && iops <= tiers[i].iops_hi && mean >= tiers[i].mean_lo_ns &&
+            mean <= tiers[i].mean_hi_ns) {
+            sts_strlcpy(out, tiers[i].name, n);
+            return;
+        }
+    /* between rows: name the rows around its IOPS, never force one */
+    const char *below = NULL, *above = NULL;
+    for (size_t i = 0; i < N_TIERS; i++) {
+        if (tiers[i].iops_hi < iops || (iops >= tiers[i].iops_lo && mean > tiers[i].mean_hi_ns))
+            below = tiers[i].name;
+        if (!above && (tiers[i].iops_lo > iops || (iops <= tiers[i].iops_hi &&
+                                                   mean < tiers[i].mean_lo_ns)))
+            above = tiers[i].name;
+    }
+    if (below && above && below != above) {
+        sts_strlcpy(out, "between ", n);
+        sts_strlcat(out, below, n);
+        sts_strlcat(out, " and ", n);
+        sts_strlcat(out, above, n);
+    } else if (below) {
+        sts_strlcpy(out, "slower than every row (below ", n);
+        sts_strlcat(out, tiers[0].name, n);
+        sts_strlcat(out, ")", n);
+        if (iops > tiers[0].iops_lo) { /* in range on IOPS, off on latency */
+            sts_strlcpy(out, "near ", n);
+            sts_strlcat(out, below, n);
+            sts_strlcat(out, " (outside its latency band)", n);
+        }
+    } else {
+        sts_strlcpy(out, "below the consumer SD card row", n);
+    }
+}
+
+/* ---- the analysis ---------------------------------------------------------- */
+static const struct sts_series *pick(const struct sts_series *a, const struct sts_series *b)
+{
+    return a->n >= 3 ? a : (b->n >= 3 ? b : NULL);
+}
+
+void sts_analyze(const struct sts_an_input *in, const struct sts_an_config *cfg,
+                 struct sts_analysis *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->write_knee_bytes = out->read_plateau_bytes = out->write_dip_bytes = -1;
+    char a[40], b[40], c[40], d[40];
+
+    /* write knee: chunk size and alignment; small writes buffered */
+    const struct sts_series *w = pick(&in->seq_write, &in->fixed_write);
+    int k = w ? sts_an_knee(w, cfg->knee_gain) : -1;
+    if (k >= 0) {
+        out->write_knee_bytes = (int64_t)w->chunk[k];
+        double gain = w->bps[k] / w->bps[0];
+        double next = (w->bps[k + 1] / w->bps[k] - 1.0) * 100.0;
+        bytes(a, sizeof(a), w->chunk[k]);
+        bytes(b, sizeof(b), w->chunk[0]);
+        ratio(c, sizeof(c), gain);
+        fixed(d, sizeof(d), next, 0);
+        char ra[24], rb[24];
+        rate(ra, sizeof(ra), w->bps[0]);
+        rate(rb, sizeof(rb), w->bps[k]);
+        SAY(add(out->finding, &out->n_findings, "knee", w->test), "write knee at ", a,
+            ": throughput rises ", c, " from ", b, " (", ra, ") to ", a, " (", rb,
+            "), then one doubling gains only ", d, " %");
+        SAY(add(out->guideline, &out->n_guidelines, "chunk size", w->test), "Write in chunks of at least ",
+            a, ", aligned to ", a, ": below that, write throughput falls up to ", c, " (",
+            w->test, ": ", rb, " at ", a, " vs ", ra, " at ", b, ").");
+        if (gain >= 4.0)
+            SAY(add(out->guideline, &out->n_guidelines, "buffer small writes", w->test),
+                "Buffer small records in RAM and write them out as ", a,
+                "-aligned chunks: byte-sized writes run ", c, " slower (", w->test, ").");
+    }
+
+    /* read plateau: the read buffer that is enough */
+    const struct sts_series *r = pick(&in->fixed_read, &in->seq_read);
+    int p = r ? sts_an_plateau(r, cfg->plateau_band) : -1;
+    if (p >= 0 && p > 0) {
+        out->read_plateau_bytes = (int64_t)r->chunk[p];
+        bytes(a, sizeof(a), r->chunk[p]);
+        bytes(b, sizeof(b), r->chunk[r->n - 1]);
+        rate(c, sizeof(c), r->bps[p]);
+        fixed(d, sizeof(d), cfg->plateau_band * 100.0, 0);
+        SAY(add(out->finding, &out->n_findings, "plateau", r->test), "read throughput plateaus at ",
+            c, " from ", a, " up to ", b, " (within +-", d, " %)");
+        SAY(add(out->guideline, &out->n_guidelines, "read buffer", r->test),
+            "A read buffer of ", a, " is enough: larger reads gain less than ", d,
+            " % (", r->test, ": ", c, " at ", a, ").");
+    }
+
+    /* dips: sizes to avoid */
+    const struct sts_series *dw = in->fixed_write.n >= 3 ? &in->fixed_write : w;
+    int dp = dw ? sts_an_dip(dw, 1, cfg->dip_drop) : -1;
+    if (dp > 0) {
+        out->write_dip_bytes = (int64_t)dw->chunk[dp];
+        double nb = dw->bps[dp - 1] < dw->bps[dp + 1] ? dw->bps[dp - 1] : dw->bps[dp + 1];
+        bytes(a, sizeof(a), dw->chunk[dp]);
+        fixed(b, sizeof(b), (1.0 - dw->bps[dp] / nb) * 100.0, 0);
+        rate(c, sizeof(c), dw->bps[dp]);
+        bytes(d, sizeof(d), dw->chunk[dp - 1]);
+        char e[24];
+        bytes(e, sizeof(e), dw->chunk[dp + 1]);
+        SAY(add(out->finding, &out->n_findings, "dip", dw->test), "write throughput dips at ", a,
+            ": ", c, ", ", b, " % below both ", d, " and ", e);
+        SAY(add(out->guideline, &out->n_guidelines, "sizes to avoid", dw->test), "Avoid writes of ",
+            a, ": ", b, " % slower than ", d, " or ", e, " (", dw->test, ").");
+    }
+
+    /* read/write asymmetry at the largest common chunk */
+    const struct sts_series *rw = pick(&in->seq_read, &in->fixed_read);
+    if (w && rw && w->n && rw->n) {
+        uint32_t i = (w->n < rw->n ? w->n : rw->n) - 1;
+        if (w->chunk[i] == rw->chunk[i] && w->bps[i] > 0) {
+            ratio(a, sizeof(a), rw->bps[i] / w->bps[i]);
+            bytes(b, sizeof(b), w->chunk[i]);
+            SAY(add(out->finding, &out->n_findings, "asymmetry", w->test), "reads are ", a,
+                " as fast as writes at ", b);
+        }
+    }
+
+    /* random vs sequential penalty at the largest chunk both measured */
+    if (in->rand_read.n && in->seq_read.n) {
+        for (int i = (int)in->rand_read.n - 1; i >= 0; i--) {
+            int j = -1;
+            for (uint32_t q = 0; q < in->seq_read.n; q++)
+                if (in->seq_read.chunk[q] == in->rand_read.chunk[i])
+                    j = (int)q;
+            if (j < 0 || in->seq_read.bps[j] <= 0)
+                continue;
+            bytes(a, sizeof(a), in->rand_read.chunk[i]);
+            fixed(b, sizeof(b), (1.0 - in->rand_read.bps[i] / in->seq_read.bps[j]) * 100.0, 0);
+            rate(c, sizeof(c), in->rand_read.bps[i]);
+            rate(d, sizeof(d), in->seq_read.bps[j]);
+            SAY(add(out->finding, &out->n_findings, "random penalty", "M1"),
+                "random reads of ", a, " run at ", c, " against ", d, " sequential: a ", b,
+                " % penalty");
+            break;
+        }
+    }
+
+    /* tail and tier (fsync) */
+    if (in->has_fsync) {
+        ms(a, sizeof(a), in->fsync_max_ns);
+        ms(b, sizeof(b), in->fsync_mean_ns);
+        ratio(c, sizeof(c), in->fsync_max_ns / (in->fsync_mean_ns > 0 ? in->fsync_mean_ns : 1));
+        ms(d, sizeof(d), in->fsync_p9999_ns);
+        SAY(add(out->finding, &out->n_findings, "tail", "fsync"), "worst write+flush ", a, " = ", c,
+            " the mean (", b, "); p99.99 ", d);
+        double need = cfg->stall_rate_bps * in->fsync_max_ns / 1e9;
+        char r1[24], sz[24];
+        rate(r1, sizeof(r1), cfg->stall_rate_bps);
+        bytes(sz, sizeof(sz), (uint64_t)(need + 0.5));
+        SAY(add(out->guideline, &out->n_guidelines, "stall buffer", "fsync"),
+            "Size the RAM buffer in front of storage for the worst stall: at ", r1,
+            " of data, a ", a, " stall needs at least ", sz, " (fsync max); scale with your rate.");
+        sts_an_tier(in, out->tier, sizeof(out->tier));
+        char iops[24];
+        fixed(iops, sizeof(iops), in->fsync_iops, 0);
+        SAY(add(out->finding, &out->n_findings, "tier", "fsync"), "medium tier: ", out->tier,
+            " (", iops, " fsync/s, mean ", b, ")");
+    }
+}
+
+/* ---- a sink that fills the input as a run goes ----------------------------- */
+static void append(struct sts_series *s, const char *test, const struct sts_point *p)
+{
+    const struct sts_kv *ch = sts_kv_find(p->params, p->n_params, "chunk_bytes");
+    if (!ch || p->skipped || s->n >= STS_AN_MAX_POINTS)
+        return;
+    sts_strlcpy(s->test, test, sizeof(s->test));
+    s->chunk[s->n] = (uint64_t)sts_kv_number(ch);
+    s->bps[s->n] = p->run_stats.mean;
+    s->n++;
+}
+
+static int collect_point(void *ctx, const struct sts_test_info *ti, const struct sts_point *p)
+{
+    struct sts_an_input *in = ctx;
+    int is_write = strcmp(p->name, "write") == 0, is_read = strcmp(p->name, "read") == 0;
+    if (!strcmp(ti->id, "B0") || !strcmp(ti->id, "B1")) {
+        struct sts_series *s = is_write ? &in->seq_write : is_read ? &in->seq_read : NULL;
+        if (!s)
+            return 0;
+        if (s->n && strcmp(s->test, ti->id)) { /* the other sweep is there already */
+            if (!strcmp(ti->id, "B1"))
+                return 0; /* B0 wins: it is the study's knee test */
+            s->n = 0;     /* B0 replaces B1 */
+        }
+        append(s, ti->id, p);
+    } else if (!strcmp(ti->id, "B2")) {
+        if (is_write)
+            append(&in->fixed_write, "B2", p);
+        if (is_read)
+            append(&in->fixed_read, "B2", p);
+    } else if (!strcmp(ti->id, "M1")) {
+        append(&in->rand_read, "M1", p);
+    } else if (!strcmp(ti->id, "fsync") && p->n_lat && !p->skipped) {
+        const struct sts_lat *l = p->lat[0].lat;
+        const struct sts_kv *iops = sts_kv_find(p->metrics, p->n_metrics, "iops");
+        in->has_fsync = 1;
+        in->fsync_iops = iops ? sts_kv_number(iops) : 0;
+        in->fsync_mean_ns = l->w.mean;
+        in->fsync_p50_ns = (double)sts_hist_percentile(&l->h, 50);
+        in->fsync_p9999_ns = (double)sts_hist_percentile(&l->h, 99.99);
+        in->fsync_max_ns = (double)l->h.max;
+    } else if (!strcmp(ti->id, "seq") && !p->skipped) {
+        const struct sts_kv *best = sts_kv_find(p->metrics, p->n_metrics, "best_bytes_per_second");
+        if (best && is_write) {
+            in->has_seq = 1;
+            in->seq_write_bps = sts_kv_number(best);
+        } else if (best && !strcmp(p->name, "read_uncached")) {
+            in->has_seq = 1;
+            in->seq_read_bps = sts_kv_number(best);
+        }
+    }
+    return 0;
+}
+
+static const struct sts_sink_ops collector_ops = {.point = collect_point};
+
+void sts_an_collector_init(struct sts_an_input *in, struct sts_sink *sink)
+{
+    memset(in, 0, sizeof(*in));
+    sink->ops = &collector_ops;
+    sink->ctx = in;
+}
