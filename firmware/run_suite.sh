@@ -14,7 +14,12 @@ doc = json.load(open(sys.argv[1]))
 jsonschema.validate(doc, json.load(open(sys.argv[2])), cls=jsonschema.Draft202012Validator)
 assert doc["status"] == "ok", doc["status"]
 ids = [t["id"] for t in doc["tests"]]
-assert ids == ["B0", "B2", "M1", "fsync"], ids
+assert ids == ["B0", "B2", "M1", "fsync", "nb"], ids
 assert doc["tests"][3]["iops"] > 0
+nb = {p["name"]: p["metrics"] for p in doc["tests"][4]["points"]}
 print("suite JSON valid and identical across runs:", ids, "fsync iops %.0f" % doc["tests"][3]["iops"])
+print("nb on the MCU: blocking %.1f us per call (max %.1f), non-blocking %.2f us per call "
+      "(max %.2f), %.0f polls per block" % (nb["blocking"]["blocked_mean_ns"] / 1e3,
+      nb["blocking"]["blocked_max_ns"] / 1e3, nb["nonblocking"]["blocked_mean_ns"] / 1e3,
+      nb["nonblocking"]["blocked_max_ns"] / 1e3, nb["nonblocking"]["polls_per_block_mean"]))
 PY

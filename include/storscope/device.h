@@ -24,6 +24,16 @@ struct sts_bd_geometry {
     uint32_t flags;       /* enum sts_bd_flags */
 };
 
+/* A request on the non-blocking path. */
+struct sts_bd_req {
+    int op;          /* STS_BD_READ or STS_BD_PROGRAM */
+    uint64_t addr;   /* bytes */
+    void *buf;
+    size_t len;
+    int result;      /* set on completion: STS_OK or an error */
+};
+enum { STS_BD_READ = 1, STS_BD_PROGRAM = 2 };
+
 struct sts_bd_ops {
     int (*read)(void *ctx, uint64_t addr, void *buf, size_t len);
     int (*program)(void *ctx, uint64_t addr, const void *buf, size_t len);
@@ -32,6 +42,13 @@ struct sts_bd_ops {
     /* Make everything programmed so far durable (write-cache flush). */
     int (*flush)(void *ctx);
     void (*geometry)(void *ctx, struct sts_bd_geometry *geo);
+    /* Optional non-blocking path, the shape of fio's queue/getevents and of a
+     * DMA-driven SDMMC: submit() starts a command and returns at once
+     * (STS_EBUSY while one is in flight); poll() does a bounded amount of
+     * work and returns 1 with *done set when a request completed, 0 while it
+     * is still running. NULL when the device only blocks. */
+    int (*submit)(void *ctx, struct sts_bd_req *req);
+    int (*poll)(void *ctx, struct sts_bd_req **done);
 };
 
 struct sts_bd {

@@ -64,6 +64,8 @@ struct sts_sim_params {
     uint32_t dip_percent;     /* extra time for transfers of that size, percent */
     uint64_t cpu_ns;          /* per-call CPU cost charged to every command (mimics a
                                  driver/filesystem on a slow MCU); default 0 */
+    uint64_t poll_ns;         /* non-blocking path: time one poll() call takes (the
+                                 caller's state-machine step); 0 means 1 us */
 
     /* Usage */
     uint32_t fill_permille;   /* cold data already on the medium when a run starts, per mille
@@ -142,6 +144,9 @@ struct sts_sim {
     uint64_t host_ops;            /* host commands so far, for cut_after_ops */
     int off;                      /* powered off by a cut */
     uint8_t *torn;                /* bitmap over store pages: reads fail until rewritten */
+    /* non-blocking path: one request in flight */
+    struct sts_bd_req *inflight;
+    uint64_t inflight_done_ns;    /* virtual time the request completes */
 };
 
 void sts_sim_set_faults(struct sts_sim *s, const struct sts_sim_faults *f);

@@ -62,6 +62,7 @@ struct sts_target {
     const char *warnings[STS_TARGET_MAX_WARN];
     size_t n_warnings;
     void *impl;              /* the kind's private state */
+    struct sts_bd *bd;       /* the block device under fs, when there is one (NULL: posix) */
     uint64_t seed;           /* in: the run's seed, for kinds that have randomness */
     int allow_destructive;   /* in: the user allowed writing a raw device or image */
     /* Optional: device counters since the previous call (operations, bytes,

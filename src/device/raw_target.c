@@ -163,7 +163,7 @@ static void raw_geometry(void *ctx, struct sts_bd_geometry *g)
 }
 
 static const struct sts_bd_ops raw_bd_ops = {raw_read, raw_program, raw_erase, raw_flush,
-                                             raw_geometry};
+                                             raw_geometry, NULL, NULL};
 
 /* ---- is the device in use? ---------------------------------------------- */
 static int read_str(const char *path, char *buf, size_t n)
@@ -413,6 +413,7 @@ static int raw_open(struct sts_target *t, const struct sts_target_spec *spec, ch
     if (size)
         r->efs.capacity = offset + size;
     t->kind = "raw";
+    t->bd = &r->bd;
     t->clock = *sts_port_clock();
     t->flags = r->writable ? STS_T_KEEPS_DATA : STS_T_READ_ONLY;
     t->io_align = 0;

@@ -675,6 +675,40 @@ static int sim_flush(void *ctx)
     return STS_OK;
 }
 
+/* Non-blocking path. submit() runs the command in the model at once (data
+ * moves now) but rewinds the clock: the caller is not kept waiting; the
+ * command completes at the virtual time it would have taken. Each poll()
+ * costs poll_ns of the caller's time. */
+static int sim_submit(void *ctx, struct sts_bd_req *req)
+{
+    struct sts_sim *s = ctx;
+    if (s->inflight)
+        return STS_EBUSY;
+    uint64_t start = s->now_ns;
+    if (req->op == STS_BD_READ)
+        req->result = sim_read(s, req->addr, req->buf, req->len);
+    else if (req->op == STS_BD_PROGRAM)
+        req->result = sim_program(s, req->addr, req->buf, req->len);
+    else
+        return STS_EINVAL;
+    s->inflight_done_ns = s->now_ns;
+    s->now_ns = start + s->p.cpu_ns; /* only the submission itself */
+    s->inflight = req;
+    return STS_OK;
+}
+
+static int sim_poll(void *ctx, struct sts_bd_req **done)
+{
+    struct sts_sim *s = ctx;
+    *done = NULL;
+    s->now_ns += s->p.poll_ns ? s->p.poll_ns : 1000;
+    if (!s->inflight || s->now_ns < s->inflight_done_ns)
+        return 0;
+    *done = s->inflight;
+    s->inflight = NULL;
+    return 1;
+}
+
 static void sim_geometry(void *ctx, struct sts_bd_geometry *g)
 {
     struct sts_sim *s = ctx;
@@ -691,6 +725,8 @@ static const struct sts_bd_ops sim_bd_ops = {
     .erase = sim_erase,
     .flush = sim_flush,
     .geometry = sim_geometry,
+    .submit = sim_submit,
+    .poll = sim_poll,
 };
 
 static uint64_t sim_now(void *ctx)

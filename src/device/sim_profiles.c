@@ -177,7 +177,7 @@ static const struct field fields[] = {
     F("erase_time", TIME, erase_ns), F("erase_tail_x100", NUM, erase_tail_x100),
     F("erase_tail_cap", NUM, erase_tail_cap), F("cache", SIZE, cache_bytes),
     F("flush_time", TIME, flush_ns), F("dip_bytes", SIZE, dip_bytes),
-    F("dip_percent", NUM, dip_percent), F("cpu", TIME, cpu_ns),
+    F("dip_percent", NUM, dip_percent), F("cpu", TIME, cpu_ns), F("poll", TIME, poll_ns),
     F("fill_permille", NUM, fill_permille), F("endurance", NUM, endurance), F("bad_permille", NUM, bad_permille),
 };
 

@@ -143,6 +143,18 @@ class Runs(Base):
         other = self.load()["tests"][0]["points"][0]["latency"]["write+flush"]
         self.assertNotEqual(other, outs[0]["tests"][0]["points"][0]["latency"]["write+flush"])
 
+    def test_nb_on_sim_and_not_applicable_on_posix(self):
+        r = run("run", "-q", "-t", "sim:sd-consumer,poll=3463ns", "--tests", "nb", "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        pts = {p["name"]: p for p in self.load()["tests"][0]["points"]}
+        self.assertLessEqual(pts["nonblocking"]["metrics"]["blocked_max_ns"], 3463)
+        self.assertGreater(pts["blocking"]["metrics"]["blocked_max_ns"], 100000)
+        r = run("run", "-q", "-t", self.target, "--tests", "nb", "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        t = self.load()["tests"][0]
+        self.assertEqual(t["status"], "not_applicable")
+        self.assertIn("block level", t["error"])
+
     def test_sim_in_real_time(self):
         r = run("run", "-q", "-t", "sim:sd-a2,capacity=64M,clock=real", "--tests", "fsync",
                 "--duration", "300ms", "--size", "1M", "-o", self.out)

@@ -503,7 +503,52 @@ static void injected_errors_by_rate_and_address(void)
     CHECK_EQ(st.sim.n.injected_errors, failed + 2);
 }
 
+/* ---- the non-blocking path (nb) -------------------------------------------- */
+static double nb_metric(const struct sts_point *p, const char *key)
+{
+    const struct sts_kv *kv = sts_kv_find(p->metrics, p->n_metrics, key);
+    return kv ? sts_kv_number(kv) : -1.0;
+}
+static double nb_seen[2][4];
+static int nb_point(void *ctx, const struct sts_test_info *ti, const struct sts_point *p)
+{
+    (void)ctx;
+    (void)ti;
+    int k = strcmp(p->name, "nonblocking") == 0;
+    nb_seen[k][0] = nb_metric(p, "blocked_max_ns");
+    nb_seen[k][1] = nb_metric(p, "block_mean_ns");
+    nb_seen[k][2] = nb_metric(p, "file_mean_ns");
+    nb_seen[k][3] = nb_metric(p, "polls_per_block_mean");
+    return 0;
+}
+static const struct sts_sink_ops nb_ops = {.point = nb_point};
+
+static void nb_blocks_the_caller_only_per_poll(void)
+{
+    CHECK_EQ(sim_target("sd-consumer", 64 * MIB, 0, 1, 0), 0);
+    st.sim.p.poll_ns = 3463; /* the seed's measured step on a Cortex-M4 */
+    st.t.bd = &st.bd;
+    struct sts_sink sink = {&nb_ops, NULL};
+    CHECK_EQ(run("nb", 1, 0, 0, STS_SCALE_QUICK, &sink), 0);
+    /* blocking: the caller waits for the whole 512 B read (hundreds of us) */
+    CHECK(nb_seen[0][0] > 100000);
+    CHECK(nb_seen[0][3] < 0); /* no polls reported for blocking calls */
+    /* non-blocking: never more than one poll step, whatever the device does */
+    CHECK(nb_seen[1][0] <= 3463);
+    CHECK(nb_seen[1][0] > 0);
+    /* the same device work: per block and per file within a poll step each */
+    CHECK(nb_seen[1][1] >= nb_seen[0][1] && nb_seen[1][1] <= nb_seen[0][1] + 2 * 3463);
+    CHECK_REL(nb_seen[1][2], nb_seen[0][2], 0.05);
+    /* polls per block ~ block time / poll step */
+    CHECK_REL(nb_seen[1][3], nb_seen[0][1] / 3463.0, 0.05);
+    /* a device without the path: not applicable, said so */
+    CHECK_EQ(sim_target("sd-consumer", 64 * MIB, 0, 1, 0), 0);
+    st.t.bd = NULL;
+    CHECK_EQ(run("nb", 1, 0, 0, STS_SCALE_QUICK, NULL), 0);
+}
+
 const struct sts_test_case test_sim_cases[] = {
+    {"nb_blocks_the_caller_only_per_poll", nb_blocks_the_caller_only_per_poll},
     {"managed_power_cut_keeps_flushed_loses_unflushed", managed_power_cut_keeps_flushed_loses_unflushed},
     {"cut_after_n_ops_tears_the_write_in_flight", cut_after_n_ops_tears_the_write_in_flight},
     {"plp_cache_survives_a_cut", plp_cache_survives_a_cut},
