@@ -103,6 +103,34 @@ static void input_from(const cJSON *doc, struct sts_an_input *in)
             in->fsync_p50_ns = num(pct, "50");
             in->fsync_p9999_ns = num(pct, "99.99");
             in->fsync_max_ns = num(lat, "max_ns");
+        } else if (!strcmp(id, "S2")) {
+            const cJSON *e = cJSON_GetObjectItemCaseSensitive(t, "open_close_exponent_flat");
+            if (!cJSON_IsNumber(e))
+                continue;
+            in->has_s2 = 1;
+            in->s2_exp_flat = e->valuedouble;
+            in->s2_ci_flat = num(t, "open_close_exponent_flat_ci95");
+            in->s2_exp_sub = num(t, "open_close_exponent_subdirs");
+            in->s2_ci_sub = num(t, "open_close_exponent_subdirs_ci95");
+            const cJSON *p;
+            cJSON_ArrayForEach(p, points)
+            {
+                const cJSON *nm = cJSON_GetObjectItemCaseSensitive(p, "name");
+                const cJSON *prm = cJSON_GetObjectItemCaseSensitive(p, "params");
+                const cJSON *lay = cJSON_GetObjectItemCaseSensitive(prm, "layout");
+                if (!cJSON_IsString(nm) || strcmp(nm->valuestring, "open_close") ||
+                    !cJSON_IsString(lay))
+                    continue;
+                double n = num(prm, "files");
+                double v = num(cJSON_GetObjectItemCaseSensitive(p, "metrics"), "per_file_mean_ns");
+                int flat = !strcmp(lay->valuestring, "flat");
+                if (flat && (in->s2_n_lo == 0 || n < in->s2_n_lo))
+                    in->s2_n_lo = n, in->s2_open_lo_ns = v;
+                if (flat && n >= in->s2_n_hi)
+                    in->s2_n_hi = n, in->s2_open_hi_ns = v;
+                if (!flat && n >= in->s2_n_hi)
+                    in->s2_open_hi_sub_ns = v;
+            }
         } else if (!strcmp(id, "seq")) {
             const cJSON *p;
             cJSON_ArrayForEach(p, points)

@@ -32,6 +32,11 @@ struct sts_an_input {
     double fsync_iops, fsync_mean_ns, fsync_p50_ns, fsync_p9999_ns, fsync_max_ns;
     int has_seq;
     double seq_write_bps, seq_read_bps;      /* seq: best of N */
+    int has_s2;                              /* S2: open+close per file vs N */
+    double s2_exp_flat, s2_ci_flat, s2_exp_sub, s2_ci_sub;
+    double s2_n_lo, s2_n_hi;                 /* smallest and largest N */
+    double s2_open_lo_ns, s2_open_hi_ns;     /* flat, at those N */
+    double s2_open_hi_sub_ns;                /* subdirectories, at the largest N */
 };
 
 /* Thresholds; every default is the and is documented in docs. */
@@ -65,6 +70,15 @@ struct sts_analysis {
 int sts_an_knee(const struct sts_series *s, double gain);
 int sts_an_plateau(const struct sts_series *s, double band);
 int sts_an_dip(const struct sts_series *s, int from, double drop);
+
+/* Least-squares slope of log(y) against log(x) with the half-width of its
+ * 95 % confidence interval (Student t, n - 2 degrees of freedom). Returns 0,
+ * or STS_EINVAL with fewer than 3 points or a non-positive value. */
+int sts_an_loglog_slope(const double *x, const double *y, size_t n, double *slope,
+                        double *ci95);
+/* "O(1)", "O(n)", "O(n^2)", or "between O(1) and O(n)"... from a slope and
+ * its confidence: a class is named only when the interval allows no other. */
+void sts_an_growth_class(double slope, double ci95, char *out, size_t n);
 
 /* Places an fsync profile (and sequential bandwidth, which tells consumer
  * SSDs from cards) in the published tier table; "between X and Y" when it

@@ -50,7 +50,7 @@ struct sts_workspace {
 };
 
 #define STS_CTX_LATS 2
-#define STS_CTX_MAX_SUMMARY 8
+#define STS_CTX_MAX_SUMMARY 16
 #define STS_CTX_MAX_PARAMS 12
 
 /* What a running workload sees. */

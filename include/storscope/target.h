@@ -46,6 +46,7 @@ enum sts_target_flags {
     STS_T_VIRTUAL_TIME = 0x4, /* the clock is the device model's virtual clock */
     STS_T_USER_FS = 0x8,      /* a user's filesystem: never fill it (keep a reserve free) */
     STS_T_READ_ONLY = 0x10,   /* writes are refused: tests read what is on the medium */
+    STS_T_NO_FS_METADATA = 0x20, /* files are bare extents (extentfs): no directory to measure */
 };
 
 #define STS_TARGET_MAX_ENV 32

@@ -5,7 +5,10 @@
 #include "storscope/target.h"
 #include "storscope/units.h"
 
+#include <math.h>
 #include <string.h>
+
+#include "storscope/error.h"
 
 void sts_an_config_default(struct sts_an_config *cfg)
 {
@@ -59,6 +62,57 @@ int sts_an_dip(const struct sts_series *s, int from, double drop)
             return (int)i;
     }
     return -1;
+}
+
+int sts_an_loglog_slope(const double *x, const double *y, size_t n, double *slope,
+                        double *ci95)
+{
+    static const double t975[] = {0, 12.706, 4.303, 3.182, 2.776, 2.571,
+                                  2.447, 2.365, 2.306, 2.262, 2.228};
+    if (n < 3)
+        return STS_EINVAL;
+    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (x[i] <= 0 || y[i] <= 0)
+            return STS_EINVAL;
+        double lx = log(x[i]), ly = log(y[i]);
+        sx += lx;
+        sy += ly;
+        sxx += lx * lx;
+        sxy += lx * ly;
+    }
+    double dn = (double)n, den = dn * sxx - sx * sx;
+    if (den <= 0)
+        return STS_EINVAL;
+    double b = (dn * sxy - sx * sy) / den, a = (sy - b * sx) / dn;
+    double sse = 0;
+    for (size_t i = 0; i < n; i++) {
+        double r = log(y[i]) - (a + b * log(x[i]));
+        sse += r * r;
+    }
+    double se = sqrt(sse / (dn - 2.0) / (sxx - sx * sx / dn));
+    size_t df = n - 2;
+    *slope = b;
+    *ci95 = se * (df <= 10 ? t975[df] : 1.96);
+    return STS_OK;
+}
+
+void sts_an_growth_class(double slope, double ci95, char *out, size_t n)
+{
+    static const char *const names[] = {"O(1)", "O(n)", "O(n^2)", "O(n^3)"};
+    double lo = slope - ci95, hi = slope + ci95;
+    /* a class k covers slopes within +-0.5 of k */
+    int klo = (int)floor(lo + 0.5), khi = (int)floor(hi + 0.5);
+    klo = klo < 0 ? 0 : klo > 3 ? 3 : klo;
+    khi = khi < 0 ? 0 : khi > 3 ? 3 : khi;
+    if (klo == khi) {
+        sts_strlcpy(out, names[klo], n);
+    } else {
+        sts_strlcpy(out, "between ", n);
+        sts_strlcat(out, names[klo], n);
+        sts_strlcat(out, " and ", n);
+        sts_strlcat(out, names[khi], n);
+    }
 }
 
 /* ---- text ------------------------------------------------------------------ */
@@ -314,6 +368,30 @@ void sts_analyze(const struct sts_an_input *in, const struct sts_an_config *cfg,
         }
     }
 
+    /* metadata growth (S2) */
+    if (in->has_s2) {
+        char cls[48], cls_sub[48];
+        sts_an_growth_class(in->s2_exp_flat, in->s2_ci_flat, cls, sizeof(cls));
+        sts_an_growth_class(in->s2_exp_sub, in->s2_ci_sub, cls_sub, sizeof(cls_sub));
+        fixed(a, sizeof(a), in->s2_exp_flat, 2);
+        fixed(b, sizeof(b), in->s2_ci_flat, 2);
+        ms(c, sizeof(c), in->s2_open_lo_ns);
+        ms(d, sizeof(d), in->s2_open_hi_ns);
+        char nlo[24], nhi[24], sub_ns[24];
+        fixed(nlo, sizeof(nlo), in->s2_n_lo, 0);
+        fixed(nhi, sizeof(nhi), in->s2_n_hi, 0);
+        ms(sub_ns, sizeof(sub_ns), in->s2_open_hi_sub_ns);
+        SAY(add(out->finding, &out->n_findings, "metadata growth", "S2"),
+            "open+close per file grows ", cls, " with files per directory (slope ", a, " +- ",
+            b, "): ", c, " at ", nlo, " files, ", d, " at ", nhi, "; ", cls_sub,
+            " spread over subdirectories (", sub_ns, " at ", nhi, ")");
+        if (in->s2_exp_flat - in->s2_ci_flat >= 0.5) /* at least linear, with confidence */
+            SAY(add(out->guideline, &out->n_guidelines, "fewer files", "S2"),
+                "Keep directories small or aggregate records into fewer files: opening a file "
+                "costs ", cls, " in the directory's size (S2: ", c, " at ", nlo, " files, ", d,
+                " at ", nhi, "); spread over subdirectories it costs ", sub_ns, ".");
+    }
+
     /* tail and tier (fsync) */
     if (in->has_fsync) {
         ms(a, sizeof(a), in->fsync_max_ns);
@@ -379,6 +457,20 @@ static int collect_point(void *ctx, const struct sts_test_info *ti, const struct
         in->fsync_p50_ns = (double)sts_hist_percentile(&l->h, 50);
         in->fsync_p9999_ns = (double)sts_hist_percentile(&l->h, 99.99);
         in->fsync_max_ns = (double)l->h.max;
+    } else if (!strcmp(ti->id, "S2") && !strcmp(p->name, "open_close") && !p->skipped) {
+        const struct sts_kv *files = sts_kv_find(p->params, p->n_params, "files");
+        const struct sts_kv *layout = sts_kv_find(p->params, p->n_params, "layout");
+        const struct sts_kv *pf = sts_kv_find(p->metrics, p->n_metrics, "per_file_mean_ns");
+        if (!files || !layout || !pf)
+            return 0;
+        double n = sts_kv_number(files), v = sts_kv_number(pf);
+        int flat = !strcmp(layout->v.s, "flat");
+        if (flat && (in->s2_n_lo == 0 || n < in->s2_n_lo))
+            in->s2_n_lo = n, in->s2_open_lo_ns = v;
+        if (flat && n >= in->s2_n_hi)
+            in->s2_n_hi = n, in->s2_open_hi_ns = v;
+        if (!flat && n >= in->s2_n_hi)
+            in->s2_open_hi_sub_ns = v;
     } else if (!strcmp(ti->id, "seq") && !p->skipped) {
         const struct sts_kv *best = sts_kv_find(p->metrics, p->n_metrics, "best_bytes_per_second");
         if (best && is_write) {
@@ -392,7 +484,28 @@ static int collect_point(void *ctx, const struct sts_test_info *ti, const struct
     return 0;
 }
 
-static const struct sts_sink_ops collector_ops = {.point = collect_point};
+static int collect_test_end(void *ctx, const struct sts_test_end *te)
+{
+    struct sts_an_input *in = ctx;
+    if (strcmp(te->id, "S2") || te->status != STS_TEST_OK)
+        return 0;
+    const struct sts_kv *e = sts_kv_find(te->summary, te->n_summary, "open_close_exponent_flat");
+    const struct sts_kv *ci = sts_kv_find(te->summary, te->n_summary, "open_close_exponent_flat_ci95");
+    const struct sts_kv *es = sts_kv_find(te->summary, te->n_summary, "open_close_exponent_subdirs");
+    const struct sts_kv *cs =
+        sts_kv_find(te->summary, te->n_summary, "open_close_exponent_subdirs_ci95");
+    if (e && ci && es && cs) {
+        in->has_s2 = 1;
+        in->s2_exp_flat = e->v.d;
+        in->s2_ci_flat = ci->v.d;
+        in->s2_exp_sub = es->v.d;
+        in->s2_ci_sub = cs->v.d;
+    }
+    return 0;
+}
+
+static const struct sts_sink_ops collector_ops = {.point = collect_point,
+                                                  .test_end = collect_test_end};
 
 void sts_an_collector_init(struct sts_an_input *in, struct sts_sink *sink)
 {

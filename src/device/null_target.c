@@ -45,7 +45,7 @@ static int null_open(struct sts_target *t, const struct sts_target_spec *spec, c
     n->in_use = 1;
     t->kind = "null";
     t->clock = *sts_port_clock();
-    t->flags = 0; /* keeps no data, has no cache */
+    t->flags = STS_T_NO_FS_METADATA; /* keeps no data, has no cache, no directories */
     t->io_align = 0;
     t->impl = n;
     sts_target_env(t, STS_KV_S("device", "null (keeps no data, takes no time)"));

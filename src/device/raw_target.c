@@ -415,7 +415,7 @@ static int raw_open(struct sts_target *t, const struct sts_target_spec *spec, ch
     t->kind = "raw";
     t->bd = &r->bd;
     t->clock = *sts_port_clock();
-    t->flags = r->writable ? STS_T_KEEPS_DATA : STS_T_READ_ONLY;
+    t->flags = (r->writable ? STS_T_KEEPS_DATA : STS_T_READ_ONLY) | STS_T_NO_FS_METADATA;
     t->io_align = 0;
     t->impl = r;
     t->counters = raw_counters;

@@ -226,7 +226,8 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
         t->clock = *sts_port_clock();
     else
         sts_sim_clock(&st->sim, &t->clock);
-    t->flags = (real ? 0 : STS_T_VIRTUAL_TIME) | (keep ? STS_T_KEEPS_DATA : 0);
+    t->flags = (real ? 0 : STS_T_VIRTUAL_TIME) | (keep ? STS_T_KEEPS_DATA : 0) |
+               STS_T_NO_FS_METADATA;
     t->io_align = 0;
     t->impl = st;
     t->counters = sim_counters;

@@ -45,14 +45,20 @@ static int term_point(void *ctx, const struct sts_test_info *ti, const struct st
     const struct sts_kv *c = sts_kv_find(p->params, p->n_params, "chunk_bytes");
     if (!c)
         c = sts_kv_find(p->params, p->n_params, "block_bytes");
+    const struct sts_kv *files = sts_kv_find(p->params, p->n_params, "files");
     if (c)
         sts_fmt_bytes(chunk, sizeof(chunk), (uint64_t)sts_kv_number(c));
+    else if (files)
+        snprintf(chunk, sizeof(chunk), "%.0f files", sts_kv_number(files));
     if (p->skipped) {
         fprintf(ts->out, "  %-16s %10s  skipped: %s\n", p->name, chunk, p->skipped);
         return 0;
     }
     char rate[24], sd[16] = "-", p50[16] = "-", p99[16] = "-", mx[16] = "-";
-    sts_fmt_rate(rate, sizeof(rate), p->run_stats.mean);
+    if (p->run_metric && !strcmp(p->run_metric, "total_ns"))
+        sts_fmt_ns(rate, sizeof(rate), p->run_stats.mean); /* a duration per run */
+    else
+        sts_fmt_rate(rate, sizeof(rate), p->run_stats.mean);
     if (p->n_runs > 1 && p->run_stats.mean > 0)
         snprintf(sd, sizeof(sd), "%.1f %%", 100.0 * sts_welford_sd(&p->run_stats) /
                                               p->run_stats.mean);
@@ -93,6 +99,18 @@ static int term_test_end(void *ctx, const struct sts_test_end *te)
     }
     if (te->n_summary)
         fputc('\n', ts->out);
+    for (size_t i = 0; i < te->n_summary; i++) { /* growth exponents: N^b +- ci */
+        const struct sts_kv *kv = &te->summary[i];
+        const char *e = strstr(kv->key, "_exponent_");
+        if (!e || strstr(kv->key, "_ci95"))
+            continue;
+        char ci_key[64];
+        snprintf(ci_key, sizeof(ci_key), "%s_ci95", kv->key);
+        const struct sts_kv *ci = sts_kv_find(te->summary, te->n_summary, ci_key);
+        fprintf(ts->out, "  per-file %.*s grows as N^%.2f (+-%.2f, 95 %%) %s\n",
+                (int)(e - kv->key), kv->key, kv->v.d, ci ? ci->v.d : 0.0,
+                strstr(e, "flat") ? "in one directory" : "spread over sqrt(N) subdirectories");
+    }
     if (te->status != 0)
         fprintf(ts->out, "  %s%s%s\n", sts_test_status_name(te->status), te->error ? ": " : "",
                 te->error ? te->error : "");

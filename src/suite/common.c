@@ -230,11 +230,20 @@ int wl_emit_runs(struct sts_ctx *c, const char *name, const struct sts_kv *param
                  const struct sts_kv *metrics, size_t n_metrics,
                  const struct sts_lat_report *lat, size_t n_lat)
 {
+    return wl_emit_metric(c, name, "bytes_per_second", params, n_params, runs, n_runs, metrics,
+                          n_metrics, lat, n_lat);
+}
+
+int wl_emit_metric(struct sts_ctx *c, const char *name, const char *run_metric,
+                   const struct sts_kv *params, size_t n_params, const double *runs, size_t n_runs,
+                   const struct sts_kv *metrics, size_t n_metrics,
+                   const struct sts_lat_report *lat, size_t n_lat)
+{
     struct sts_point p = {
         .name = name,
         .params = params,
         .n_params = n_params,
-        .run_metric = "bytes_per_second",
+        .run_metric = run_metric,
         .runs = runs,
         .n_runs = n_runs,
         .metrics = metrics,

@@ -71,6 +71,11 @@ int wl_emit_runs(struct sts_ctx *c, const char *name, const struct sts_kv *param
                  size_t n_params, const double *runs, size_t n_runs,
                  const struct sts_kv *metrics, size_t n_metrics,
                  const struct sts_lat_report *lat, size_t n_lat);
+/* The same with another per-run metric than bytes per second. */
+int wl_emit_metric(struct sts_ctx *c, const char *name, const char *run_metric,
+                   const struct sts_kv *params, size_t n_params, const double *runs, size_t n_runs,
+                   const struct sts_kv *metrics, size_t n_metrics,
+                   const struct sts_lat_report *lat, size_t n_lat);
 int wl_emit_skipped(struct sts_ctx *c, const char *name, const struct sts_kv *params,
                     size_t n_params, const char *why);
 

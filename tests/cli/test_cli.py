@@ -52,12 +52,14 @@ class Runs(Base):
         self.assertEqual(r.returncode, 0, r.stderr)
         doc = self.load()
         self.assertEqual(doc["status"], "ok")
-        self.assertEqual([t["id"] for t in doc["tests"]], ["B0", "B1", "B2", "M1"])
+        self.assertEqual([t["id"] for t in doc["tests"]], ["B0", "B1", "B2", "M1", "S2"])
         for t in doc["tests"]:
             self.assertEqual(t["status"], "ok", t["id"])
             self.assertTrue(t["points"], t["id"])
             for p in t["points"]:
                 self.assertNotIn("skipped", p)
+                if t["id"] == "S2":
+                    continue
                 m, prm = p["metrics"], p["params"]
                 if t["id"] in ("B0", "B1"):  # the whole file, every run
                     self.assertEqual(m["bytes_per_run"], prm["file_bytes"])
@@ -142,6 +144,27 @@ class Runs(Base):
                 "--duration", "30s", "--size", "16M", "-o", self.out)
         other = self.load()["tests"][0]["points"][0]["latency"]["write+flush"]
         self.assertNotEqual(other, outs[0]["tests"][0]["points"][0]["latency"]["write+flush"])
+
+    def test_s2_metadata_bursts(self):
+        r = run("run", "-t", self.target, "--tests", "S2", "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        t = self.load()["tests"][0]
+        self.assertEqual(t["status"], "ok", t["error"])
+        # open+close runs without O_CREAT and delete must find every file: both
+        # would fail if create had not made them all
+        self.assertEqual(len(t["points"]), 2 * 5 * 3)
+        for layout in ("flat", "subdirs"):
+            for op in ("create", "open_close", "delete"):
+                self.assertIn(f"{op}_exponent_{layout}", t)
+                self.assertGreater(t[f"{op}_exponent_{layout}_ci95"], 0)
+        files = [p["params"]["files"] for p in t["points"] if p["name"] == "create"]
+        self.assertEqual(files, [50, 100, 150, 200, 250] * 2)
+        self.assertTrue(self.target_is_empty())
+        self.assertIn("per-file open_close grows as N^", r.stdout)
+        self.assertIn("[S2] open+close per file grows", r.stdout)
+        r = run("run", "-q", "-t", "sim:emmc-stm32u5", "--tests", "S2", "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(self.load()["tests"][0]["status"], "not_applicable")
 
     def test_nb_on_sim_and_not_applicable_on_posix(self):
         r = run("run", "-q", "-t", "sim:sd-consumer,poll=3463ns", "--tests", "nb", "-o", self.out)

@@ -153,7 +153,72 @@ static void no_evidence_no_guideline(void)
         CHECK(strcmp(an.guideline[i].kind, "chunk size") && strcmp(an.guideline[i].kind, "sizes to avoid"));
 }
 
+static void slope_tells_o1_on_on2_apart(void)
+{
+    static const double n[] = {200, 400, 600, 800, 1000};
+    /* the study's Table 3 open+close per file (us): linear in N */
+    static const double table3[] = {3615.00, 6801.25, 9986.00, 13172.75, 16360.70};
+    /* Table 4 create totals / N: linear per file, so totals are quadratic */
+    static const double create_total[] = {2029.40, 7531.20, 16498.20, 28929.90, 44841.00};
+    double flat[5], quad[5], per_file_create[5], slope, ci;
+    char cls[48];
+    for (int i = 0; i < 5; i++) {
+        flat[i] = 1000.0 * (1.0 + 0.03 * ((i * 7) % 3 - 1)); /* +-3 % noise */
+        quad[i] = n[i] * n[i] * (1.0 + 0.02 * ((i * 5) % 3 - 1));
+        per_file_create[i] = create_total[i] / n[i];
+    }
+    CHECK_EQ(sts_an_loglog_slope(n, flat, 5, &slope, &ci), 0);
+    sts_an_growth_class(slope, ci, cls, sizeof(cls));
+    CHECK_STR(cls, "O(1)");
+    CHECK_EQ(sts_an_loglog_slope(n, table3, 5, &slope, &ci), 0);
+    sts_an_growth_class(slope, ci, cls, sizeof(cls));
+    CHECK_STR(cls, "O(n)");
+    CHECK(slope > 0.9 && slope < 1.1);
+    CHECK_EQ(sts_an_loglog_slope(n, per_file_create, 5, &slope, &ci), 0);
+    sts_an_growth_class(slope, ci, cls, sizeof(cls));
+    CHECK_STR(cls, "O(n)");
+    CHECK_EQ(sts_an_loglog_slope(n, create_total, 5, &slope, &ci), 0);
+    sts_an_growth_class(slope, ci, cls, sizeof(cls));
+    CHECK_STR(cls, "O(n^2)");
+    CHECK_EQ(sts_an_loglog_slope(n, quad, 5, &slope, &ci), 0);
+    sts_an_growth_class(slope, ci, cls, sizeof(cls));
+    CHECK_STR(cls, "O(n^2)");
+    /* too noisy to tell: said so */
+    sts_an_growth_class(0.6, 0.5, cls, sizeof(cls));
+    CHECK_STR(cls, "between O(1) and O(n)");
+    CHECK(sts_an_loglog_slope(n, flat, 2, &slope, &ci) != 0);
+}
+
+static void metadata_guideline_only_when_cost_grows(void)
+{
+    struct sts_an_input in;
+    struct sts_an_config cfg;
+    struct sts_analysis an;
+    sts_an_config_default(&cfg);
+    memset(&in, 0, sizeof(in));
+    in.has_s2 = 1;
+    in.s2_exp_flat = 1.0;
+    in.s2_ci_flat = 0.05;
+    in.s2_exp_sub = 0.05;
+    in.s2_ci_sub = 0.1;
+    in.s2_n_lo = 200;
+    in.s2_n_hi = 1000;
+    in.s2_open_lo_ns = 3615000;
+    in.s2_open_hi_ns = 16360700;
+    in.s2_open_hi_sub_ns = 2100000;
+    sts_analyze(&in, &cfg, &an);
+    CHECK_EQ(an.n_guidelines, 1);
+    CHECK(strstr(an.guideline[0].text, "O(n)") && strstr(an.guideline[0].text, "16.36 ms") &&
+          strstr(an.guideline[0].text, "(S2:"));
+    in.s2_exp_flat = 0.05; /* flat: a finding, no guideline */
+    sts_analyze(&in, &cfg, &an);
+    CHECK_EQ(an.n_findings, 1);
+    CHECK_EQ(an.n_guidelines, 0);
+}
+
 const struct sts_test_case test_analysis_cases[] = {
+    {"slope_tells_o1_on_on2_apart", slope_tells_o1_on_on2_apart},
+    {"metadata_guideline_only_when_cost_grows", metadata_guideline_only_when_cost_grows},
     {"knee_found_where_it_is", knee_found_where_it_is},
     {"plateau_found_from_64k", plateau_found_from_64k},
     {"dip_found_at_128k_and_not_elsewhere", dip_found_at_128k_and_not_elsewhere},
