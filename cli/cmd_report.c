@@ -121,15 +121,9 @@ static void input_from(const cJSON *doc, struct sts_an_input *in)
                 if (!cJSON_IsString(nm) || strcmp(nm->valuestring, "open_close") ||
                     !cJSON_IsString(lay))
                     continue;
-                double n = num(prm, "files");
-                double v = num(cJSON_GetObjectItemCaseSensitive(p, "metrics"), "per_file_mean_ns");
-                int flat = !strcmp(lay->valuestring, "flat");
-                if (flat && (in->s2_n_lo == 0 || n < in->s2_n_lo))
-                    in->s2_n_lo = n, in->s2_open_lo_ns = v;
-                if (flat && n >= in->s2_n_hi)
-                    in->s2_n_hi = n, in->s2_open_hi_ns = v;
-                if (!flat && n >= in->s2_n_hi)
-                    in->s2_open_hi_sub_ns = v;
+                sts_an_s2_point(in, !strcmp(lay->valuestring, "flat"), num(prm, "files"),
+                                num(cJSON_GetObjectItemCaseSensitive(p, "metrics"),
+                                    "per_file_mean_ns"));
             }
         } else if (!strcmp(id, "seq")) {
             const cJSON *p;

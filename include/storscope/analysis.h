@@ -88,6 +88,10 @@ void sts_an_tier(const struct sts_an_input *in, char *out, size_t n);
 void sts_analyze(const struct sts_an_input *in, const struct sts_an_config *cfg,
                  struct sts_analysis *out);
 
+/* Adds one S2 open+close point (per-file mean, ns) to the input; flat layout
+ * points first, as S2 emits them. Used by the collector and by `report`. */
+void sts_an_s2_point(struct sts_an_input *in, int flat, double files, double per_file_ns);
+
 /* A sink that fills an sts_an_input as a run goes. */
 void sts_an_collector_init(struct sts_an_input *in, struct sts_sink *sink);
 

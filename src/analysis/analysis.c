@@ -415,6 +415,16 @@ void sts_analyze(const struct sts_an_input *in, const struct sts_an_config *cfg,
     }
 }
 
+void sts_an_s2_point(struct sts_an_input *in, int flat, double n, double v)
+{
+    if (flat && (in->s2_n_lo == 0 || n < in->s2_n_lo))
+        in->s2_n_lo = n, in->s2_open_lo_ns = v;
+    if (flat && n >= in->s2_n_hi)
+        in->s2_n_hi = n, in->s2_open_hi_ns = v;
+    if (!flat && n >= in->s2_n_hi)
+        in->s2_open_hi_sub_ns = v;
+}
+
 /* ---- a sink that fills the input as a run goes ----------------------------- */
 static void append(struct sts_series *s, const char *test, const struct sts_point *p)
 {
@@ -463,14 +473,8 @@ static int collect_point(void *ctx, const struct sts_test_info *ti, const struct
         const struct sts_kv *pf = sts_kv_find(p->metrics, p->n_metrics, "per_file_mean_ns");
         if (!files || !layout || !pf)
             return 0;
-        double n = sts_kv_number(files), v = sts_kv_number(pf);
-        int flat = !strcmp(layout->v.s, "flat");
-        if (flat && (in->s2_n_lo == 0 || n < in->s2_n_lo))
-            in->s2_n_lo = n, in->s2_open_lo_ns = v;
-        if (flat && n >= in->s2_n_hi)
-            in->s2_n_hi = n, in->s2_open_hi_ns = v;
-        if (!flat && n >= in->s2_n_hi)
-            in->s2_open_hi_sub_ns = v;
+        sts_an_s2_point(in, !strcmp(layout->v.s, "flat"), sts_kv_number(files),
+                        sts_kv_number(pf));
     } else if (!strcmp(ti->id, "seq") && !p->skipped) {
         const struct sts_kv *best = sts_kv_find(p->metrics, p->n_metrics, "best_bytes_per_second");
         if (best && is_write) {
