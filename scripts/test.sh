@@ -30,12 +30,17 @@ arm-none-eabi-size -t "$lib" | tail -1
 echo "== firmware: the portable unit tests on an emulated Cortex-M33 (QEMU mps2-an505)"
 cmake --preset firmware >/dev/null
 cmake --build --preset firmware $jobs >/dev/null
-ctest --preset firmware --output-on-failure -V | tee build/firmware/ctest.log | grep -E "passed, |Test +#|tests passed"
+ctest --preset firmware --output-on-failure -V | tee build/firmware/ctest.log |
+    grep -E "passed, |Test +#|tests passed|nb on the MCU"
 # the same tests, the same count, on both machines
 host=$(build/release/tests/storscope_unit | tail -n 1)
 mcu=$(grep -Eo '[0-9]+ passed, [0-9]+ failed' build/firmware/ctest.log | head -n 1)
 echo "host: $host / cortex-m33: $mcu"
 [ "$host" = "$mcu" ] || { echo "host and firmware test counts differ" >&2; exit 1; }
+# the MCU's results file is read on the host like any other
+build/release/storscope report build/firmware/firmware/suite-1.json | grep -q "write knee at 512 B" ||
+    { echo "storscope report did not accept the firmware suite's JSON" >&2; exit 1; }
+echo "storscope report accepts the Cortex-M33 suite's JSON"
 
 echo "== cppcheck"
 cppcheck --quiet --error-exitcode=1 --std=c11 --enable=warning,performance,portability \
