@@ -2,46 +2,17 @@
  * Reads the JSON with cJSON, rebuilds the analysis input and prints what the
  * portable analysis concludes. */
 #include "cli.h"
+#include "json_in.h"
 #include "storscope/analysis.h"
 
 #include <cjson/cJSON.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap + 1);
-    while (buf) {
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (n < cap)
-            break;
-        char *more = realloc(buf, cap * 2 + 1);
-        if (!more) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = more;
-        cap *= 2;
-    }
-    fclose(f);
-    if (buf)
-        buf[n] = '\0';
-    *len = n;
-    return buf;
-}
-
 static double num(const cJSON *o, const char *key)
 {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    return cJSON_IsNumber(v) ? v->valuedouble : 0.0;
+    return cli_num(o, key);
 }
 
 static void series_from(struct sts_series *s, const char *test, const cJSON *points,
@@ -176,28 +147,9 @@ int cmd_report(int argc, char **argv)
         report_usage(stderr);
         return EXIT_USAGE;
     }
-    size_t len = 0;
-    char *text = slurp(argv[1], &len);
-    if (!text) {
-        cli_error("cannot read %s: %s", argv[1], strerror(errno));
+    cJSON *doc = cli_load_results(argv[1]);
+    if (!doc)
         return EXIT_USAGE;
-    }
-    cJSON *doc = cJSON_ParseWithLength(text, len);
-    if (!doc) {
-        const char *at = cJSON_GetErrorPtr();
-        long off = at && at >= text && at <= text + len ? (long)(at - text) : -1;
-        cli_error("%s is not valid JSON (%s at byte %ld)", argv[1],
-                  off >= (long)len - 1 ? "truncated" : "syntax error", off);
-        free(text);
-        return EXIT_USAGE;
-    }
-    free(text);
-    const cJSON *schema = cJSON_GetObjectItemCaseSensitive(doc, "schema");
-    if (!cJSON_IsString(schema) || strcmp(schema->valuestring, "storscope-result/1")) {
-        cli_error("%s is not a storscope-result/1 document", argv[1]);
-        cJSON_Delete(doc);
-        return EXIT_USAGE;
-    }
     const cJSON *run = cJSON_GetObjectItemCaseSensitive(doc, "run");
     const cJSON *target = cJSON_GetObjectItemCaseSensitive(run, "target");
     printf("storscope report: %s (target %s)\n", argv[1],

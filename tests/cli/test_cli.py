@@ -439,6 +439,49 @@ class Report(Base):
         self.assertEqual(run("report").returncode, 2)
 
 
+class Compare(Base):
+    def test_aligns_what_files_share_and_gates_on_regressions(self):
+        study = os.path.join(FIXTURES, "study.json")
+        r = run("run", "-q", "-t", "sim:emmc-industrial,capacity=64M", "--tests", "fsync,seq",
+                "--duration", "2s", "--size", "4M", "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        r = run("compare", study, self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = {l.split("  ")[0].strip(): l for l in r.stdout.splitlines()}
+        self.assertIn("fsync IOPS", lines)            # both have it: a ratio
+        self.assertRegex(lines["fsync IOPS"], r"\(\d+\.\d+x\)")
+        self.assertIn("B0 write, 1 KiB chunks", lines)  # only the first has it
+        self.assertIn(" -", lines["B0 write, 1 KiB chunks"])
+        self.assertIn("seq write (dd), best", lines)    # only the second has it
+        md = run("compare", "--format", "md", study, self.out).stdout
+        self.assertTrue(md.startswith("| figure | study.json | out.json |"))
+        # gating: none against itself, a planted regression is caught and named
+        self.assertEqual(run("compare", "--threshold", "5", study, study).returncode, 0)
+        with open(study) as f:
+            doc = json.load(f)
+        for t in doc["tests"]:
+            if t["id"] == "fsync":
+                t["iops"] *= 0.5
+        worse = os.path.join(self.dir, "worse.json")
+        with open(worse, "w") as f:
+            json.dump(doc, f)
+        r = run("compare", "--threshold", "10", study, worse)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("fsync IOPS: worse.json is 50.0 % worse than", r.stderr.replace(
+            os.path.dirname(worse) + "/", ""))
+        self.assertEqual(run("compare", "--threshold", "60", study, worse).returncode, 0)
+
+    def test_bad_input(self):
+        study = os.path.join(FIXTURES, "study.json")
+        for args, msg in ((["compare", study], "needs 2"),
+                          (["compare", "--format", "pdf", study, study], "bad --format"),
+                          (["compare", "--threshold", "x", study, study], "bad --threshold"),
+                          (["compare", study, os.path.join(self.dir, "nope.json")], "cannot read")):
+            r = run(*args)
+            self.assertEqual(r.returncode, 2, args)
+            self.assertIn(msg, r.stderr)
+
+
 class Interrupt(Base):
     def test_sigint_keeps_finished_points_and_cleans_up(self):
         p = subprocess.Popen([BIN, "run", "-t", self.target, "--tests", "B0,B1", "--scale",
