@@ -15,6 +15,8 @@ int cmd_compare(int argc, char **argv);
 struct sts_analysis;
 #include <stdio.h>
 void cli_print_analysis(FILE *f, const struct sts_analysis *an);
+#include <cjson/cJSON.h>
+int cli_report_html(const char *path, const cJSON *doc, const struct sts_analysis *an);
 
 /* Target kinds this build knows. */
 extern const struct sts_target_kind *const cli_target_kinds[];

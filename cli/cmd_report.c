@@ -129,10 +129,11 @@ void cli_print_analysis(FILE *f, const struct sts_analysis *an)
 
 static void report_usage(FILE *f)
 {
-    fputs("usage: storscope report RESULTS.json\n"
+    fputs("usage: storscope report RESULTS.json [-o REPORT.html]\n"
           "\n"
           "Prints the findings (knee, plateau, dips, asymmetry, random-read penalty,\n"
-          "tail, medium tier) and the guidelines they support, each naming its test.\n",
+          "tail, medium tier) and the guidelines they support, each naming its test.\n"
+          "-o writes a single-file HTML report with figures (gnuplot) and tables.\n",
           f);
 }
 
@@ -142,17 +143,35 @@ int cmd_report(int argc, char **argv)
         report_usage(stdout);
         return EXIT_OK;
     }
-    if (argc != 2) {
+    const char *html = NULL, *file = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) {
+            if (++i >= argc) {
+                cli_error("-o needs a file name");
+                return EXIT_USAGE;
+            }
+            html = argv[i];
+        } else if (argv[i][0] == '-') {
+            cli_error("unknown option '%s'", argv[i]);
+            return EXIT_USAGE;
+        } else if (file) {
+            cli_error("report takes one results file");
+            return EXIT_USAGE;
+        } else {
+            file = argv[i];
+        }
+    }
+    if (!file) {
         cli_error("report needs one results file");
         report_usage(stderr);
         return EXIT_USAGE;
     }
-    cJSON *doc = cli_load_results(argv[1]);
+    cJSON *doc = cli_load_results(file);
     if (!doc)
         return EXIT_USAGE;
     const cJSON *run = cJSON_GetObjectItemCaseSensitive(doc, "run");
     const cJSON *target = cJSON_GetObjectItemCaseSensitive(run, "target");
-    printf("storscope report: %s (target %s)\n", argv[1],
+    printf("storscope report: %s (target %s)\n", file,
            cJSON_IsString(target) ? target->valuestring : "?");
     struct sts_an_input in;
     input_from(doc, &in);
@@ -161,6 +180,7 @@ int cmd_report(int argc, char **argv)
     struct sts_analysis an;
     sts_analyze(&in, &cfg, &an);
     cli_print_analysis(stdout, &an);
+    int rc = html ? cli_report_html(html, doc, &an) : EXIT_OK;
     cJSON_Delete(doc);
-    return EXIT_OK;
+    return rc;
 }

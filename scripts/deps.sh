@@ -3,7 +3,7 @@
 # As root it runs apt-get; otherwise it prints the command to run.
 set -eu
 PKGS="build-essential cmake pkg-config libcjson-dev libcmocka-dev python3 python3-jsonschema
-gcc-arm-none-eabi libnewlib-arm-none-eabi cppcheck util-linux mount e2fsprogs qemu-system-arm"
+gcc-arm-none-eabi libnewlib-arm-none-eabi cppcheck util-linux mount e2fsprogs qemu-system-arm gnuplot-nox"
 [ "${1:-}" = "--runtime" ] && PKGS="build-essential cmake pkg-config libcjson-dev"
 missing=""
 for p in $PKGS; do

@@ -422,6 +422,53 @@ class Report(Base):
         self.assertIn("Write in chunks of at least 512 B", r.stdout)
         self.assertIn("Avoid writes of 128 KiB", r.stdout)
 
+    def test_html_report(self):
+        from html.parser import HTMLParser
+
+        class Counter(HTMLParser):
+            def __init__(self):
+                super().__init__()
+                self.tags = {}
+
+            def handle_starttag(self, tag, attrs):
+                self.tags[tag] = self.tags.get(tag, 0) + 1
+
+        def parse(path):
+            c = Counter()
+            with open(path) as f:
+                c.feed(f.read())
+            c.close()
+            return c.tags
+
+        html = os.path.join(self.dir, "r.html")
+        r = run("report", os.path.join(FIXTURES, "study.json"), "-o", html)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        tags = parse(html)
+        if shutil.which("gnuplot"):
+            self.assertEqual(tags.get("svg"), 3)  # B0, B2, fsync: one figure each
+            self.assertEqual(tags.get("figure"), 3)
+        with open(html) as f:
+            text = f.read()
+        self.assertIn("Write in chunks of at least 512 B", text)
+        self.assertIn("severe outlier", text)   # the seed-001 table's assessment
+        self.assertNotIn("http://www.w3.org/Graphics/SVG/1.1/DTD", text)  # nothing external
+        self.assertNotRegex(text, r'(src|href)="https?:')
+        # a file with only some tests: the others are left out
+        r = run("run", "-q", "-t", "sim:sd-a2,capacity=64M", "--tests", "fsync", "--duration",
+                "2s", "--size", "4M", "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        r = run("report", self.out, "-o", html)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        if shutil.which("gnuplot"):
+            self.assertEqual(parse(html).get("svg"), 1)
+        # without gnuplot: tables, and how to get the figures
+        r = run("report", self.out, "-o", html, env=dict(os.environ, PATH="/nonexistent"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        tags = parse(html)
+        self.assertNotIn("svg", tags)
+        with open(html) as f:
+            self.assertIn("apt-get install gnuplot-nox", f.read())
+
     def test_bad_files_are_named(self):
         with open(os.path.join(FIXTURES, "study.json")) as f:
             text = f.read()

@@ -1,0 +1,323 @@
+/* The single-file HTML report: the target and its environment, findings
+ * and guidelines, figures like the study's rendered by gnuplot to SVG and
+ * inlined (nothing external: it opens offline), and tables. Without gnuplot
+ * the report keeps its tables and says how to get the figures. */
+#define _GNU_SOURCE
+#include "cli.h"
+#include "json_in.h"
+#include "storscope/analysis.h"
+#include "storscope/units.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void esc(FILE *f, const char *s)
+{
+    for (; s && *s; s++) {
+        switch (*s) {
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '&': fputs("&amp;", f); break;
+        case '"': fputs("&quot;", f); break;
+        default: fputc(*s, f);
+        }
+    }
+}
+
+static int have_gnuplot(void)
+{
+    return system("gnuplot -e 'exit' >/dev/null 2>&1") == 0;
+}
+
+/* One data block per series: "x y" lines. */
+struct plot {
+    const char *title, *xlabel, *ylabel;
+    int logx, logy;
+    char data[4][16384]; /* up to 4 series */
+    const char *names[4];
+    int n;
+    double xmin, xmax;
+};
+
+static void add_xy(struct plot *p, int s, double x, double y)
+{
+    if (p->xmax == 0 || x < p->xmin)
+        p->xmin = x;
+    if (x > p->xmax)
+        p->xmax = x;
+    size_t len = strlen(p->data[s]);
+    snprintf(p->data[s] + len, sizeof(p->data[s]) - len, "%.9g %.9g\n", x, y);
+}
+
+/* Renders with gnuplot into an SVG string inlined into out. */
+static int render(FILE *out, const struct plot *p)
+{
+    char script[] = "/tmp/storscope-plot-XXXXXX";
+    int fd = mkstemp(script);
+    if (fd < 0)
+        return -1;
+    char svg[sizeof(script) + 8];
+    snprintf(svg, sizeof(svg), "%s.svg", script);
+    FILE *g = fdopen(fd, "w");
+    if (!g) {
+        close(fd);
+        unlink(script);
+        return -1;
+    }
+    fprintf(g, "set terminal svg size 760,400 font 'sans,12' background '#ffffff'\n");
+    fprintf(g, "set output '%s'\nset grid\nset key top left\n", svg);
+    fprintf(g, "set title '%s'\nset xlabel '%s'\nset ylabel '%s'\n", p->title, p->xlabel,
+            p->ylabel);
+    if (p->logx) { /* binary sizes on the tics: 1 B, 4 B ... 1 KiB ... 2 MiB */
+        fprintf(g, "set logscale x 2\nset xtics (");
+        int first = 1;
+        for (double x = 1; x <= p->xmax * 1.01; x *= 4)
+            if (x >= p->xmin / 1.01) {
+                char lab[24];
+                sts_fmt_bytes(lab, sizeof(lab), (uint64_t)x);
+                fprintf(g, "%s\"%s\" %.0f", first ? "" : ", ", lab, x);
+                first = 0;
+            }
+        fprintf(g, ")\n");
+    }
+    if (p->logy)
+        fprintf(g, "set logscale y\n");
+    for (int s = 0; s < p->n; s++)
+        fprintf(g, "$d%d << EOD\n%sEOD\n", s, p->data[s]);
+    fprintf(g, "plot ");
+    for (int s = 0; s < p->n; s++)
+        fprintf(g, "%s$d%d using 1:2 with linespoints lw 2 pt 7 title '%s'", s ? ", " : "", s,
+                p->names[s]);
+    fprintf(g, "\n");
+    fclose(g);
+    char cmd[256];
+    snprintf(cmd, sizeof(cmd), "gnuplot '%s' 2>/dev/null", script);
+    int rc = system(cmd);
+    unlink(script);
+    FILE *in = rc == 0 ? fopen(svg, "r") : NULL;
+    if (!in) {
+        unlink(svg);
+        return -1;
+    }
+    char line[4096];
+    fputs("<figure>", out);
+    while (fgets(line, sizeof(line), in))
+        if (strncmp(line, "<?xml", 5) && strncmp(line, "<!DOCTYPE", 9) &&
+            !strstr(line, "svg11.dtd"))
+            fputs(line, out);
+    fputs("</figure>\n", out);
+    fclose(in);
+    unlink(svg);
+    return 0;
+}
+
+static const cJSON *obj(const cJSON *o, const char *k)
+{
+    return cJSON_GetObjectItemCaseSensitive(o, k);
+}
+
+/* Throughput against chunk size of a sweep test, read and write. */
+static int sweep_plot(FILE *out, const cJSON *doc, const char *id, const char *title)
+{
+    const cJSON *t = cli_test(doc, id), *p;
+    if (!t)
+        return 0;
+    struct plot pl = {.title = title, .xlabel = "chunk size", .ylabel = "throughput (KiB/s)",
+                      .logx = 1, .logy = 1, .names = {"write", "read"}, .n = 2};
+    cJSON_ArrayForEach(p, obj(t, "points"))
+    {
+        const cJSON *nm = obj(p, "name"), *runs = obj(p, "runs");
+        if (!cJSON_IsString(nm) || !runs)
+            continue;
+        int s = !strcmp(nm->valuestring, "read");
+        add_xy(&pl, s, cli_num(obj(p, "params"), "chunk_bytes"), cli_num(runs, "mean") / 1024.0);
+    }
+    return render(out, &pl) == 0;
+}
+
+static int m1_plot(FILE *out, const cJSON *doc)
+{
+    const cJSON *t = cli_test(doc, "M1"), *p;
+    if (!t)
+        return 0;
+    struct plot pl = {.title = "M1: random reads of a 1 MiB file", .xlabel = "chunk size",
+                      .ylabel = "mean latency (us)", .logx = 1, .names = {"latency per read"},
+                      .n = 1};
+    cJSON_ArrayForEach(p, obj(t, "points"))
+    {
+        if (!obj(p, "runs"))
+            continue;
+        add_xy(&pl, 0, cli_num(obj(p, "params"), "chunk_bytes"),
+               cli_num(obj(p, "metrics"), "mean_latency_ns") / 1e3);
+    }
+    return render(out, &pl) == 0;
+}
+
+static int s2_plot(FILE *out, const cJSON *doc)
+{
+    const cJSON *t = cli_test(doc, "S2"), *p;
+    if (!t)
+        return 0;
+    struct plot pl = {.title = "S2: per-file latency against files per directory",
+                      .xlabel = "files", .ylabel = "per-file latency (us)", .logy = 1,
+                      .names = {"open+close, one directory", "open+close, sqrt(N) subdirectories",
+                                "create, one directory"},
+                      .n = 3};
+    cJSON_ArrayForEach(p, obj(t, "points"))
+    {
+        const cJSON *nm = obj(p, "name"), *lay = obj(obj(p, "params"), "layout");
+        if (!cJSON_IsString(nm) || !cJSON_IsString(lay) || !obj(p, "runs"))
+            continue;
+        int flat = !strcmp(lay->valuestring, "flat");
+        int s = !strcmp(nm->valuestring, "open_close") ? (flat ? 0 : 1)
+                : (!strcmp(nm->valuestring, "create") && flat) ? 2 : -1;
+        if (s >= 0)
+            add_xy(&pl, s, cli_num(obj(p, "params"), "files"),
+                   cli_num(obj(p, "metrics"), "per_file_mean_ns") / 1e3);
+    }
+    return render(out, &pl) == 0;
+}
+
+static int fsync_plot(FILE *out, const cJSON *doc)
+{
+    const cJSON *t = cli_test(doc, "fsync");
+    const cJSON *p = t ? cJSON_GetArrayItem(obj(t, "points"), 0) : NULL;
+    const cJSON *pct = obj(obj(obj(obj(p, "latency"), "write+flush"), "percentiles_ns"), "50")
+                           ? obj(obj(obj(p, "latency"), "write+flush"), "percentiles_ns")
+                           : NULL;
+    if (!pct)
+        return 0;
+    struct plot pl = {.title = "fsync: latency of a 4 KiB write + flush by percentile",
+                      .xlabel = "percentile", .ylabel = "latency (ms)", .logy = 1,
+                      .names = {"write+flush"}, .n = 1};
+    const cJSON *v;
+    cJSON_ArrayForEach(v, pct)
+    {
+        add_xy(&pl, 0, atof(v->string), v->valuedouble / 1e6);
+    }
+    return render(out, &pl) == 0;
+}
+
+static void fsync_table(FILE *out, const cJSON *doc, const struct sts_analysis *an)
+{
+    const cJSON *t = cli_test(doc, "fsync");
+    const cJSON *p = t ? cJSON_GetArrayItem(obj(t, "points"), 0) : NULL;
+    const cJSON *lat = obj(obj(p, "latency"), "write+flush");
+    if (!lat)
+        return;
+    const cJSON *pct = obj(lat, "percentiles_ns");
+    fprintf(out, "<h2>fsync profile (seed 001 metrics)</h2>\n<table><tr><th>metric</th>"
+                 "<th>value</th><th>assessment</th></tr>\n");
+    fprintf(out, "<tr><td>write IOPS</td><td>%.0f</td><td>tier: ", cli_num(t, "iops"));
+    esc(out, an->tier);
+    fprintf(out, "</td></tr>\n<tr><td>throughput</td><td>%.0f KiB/s</td><td></td></tr>\n",
+            cli_num(t, "bytes_per_second") / 1024.0);
+    fprintf(out, "<tr><td>mean latency</td><td>%.3f ms</td><td></td></tr>\n",
+            cli_num(lat, "mean_ns") / 1e6);
+    fprintf(out, "<tr><td>p95 latency</td><td>%.3f ms</td><td></td></tr>\n",
+            cli_num(pct, "95") / 1e6);
+    fprintf(out, "<tr><td>p99.99 latency</td><td>%.3f ms</td><td></td></tr>\n",
+            cli_num(pct, "99.99") / 1e6);
+    double mx = cli_num(lat, "max_ns"), mean = cli_num(lat, "mean_ns");
+    fprintf(out, "<tr><td>max latency</td><td>%.2f ms</td><td>%s</td></tr>\n</table>\n", mx / 1e6,
+            mean > 0 && mx > 50 * mean ? "severe outlier: size buffers for this stall" : "");
+}
+
+static void s2_table(FILE *out, const cJSON *doc)
+{
+    const cJSON *t = cli_test(doc, "S2"), *p;
+    if (!t)
+        return;
+    fprintf(out, "<h2>S2: metadata bursts (the study's Tables 3 and 4)</h2>\n<table><tr>"
+                 "<th>files</th><th>layout</th><th>operation</th><th>total (ms, mean &plusmn; sd)</th>"
+                 "<th>per file (us)</th></tr>\n");
+    cJSON_ArrayForEach(p, obj(t, "points"))
+    {
+        const cJSON *runs = obj(p, "runs"), *prm = obj(p, "params");
+        const cJSON *nm = obj(p, "name"), *lay = obj(prm, "layout");
+        if (!runs || !cJSON_IsString(nm) || !cJSON_IsString(lay))
+            continue;
+        fprintf(out, "<tr><td>%.0f</td><td>%s</td><td>%s</td><td>%.2f &plusmn; %.2f</td>"
+                     "<td>%.1f</td></tr>\n",
+                cli_num(prm, "files"), lay->valuestring, nm->valuestring,
+                cli_num(runs, "mean") / 1e6, cli_num(runs, "sd") / 1e6,
+                cli_num(obj(p, "metrics"), "per_file_mean_ns") / 1e3);
+    }
+    fputs("</table>\n", out);
+}
+
+int cli_report_html(const char *path, const cJSON *doc, const struct sts_analysis *an)
+{
+    FILE *out = fopen(path, "w");
+    if (!out) {
+        cli_error("cannot write %s", path);
+        return EXIT_USAGE;
+    }
+    const cJSON *run = obj(doc, "run"), *env = obj(doc, "environment"), *kv;
+    fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+          "<title>storscope report</title>\n<style>body{font-family:sans-serif;max-width:64em;"
+          "margin:1em auto;padding:0 1em;color:#222}table{border-collapse:collapse;margin:.5em 0}"
+          "td,th{border:1px solid #ccc;padding:.2em .6em;text-align:left}"
+          "figure{margin:1em 0}svg{max-width:100%;height:auto}</style>\n</head><body>\n", out);
+    fputs("<h1>storscope report</h1>\n<p>Target <code>", out);
+    esc(out, cJSON_IsString(obj(run, "target")) ? obj(run, "target")->valuestring : "?");
+    fputs("</code>, scale ", out);
+    esc(out, cJSON_IsString(obj(run, "scale")) ? obj(run, "scale")->valuestring : "?");
+    fputs(", started ", out);
+    esc(out, cJSON_IsString(obj(run, "started_at")) ? obj(run, "started_at")->valuestring : "-");
+    fputs(".</p>\n<h2>Guidelines for this device</h2>\n<ol>\n", out);
+    for (size_t i = 0; i < an->n_guidelines; i++) {
+        fputs("<li>", out);
+        esc(out, an->guideline[i].text);
+        fputs("</li>\n", out);
+    }
+    if (!an->n_guidelines)
+        fputs("<li>None: no guideline without evidence.</li>\n", out);
+    fputs("</ol>\n<h2>Findings</h2>\n<ul>\n", out);
+    for (size_t i = 0; i < an->n_findings; i++) {
+        fputs("<li><b>", out);
+        esc(out, an->finding[i].test);
+        fputs("</b>: ", out);
+        esc(out, an->finding[i].text);
+        fputs("</li>\n", out);
+    }
+    fputs("</ul>\n<h2>Figures</h2>\n", out);
+    int figures = 0;
+    if (have_gnuplot()) {
+        figures += sweep_plot(out, doc, "B0", "B0: throughput against chunk size, 1 MiB file");
+        figures += sweep_plot(out, doc, "B1", "B1: throughput against chunk size, 4 MiB file");
+        figures += sweep_plot(out, doc, "B2", "B2: fixed iteration count, 1 B .. 2 MiB");
+        figures += m1_plot(out, doc);
+        figures += s2_plot(out, doc);
+        figures += fsync_plot(out, doc);
+        if (!figures)
+            fputs("<p>The results hold no series to plot.</p>\n", out);
+    } else {
+        fputs("<p>Figures need gnuplot: <code>apt-get install gnuplot-nox</code>, then run "
+              "<code>storscope report</code> again.</p>\n", out);
+    }
+    fsync_table(out, doc, an);
+    s2_table(out, doc);
+    fputs("<h2>Environment</h2>\n<table>\n", out);
+    cJSON_ArrayForEach(kv, env)
+    {
+        fputs("<tr><td>", out);
+        esc(out, kv->string);
+        fputs("</td><td>", out);
+        if (cJSON_IsString(kv))
+            esc(out, kv->valuestring);
+        else
+            fprintf(out, "%.15g", kv->valuedouble);
+        fputs("</td></tr>\n", out);
+    }
+    fputs("</table>\n</body></html>\n", out);
+    int bad = ferror(out);
+    if (fclose(out) || bad) {
+        cli_error("error writing %s", path);
+        return EXIT_RUN_FAILED;
+    }
+    printf("report: %s (%d figure%s)\n", path, figures, figures == 1 ? "" : "s");
+    return EXIT_OK;
+}
