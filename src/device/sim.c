@@ -495,14 +495,21 @@ static uint64_t bus_bytes(const struct sts_sim *s, uint64_t addr, size_t len)
     return hi - lo;
 }
 
-static int sim_read(void *ctx, uint64_t addr, void *buf, size_t len)
+/* The checks every data command passes first: in range, not on a bad
+ * block, and not hit by an injected fault or a power cut. */
+static int admit(struct sts_sim *s, int kind, uint64_t addr, size_t len)
 {
-    struct sts_sim *s = ctx;
     if (!in_range(s, addr, len))
         return STS_ERANGE;
     if (bad_in(s, addr, len))
         return STS_EIO;
-    int frc = fault_gate(s, 'r', addr, len);
+    return fault_gate(s, kind, addr, len);
+}
+
+static int sim_read(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+    struct sts_sim *s = ctx;
+    int frc = admit(s, 'r', addr, len);
     if (frc)
         return frc;
     if (torn_in(s, addr, len))
@@ -555,11 +562,7 @@ static int copy_in(struct sts_sim *s, uint32_t page, uint32_t in, const uint8_t 
 static int sim_program(void *ctx, uint64_t addr, const void *buf, size_t len)
 {
     struct sts_sim *s = ctx;
-    if (!in_range(s, addr, len))
-        return STS_ERANGE;
-    if (bad_in(s, addr, len))
-        return STS_EIO;
-    int frc = fault_gate(s, 'w', addr, len);
+    int frc = admit(s, 'w', addr, len);
     if (frc)
         return frc;
     const uint8_t *src = buf;
