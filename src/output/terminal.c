@@ -121,7 +121,7 @@ static int term_test_end(void *ctx, const struct sts_test_end *te)
 static int term_run_end(void *ctx, const struct sts_run_end *re)
 {
     struct sts_term_sink *ts = ctx;
-    fprintf(ts->out, "\n%u test%s ok, %u failed, %u not applicable%s, %.1f s\n", re->tests_ok,
+    fprintf(ts->out, "\n%u test%s ok, %u failed, %u not applicable%s, %.1f s on the target's clock\n", re->tests_ok,
             re->tests_ok == 1 ? "" : "s", re->tests_failed, re->tests_skipped,
             re->interrupted ? " (interrupted)" : "", (double)re->elapsed_ns / 1e9);
     fflush(ts->out);
