@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "cli.h"
+#include "fio_json.h"
 #include "storscope/analysis.h"
 #include "storscope/error.h"
 #include "storscope/json.h"
@@ -52,6 +53,7 @@ static void run_usage(FILE *f)
           "      --csv DIR         write one CSV per test into DIR\n"
           "  -q, --quiet           no table on stdout, no progress line\n"
           "      --allow-destructive  let raw: targets write (destroys the data on them)\n"
+          "      --fio-json FILE   also write the fsync result in fio's JSON shape\n"
           "  -h, --help            this text\n"
           "\n"
           "Ctrl-C stops the run: finished points stay in the JSON, scratch files are removed.\n",
@@ -101,6 +103,7 @@ struct run_opts {
     const char *csv;
     int quiet;
     int allow_destructive;
+    const char *fio_json;
 };
 
 static int parse(int argc, char **argv, struct run_opts *o, struct sts_plan *plan)
@@ -119,6 +122,7 @@ static int parse(int argc, char **argv, struct run_opts *o, struct sts_plan *pla
         {"csv", required_argument, NULL, 'c'},
         {"quiet", no_argument, NULL, 'q'},
         {"allow-destructive", no_argument, NULL, 'A'},
+        {"fio-json", required_argument, NULL, 'F'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -135,6 +139,7 @@ static int parse(int argc, char **argv, struct run_opts *o, struct sts_plan *pla
         case 'c': o->csv = optarg; break;
         case 'q': o->quiet = 1; break;
         case 'A': o->allow_destructive = 1; break;
+        case 'F': o->fio_json = optarg; break;
         case 'v': plan->verify = 1; break;
         case 'S':
             if (sts_scale_parse(optarg, &plan->scale)) {
@@ -298,7 +303,8 @@ int cmd_run(int argc, char **argv)
         return EXIT_USAGE;
     }
     int code = EXIT_OK;
-    FILE *json = NULL;
+    FILE *json = NULL, *fio_file = NULL;
+    struct cli_fio_json fj = {0};
     uint8_t *buf = NULL;
     uint64_t *hist = NULL;
     if (plan.verify && (target.flags & STS_T_READ_ONLY)) {
@@ -333,7 +339,7 @@ int cmd_run(int argc, char **argv)
     for (size_t i = 0; i < target.n_warnings; i++)
         fprintf(stderr, "storscope: warning: %s\n", target.warnings[i]);
 
-    struct sts_sink sinks[5];
+    struct sts_sink sinks[6];
     size_t n_sinks = 0;
     struct sts_progress_sink ps;
     struct sts_term_sink ts;
@@ -347,6 +353,15 @@ int cmd_run(int argc, char **argv)
         sts_json_sink_init(&js, &sinks[n_sinks++], file_write, json, file_flush, 1);
     struct sts_an_input an_in;
     sts_an_collector_init(&an_in, &sinks[n_sinks++]);
+    if (o.fio_json) {
+        fio_file = fopen(o.fio_json, "we");
+        if (!fio_file) {
+            cli_error("cannot write %s: %s", o.fio_json, strerror(errno));
+            code = EXIT_USAGE;
+            goto out;
+        }
+        cli_fio_json_init(&fj, &sinks[n_sinks++], fio_file);
+    }
     if (o.csv) {
         cs = malloc(sizeof(*cs));
         if (!cs) {
@@ -404,6 +419,15 @@ int cmd_run(int argc, char **argv)
         printf("\nresults: %s (storscope report %s)\n", o.output, o.output);
 
 out:
+    if (fio_file) {
+        fclose(fio_file);
+        if (!fj.written) {
+            cli_error("--fio-json: no fsync result to write (add --tests fsync)");
+            unlink(o.fio_json);
+            if (code == EXIT_OK)
+                code = EXIT_RUN_FAILED;
+        }
+    }
     kind->close(&target); /* removes the scratch directory */
     if (json && fclose(json)) {
         cli_error("error writing %s: %s", o.output, strerror(errno));

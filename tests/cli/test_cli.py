@@ -106,6 +106,27 @@ class Runs(Base):
         self.assertEqual(p["params"]["file_bytes"], 8 << 20)
         self.assertIn("IOPS", r.stdout)
 
+    def test_fio_json_export(self):
+        fio = os.path.join(self.dir, "fio.json")
+        r = run("run", "-q", "-t", "sim:sd-consumer,capacity=64M", "--tests", "fsync",
+                "--duration", "5s", "--size", "8M", "-o", self.out, "--fio-json", fio)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(fio) as f:
+            j = json.load(f)["jobs"][0]  # what fio's own tools read
+        t = self.load()["tests"][0]
+        lat = t["points"][0]["latency"]
+        self.assertAlmostEqual(j["write"]["iops"], t["iops"], places=3)
+        self.assertEqual(j["write"]["clat_ns"]["percentile"]["99.000000"],
+                         lat["write+flush"]["percentiles_ns"]["99"])
+        self.assertEqual(j["sync"]["lat_ns"]["percentile"]["50.000000"],
+                         lat["flush"]["percentiles_ns"]["50"])
+        self.assertEqual(j["sync"]["total_ios"], t["points"][0]["metrics"]["ops"])
+        self.assertEqual(len(j["write"]["clat_ns"]["percentile"]), 17)
+        r = run("run", "-q", "-t", "null:", "--tests", "B0", "--fio-json", fio + "2")
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("no fsync result", r.stderr)
+        self.assertFalse(os.path.exists(fio + "2"))
+
     def test_null_target(self):
         r = run("run", "-t", "null:", "--tests", "fsync,B0", "--duration", "200ms", "-o", self.out)
         self.assertEqual(r.returncode, 0, r.stderr)
