@@ -40,7 +40,10 @@ echo "host: $host / cortex-m33: $mcu"
 # the MCU's results file is read on the host like any other
 build/release/storscope report build/firmware/firmware/suite-1.json | grep -q "write knee at 512 B" ||
     { echo "storscope report did not accept the firmware suite's JSON" >&2; exit 1; }
-echo "storscope report accepts the Cortex-M33 suite's JSON"
+build/release/storscope compare --threshold 0 build/firmware/firmware/suite-1.json \
+    build/firmware/firmware/suite-2.json >/dev/null ||
+    { echo "storscope compare did not accept the firmware suite's JSON" >&2; exit 1; }
+echo "storscope report and compare accept the Cortex-M33 suite's JSON"
 
 echo "== cppcheck"
 cppcheck --quiet --error-exitcode=1 --std=c11 --enable=warning,performance,portability \
