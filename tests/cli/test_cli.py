@@ -166,6 +166,33 @@ class Runs(Base):
         other = self.load()["tests"][0]["points"][0]["latency"]["write+flush"]
         self.assertNotEqual(other, outs[0]["tests"][0]["points"][0]["latency"]["write+flush"])
 
+    def test_s1_concurrent_load(self):
+        r = run("run", "-q", "-t", self.target, "--tests", "S1", "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        t = self.load()["tests"][0]
+        self.assertEqual(t["status"], "ok", t["error"])
+        self.assertEqual(len(t["points"]), 3 * 2 * 4 * 5)
+        for p in t["points"]:
+            prm, m = p["params"], p["metrics"]
+            # every mode moves exactly the bytes requested
+            self.assertEqual(m["bytes_per_run"], prm["iterations"] * prm["chunk_bytes"])
+            # the load tasks really ran
+            if prm["load_tasks"]:
+                self.assertGreater(m["load_iterations"], 0)
+            else:
+                self.assertEqual(m["load_iterations"], 0)
+                self.assertEqual(m["degradation"], 0)
+            if prm["mode"] == "iotask" and prm["op"] == "write":
+                # the I/O task writes whole aligned 4 KiB chunks (all but a final tail)
+                self.assertGreaterEqual(m["device_writes"] * 4096, m["bytes_per_run"])
+                self.assertGreaterEqual(m["aligned_writes"], m["device_writes"] - 1)
+        self.assertTrue(self.target_is_empty())
+        r = run("run", "-q", "-t", "sim:emmc-stm32u5", "--tests", "S1", "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        t = self.load()["tests"][0]
+        self.assertEqual(t["status"], "not_applicable")
+        self.assertIn("clock=real", t["error"])
+
     def test_s2_metadata_bursts(self):
         r = run("run", "-t", self.target, "--tests", "S2", "-o", self.out)
         self.assertEqual(r.returncode, 0, r.stderr)

@@ -1,0 +1,352 @@
+/* S1: storage throughput with 0..4 CPU-load tasks (the study's section 5.4).
+ * A load task does what the study's workers do: increment every element of
+ * its own vector, then sum it, again and again. Three access modes:
+ *   direct  - one storage task calls the filesystem itself;
+ *   mutex   - two storage tasks share the filesystem through a mutex;
+ *   iotask  - two producers hand requests to one I/O task through a bounded
+ *             queue; the I/O task batches writes into aligned 4 KiB chunks
+ *             (the study's guideline: an active object with a request queue).
+ * Every task is pinned to CPU 0 where the port can (a single-core MCU).
+ * Needs a preemptive port and real time: elsewhere it is not applicable. */
+#include "storscope/port.h"
+#include "workload.h"
+
+#include <string.h>
+
+#define S1_FILE_BYTES (1u << 20)
+#define S1_MAX_CHUNK 8192u
+#define S1_ALIGN 4096u
+#define S1_QUEUE 8
+#define S1_VECTOR 256
+#define S1_STEP_OPS 16 /* operations per step of a storage task */
+
+enum { MODE_DIRECT, MODE_MUTEX, MODE_IOTASK, N_MODES };
+static const char *const mode_name[N_MODES] = {"direct", "mutex", "iotask"};
+
+struct s1_run;
+
+struct load_task {
+    struct sts_task task;
+    const volatile int *stop;
+    uint32_t v[S1_VECTOR];
+    uint64_t iterations;
+    uint64_t sum;
+};
+
+/* a queued request: 4 bytes of length, then the record (chunk bytes) */
+struct storage_task {
+    struct sts_task task;
+    struct s1_run *run;
+    sts_fh fh;
+    uint64_t ops_left, pos;
+    int rc;
+    uint8_t buf[4 + S1_MAX_CHUNK];
+};
+
+struct s1_run {
+    struct sts_ctx *c;
+    const struct sts_port_ops *port;
+    int is_write, mode;
+    uint32_t chunk;
+    struct sts_mutex fs_lock;
+    struct sts_queue q;
+    uint8_t q_storage[S1_QUEUE * (4 + S1_MAX_CHUNK)];
+    int markers;        /* iotask: producers that said they are done */
+    uint8_t staging[S1_ALIGN * 2];
+    uint32_t staged;
+    uint64_t io_writes, io_aligned;
+    struct storage_task a, b, io;
+};
+
+static int load_step(void *arg)
+{
+    struct load_task *t = arg;
+    for (int i = 0; i < S1_VECTOR; i++)
+        t->v[i]++;
+    uint64_t s = 0;
+    for (int i = 0; i < S1_VECTOR; i++)
+        s += t->v[i];
+    t->sum += s;
+    t->iterations++;
+    return __atomic_load_n(t->stop, __ATOMIC_ACQUIRE) ? STS_STEP_DONE : STS_STEP_AGAIN;
+}
+
+/* One file operation of a storage task (direct or mutex mode). */
+static int file_op(struct s1_run *r, struct storage_task *st, uint8_t *buf)
+{
+    const struct sts_fs_ops *ops = r->c->target->fs.ops;
+    void *fs = r->c->target->fs.ctx;
+    size_t done = 0;
+    if (st->pos + r->chunk > S1_FILE_BYTES) {
+        int rc = ops->seek(fs, st->fh, 0);
+        if (rc)
+            return rc;
+        st->pos = 0;
+    }
+    int rc = r->is_write ? ops->write(fs, st->fh, buf, r->chunk, &done)
+                         : ops->read(fs, st->fh, buf, r->chunk, &done);
+    if (!rc && done != r->chunk)
+        rc = STS_EIO;
+    st->pos += r->chunk;
+    return rc;
+}
+
+static int storage_step(void *arg)
+{
+    struct storage_task *st = arg;
+    struct s1_run *r = st->run;
+    uint8_t *buf = st->buf;
+    for (int i = 0; i < S1_STEP_OPS && st->ops_left && !st->rc; i++, st->ops_left--) {
+        if (r->mode == MODE_MUTEX)
+            r->port->mutex_lock(&r->fs_lock);
+        st->rc = file_op(r, st, buf);
+        if (r->mode == MODE_MUTEX)
+            r->port->mutex_unlock(&r->fs_lock);
+    }
+    return st->ops_left && !st->rc ? STS_STEP_AGAIN : STS_STEP_DONE;
+}
+
+/* iotask producers: hand requests to the I/O task, never touch the fs */
+static int producer_step(void *arg)
+{
+    struct storage_task *st = arg;
+    struct s1_run *r = st->run;
+    uint32_t len = r->chunk;
+    for (int i = 0; i < S1_STEP_OPS && st->ops_left; i++) {
+        memcpy(st->buf, &len, 4); /* the record itself follows: copied in */
+        if (sts_queue_send(&r->q, r->port, st->buf, 1))
+            return STS_STEP_DONE;
+        st->ops_left--;
+    }
+    if (st->ops_left)
+        return STS_STEP_AGAIN;
+    len = 0; /* FIFO: this marker comes after every request of this producer */
+    memcpy(st->buf, &len, 4);
+    (void)sts_queue_send(&r->q, r->port, st->buf, 1);
+    return STS_STEP_DONE;
+}
+
+static int io_flush_staged(struct s1_run *r, struct storage_task *st, int final)
+{
+    const struct sts_fs_ops *ops = r->c->target->fs.ops;
+    void *fs = r->c->target->fs.ctx;
+    while (r->staged >= S1_ALIGN || (final && r->staged)) {
+        uint32_t n = r->staged >= S1_ALIGN ? S1_ALIGN : r->staged;
+        if (st->pos + n > S1_FILE_BYTES) {
+            int rc = ops->seek(fs, st->fh, 0);
+            if (rc)
+                return rc;
+            st->pos = 0;
+        }
+        size_t done = 0;
+        int rc = ops->write(fs, st->fh, r->staging, n, &done);
+        if (rc || done != n)
+            return rc ? rc : STS_EIO;
+        r->io_writes++;
+        r->io_aligned += n == S1_ALIGN && st->pos % S1_ALIGN == 0;
+        st->pos += n;
+        memmove(r->staging, r->staging + n, r->staged - n);
+        r->staged -= n;
+    }
+    return STS_OK;
+}
+
+static int io_step(void *arg)
+{
+    struct storage_task *st = arg;
+    struct s1_run *r = st->run;
+    for (int i = 0; i < S1_STEP_OPS && !st->rc; i++) {
+        if (sts_queue_recv(&r->q, r->port, st->buf, 1))
+            return STS_STEP_DONE;
+        uint32_t len;
+        memcpy(&len, st->buf, 4);
+        if (len == 0) {
+            if (++r->markers < 2)
+                continue;
+            if (r->is_write)
+                st->rc = io_flush_staged(r, st, 1);
+            return STS_STEP_DONE;
+        }
+        if (r->is_write) {
+            /* batch: small records become whole aligned chunks */
+            uint32_t off = 0;
+            while (off < len && !st->rc) {
+                uint32_t n = len - off;
+                if (n > sizeof(r->staging) - r->staged)
+                    n = (uint32_t)sizeof(r->staging) - r->staged;
+                memcpy(r->staging + r->staged, st->buf + 4 + off, n);
+                r->staged += n;
+                off += n;
+                st->rc = io_flush_staged(r, st, 0);
+            }
+        } else {
+            st->rc = file_op(r, st, st->buf + 4);
+        }
+    }
+    return st->rc ? STS_STEP_DONE : STS_STEP_AGAIN;
+}
+
+static struct s1_run the_run;
+static struct load_task loads[4];
+static int stop_loads;
+
+static int open_file(struct sts_ctx *c, const char *path, int is_write, sts_fh *fh)
+{
+    return wl_open(c, path, is_write ? STS_O_WRONLY : STS_O_RDONLY, fh);
+}
+
+/* One point: returns bytes/s of the storage work and the load iterations. */
+static int s1_point(struct sts_ctx *c, int mode, int is_write, uint32_t chunk, int n_loads,
+                    uint64_t ops, int pin, double *bps, uint64_t *load_iters)
+{
+    const struct sts_port_ops *port = sts_port();
+    struct s1_run *r = &the_run;
+    memset(r, 0, sizeof(*r));
+    r->c = c;
+    r->port = port;
+    r->is_write = is_write;
+    r->mode = mode;
+    r->chunk = chunk;
+    struct sts_task_attr attr = {0, pin ? 0 : -1};
+    int rc = port->mutex_init(&r->fs_lock);
+    if (!rc && mode == MODE_IOTASK)
+        rc = sts_queue_init(&r->q, port, r->q_storage, 4 + chunk, S1_QUEUE);
+    struct storage_task *sa = &r->a, *sb = &r->b, *io = &r->io;
+    sa->run = sb->run = io->run = r;
+    if (!rc)
+        rc = open_file(c, "s1_a.dat", is_write, mode == MODE_IOTASK ? &io->fh : &sa->fh);
+    if (!rc && mode == MODE_MUTEX)
+        rc = open_file(c, "s1_b.dat", is_write, &sb->fh);
+    if (rc)
+        return rc;
+    wl_pattern_fill(sa->buf + 4, 0, chunk, c->plan->seed);
+    memcpy(sb->buf + 4, sa->buf + 4, chunk);
+    __atomic_store_n(&stop_loads, 0, __ATOMIC_RELEASE);
+    for (int i = 0; i < n_loads; i++) {
+        memset(&loads[i], 0, sizeof(loads[i]));
+        loads[i].stop = &stop_loads;
+        port->task_start(&loads[i].task, load_step, &loads[i], &attr);
+    }
+    uint64_t t0 = wl_now(c);
+    if (mode == MODE_DIRECT) {
+        sa->ops_left = ops;
+        port->task_start(&sa->task, storage_step, sa, &attr);
+        port->task_join(&sa->task);
+    } else if (mode == MODE_MUTEX) {
+        sa->ops_left = ops / 2;
+        sb->ops_left = ops - ops / 2;
+        port->task_start(&sa->task, storage_step, sa, &attr);
+        port->task_start(&sb->task, storage_step, sb, &attr);
+        port->task_join(&sa->task);
+        port->task_join(&sb->task);
+    } else {
+        sa->ops_left = ops / 2;
+        sb->ops_left = ops - ops / 2;
+        port->task_start(&io->task, io_step, io, &attr);
+        port->task_start(&sa->task, producer_step, sa, &attr);
+        port->task_start(&sb->task, producer_step, sb, &attr);
+        port->task_join(&sa->task);
+        port->task_join(&sb->task);
+        port->task_join(&io->task);
+    }
+    uint64_t t1 = wl_now(c);
+    __atomic_store_n(&stop_loads, 1, __ATOMIC_RELEASE);
+    *load_iters = 0;
+    for (int i = 0; i < n_loads; i++) {
+        port->task_join(&loads[i].task);
+        *load_iters += loads[i].iterations;
+    }
+    rc = sa->rc ? sa->rc : sb->rc ? sb->rc : io->rc;
+    if (!rc && mode == MODE_IOTASK && is_write && r->io_writes * S1_ALIGN < ops * chunk)
+        rc = STS_EIO; /* the batches must carry every byte */
+    int rc2 = wl_close(c, mode == MODE_IOTASK ? io->fh : sa->fh);
+    if (mode == MODE_MUTEX && !rc2)
+        rc2 = wl_close(c, sb->fh);
+    if (mode == MODE_IOTASK)
+        sts_queue_destroy(&r->q, port);
+    port->mutex_destroy(&r->fs_lock);
+    *bps = wl_rate(ops * chunk, t1 - t0);
+    return rc ? sts_fail(c, rc, "S1: storage task failed") : rc2;
+}
+
+static int s1_run(struct sts_ctx *c)
+{
+    int full = c->plan->scale == STS_SCALE_FULL;
+    static const uint32_t chunks_full[] = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048,
+                                           4096, 8192};
+    static const uint32_t chunks_quick[] = {1, 64, 1024, 8192};
+    const uint32_t *chunks = full ? chunks_full : chunks_quick;
+    size_t n_chunks = full ? WL_COUNT(chunks_full) : WL_COUNT(chunks_quick);
+    uint64_t ops = full ? 10000 : 1000;
+    const struct sts_port_ops *port = sts_port();
+    int pin = (port->caps & STS_PORT_PINNING) != 0;
+    struct sts_kv tp[] = {
+        STS_KV_U("iterations", ops),
+        STS_KV_U("max_load_tasks", 4),
+        STS_KV_B("pinned_to_one_cpu", pin),
+        STS_KV_S("port", port->name),
+    };
+    int rc = sts_test_begin(c, tp, WL_COUNT(tp));
+    if (rc)
+        return rc;
+    if (!(port->caps & STS_PORT_PREEMPTIVE))
+        return sts_fail(c, STS_ENOTSUP, "S1 needs preemptive tasks; this port is cooperative");
+    if (c->target->flags & STS_T_VIRTUAL_TIME)
+        return sts_fail(c, STS_ENOTSUP, "S1 needs real time: use clock=real on sim: targets");
+    if (wl_read_only(c))
+        return sts_fail(c, STS_ENOTSUP, "S1 writes: " WL_READ_ONLY_WHY);
+    rc = wl_prefill(c, "s1_b.dat", S1_FILE_BYTES);
+    if (!rc)
+        rc = wl_prefill(c, "s1_a.dat", S1_FILE_BYTES);
+    static const int load_levels[] = {0, 1, 2, 3, 4};
+    uint64_t step = 0, steps = N_MODES * 2 * n_chunks * 5;
+    for (int mode = 0; mode < N_MODES && !rc; mode++)
+        for (int w = 1; w >= 0 && !rc; w--)
+            for (size_t k = 0; k < n_chunks && !rc; k++) {
+                double base = 0;
+                for (size_t l = 0; l < WL_COUNT(load_levels) && !rc; l++) {
+                    char what[48];
+                    sts_strlcpy(what, mode_name[mode], sizeof(what));
+                    sts_strlcat(what, w ? " write" : " read", sizeof(what));
+                    sts_report_progress(c, what, step++, steps);
+                    double bps;
+                    uint64_t iters;
+                    rc = s1_point(c, mode, w, chunks[k], load_levels[l], ops, pin, &bps, &iters);
+                    if (rc)
+                        break;
+                    if (l == 0)
+                        base = bps;
+                    struct sts_kv params[] = {
+                        STS_KV_S("op", w ? "write" : "read"),
+                        STS_KV_S("mode", mode_name[mode]),
+                        STS_KV_U("chunk_bytes", chunks[k]),
+                        STS_KV_U("load_tasks", load_levels[l]),
+                        STS_KV_U("iterations", ops),
+                    };
+                    struct sts_kv metrics[] = {
+                        STS_KV_U("bytes_per_run", ops * chunks[k]),
+                        STS_KV_D("degradation", base > 0 ? 1.0 - bps / base : 0.0),
+                        STS_KV_U("load_iterations", iters),
+                        STS_KV_U("aligned_writes", the_run.io_aligned),
+                        STS_KV_U("device_writes", the_run.io_writes),
+                    };
+                    size_t nm = mode == MODE_IOTASK && w ? 5 : 3;
+                    double runs[1] = {bps};
+                    rc = wl_emit_runs(c, w ? "write" : "read", params, WL_COUNT(params), runs, 1,
+                                      metrics, nm, NULL, 0);
+                }
+            }
+    int r1 = wl_remove(c, "s1_a.dat"), r2 = wl_remove(c, "s1_b.dat");
+    return rc ? rc : r1 ? r1 : r2;
+}
+
+static uint64_t s1_scratch(const struct sts_plan *p)
+{
+    (void)p;
+    return 2ull * S1_FILE_BYTES;
+}
+
+const struct sts_test_def sts_test_s1 = {
+    "S1", "Throughput with 0..4 CPU-load tasks: direct, mutex and I/O-task access",
+    "study S1", s1_scratch, s1_run,
+};
