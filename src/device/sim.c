@@ -339,6 +339,19 @@ static uint64_t program_lpage(struct sts_sim *s, uint32_t lp, int *stalled)
 }
 
 /* ---- write cache (managed) ---------------------------------------------- */
+/* Takes the oldest cache entry; 1 with *lp set when that page is still dirty
+ * (a trim or an earlier flush may have cleaned it), 0 otherwise. */
+static int cache_pop_dirty(struct sts_sim *s, uint32_t *lp)
+{
+    *lp = s->cache_fifo[s->cache_head];
+    s->cache_head = (s->cache_head + 1) % s->cache_cap;
+    s->cache_len--;
+    if (!bit_get(s->dirty, *lp))
+        return 0;
+    bit_set(s->dirty, *lp, 0);
+    return 1;
+}
+
 static uint64_t cache_put(struct sts_sim *s, uint32_t lp, int *stalled)
 {
     if (!s->cache_cap)
@@ -346,15 +359,10 @@ static uint64_t cache_put(struct sts_sim *s, uint32_t lp, int *stalled)
     if (bit_get(s->dirty, lp))
         return 0; /* absorbed by the cache */
     uint64_t t = 0;
-    while (s->cache_len == s->cache_cap) { /* full: program the oldest */
-        uint32_t old = s->cache_fifo[s->cache_head];
-        s->cache_head = (s->cache_head + 1) % s->cache_cap;
-        s->cache_len--;
-        if (bit_get(s->dirty, old)) {
-            bit_set(s->dirty, old, 0);
+    uint32_t old;
+    while (s->cache_len == s->cache_cap) /* full: program the oldest */
+        if (cache_pop_dirty(s, &old))
             t += program_lpage(s, old, stalled);
-        }
-    }
     s->cache_fifo[(s->cache_head + s->cache_len) % s->cache_cap] = lp;
     s->cache_len++;
     bit_set(s->dirty, lp, 1);
@@ -364,15 +372,10 @@ static uint64_t cache_put(struct sts_sim *s, uint32_t lp, int *stalled)
 static uint64_t cache_flush(struct sts_sim *s, int *stalled)
 {
     uint64_t t = 0;
-    while (s->cache_len) {
-        uint32_t lp = s->cache_fifo[s->cache_head];
-        s->cache_head = (s->cache_head + 1) % s->cache_cap;
-        s->cache_len--;
-        if (bit_get(s->dirty, lp)) {
-            bit_set(s->dirty, lp, 0);
+    uint32_t lp;
+    while (s->cache_len)
+        if (cache_pop_dirty(s, &lp))
             t += program_lpage(s, lp, stalled);
-        }
-    }
     return t;
 }
 
@@ -397,16 +400,12 @@ void sts_sim_power_cut(struct sts_sim *s)
     if (s->p.plp) /* capacitors hold the power long enough to program the cache */
         (void)cache_flush(s, &stalled);
     /* otherwise the volatile cache is gone: its pages were never programmed */
-    while (s->cache_len) {
-        uint32_t lp = s->cache_fifo[s->cache_head];
-        s->cache_head = (s->cache_head + 1) % s->cache_cap;
-        s->cache_len--;
-        if (bit_get(s->dirty, lp)) {
-            bit_set(s->dirty, lp, 0);
+    uint32_t lp;
+    while (s->cache_len)
+        if (cache_pop_dirty(s, &lp)) {
             bit_set(s->torn, lp, 1);
             s->n.pages_lost++;
         }
-    }
     s->off = 1;
     s->n.power_cuts++;
 }
