@@ -47,6 +47,12 @@ static void run_usage(FILE *f)
           "  -r, --runs N          repetitions per point (default: per test and scale)\n"
           "  -d, --duration TIME   length of time-based tests (fsync): 30s, 2m, 500ms\n"
           "      --size SIZE       file size of fsync and seq: 500M, 1G (K/M/G = 1024^n)\n"
+          "      --capacity SIZE   M2: size of the filesystem set aside to be filled (posix:\n"
+          "                        targets; M2 refuses a larger one and runs only with it)\n"
+          "      --interval TIME   M2: time between lifecycles (default: 30m in virtual time,\n"
+          "                        back to back in real time)\n"
+          "      --floor PERCENT   M2: stop above this much free space (default: 5)\n"
+          "      --latency-threshold TIME  M2: create/open latency to stay under (200ms)\n"
           "      --seed N          seed of offsets and data patterns (default: 1)\n"
           "      --verify          check every read against the offset-stamped pattern\n"
           "  -o, --output FILE     write the JSON results (storscope-result/1) to FILE\n"
@@ -123,6 +129,10 @@ static int parse(int argc, char **argv, struct run_opts *o, struct sts_plan *pla
         {"quiet", no_argument, NULL, 'q'},
         {"allow-destructive", no_argument, NULL, 'A'},
         {"fio-json", required_argument, NULL, 'F'},
+        {"capacity", required_argument, NULL, 'C'},
+        {"interval", required_argument, NULL, 'I'},
+        {"floor", required_argument, NULL, 'L'},
+        {"latency-threshold", required_argument, NULL, 'H'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -172,6 +182,31 @@ static int parse(int argc, char **argv, struct run_opts *o, struct sts_plan *pla
                 return -1;
             }
             break;
+        case 'C':
+            if (sts_parse_size(optarg, &plan->capacity_bytes) || plan->capacity_bytes == 0) {
+                cli_error("bad --capacity '%s' (e.g. 64M, 4G)", optarg);
+                return -1;
+            }
+            break;
+        case 'I':
+            if (sts_parse_duration(optarg, &plan->interval_ns) || plan->interval_ns == 0) {
+                cli_error("bad --interval '%s' (e.g. 30m, 10s)", optarg);
+                return -1;
+            }
+            break;
+        case 'L':
+            if (sts_parse_u64(optarg, &v) || v == 0 || v >= 100) {
+                cli_error("bad --floor '%s' (a whole percentage from 1 to 99)", optarg);
+                return -1;
+            }
+            plan->floor_permille = (uint32_t)v * 10;
+            break;
+        case 'H':
+            if (sts_parse_duration(optarg, &plan->threshold_ns) || plan->threshold_ns == 0) {
+                cli_error("bad --latency-threshold '%s' (e.g. 200ms)", optarg);
+                return -1;
+            }
+            break;
         case 'h': run_usage(stdout); return 1;
         case ':': cli_error("option '%s' needs a value", argv[optind - 1]); return -1;
         default: cli_error("unknown option '%s'", argv[optind - 1]); return -1;
@@ -204,7 +239,10 @@ static int check_space(struct sts_target *t, const struct sts_plan *plan, const 
         return 0; /* unknown: the writes themselves will report ENOSPC */
     uint64_t need = sts_plan_scratch_bytes(plan);
     uint64_t reserve = 0;
-    if (t->flags & STS_T_USER_FS) { /* leave the user's filesystem usable */
+    /* a filesystem no larger than --capacity was set aside to be filled: M2
+     * keeps to its own floor there */
+    int set_aside = plan->capacity_bytes && sv.total_bytes <= plan->capacity_bytes;
+    if ((t->flags & STS_T_USER_FS) && !set_aside) { /* leave the user's filesystem usable */
         reserve = sv.total_bytes / 20;
         if (reserve < 64ull << 20)
             reserve = 64ull << 20;

@@ -36,6 +36,15 @@ struct sts_plan {
     uint64_t size_bytes;     /* file size of tests that take one; 0 = default */
     uint64_t seed;           /* offsets and data patterns derive from it */
     int verify;              /* check every read against the written pattern */
+    /* M2 (aging). Filling a filesystem is only allowed on one the user set
+     * aside: on a user's filesystem M2 needs capacity_bytes and refuses a
+     * filesystem larger than it. */
+    uint64_t capacity_bytes; /* size of the filesystem M2 may fill; 0 = not given */
+    uint64_t interval_ns;    /* between lifecycles; 0 = 30 min in virtual time,
+                                back to back in real time */
+    uint32_t floor_permille; /* stop when free space would fall below this share of
+                                the total; 0 = 50 (5 %) */
+    uint64_t threshold_ns;   /* latency a guideline keeps create/open under; 0 = 200 ms */
     const volatile int *stop; /* non-zero asks the run to stop (Ctrl-C) */
 };
 
@@ -50,7 +59,7 @@ struct sts_workspace {
 };
 
 #define STS_CTX_LATS 2
-#define STS_CTX_MAX_SUMMARY 16
+#define STS_CTX_MAX_SUMMARY 24
 #define STS_CTX_MAX_PARAMS 12
 
 /* What a running workload sees. */

@@ -32,10 +32,40 @@ static int term_test_begin(void *ctx, const struct sts_test_info *ti)
     return 0;
 }
 
+static double metric(const struct sts_point *p, const char *key)
+{
+    const struct sts_kv *kv = sts_kv_find(p->metrics, p->n_metrics, key);
+    return kv ? sts_kv_number(kv) : 0.0;
+}
+
+/* M2: one row per lifecycle, latencies against time and free space. */
+static int term_lifecycle(struct sts_term_sink *ts, const struct sts_point *p)
+{
+    static const char *const ops[] = {"create_ns", "open_ns", "write_ns", "flush_ns",
+                                      "close_ns"};
+    if (ts->first_point) {
+        fprintf(ts->out, "  %9s %10s %12s %10s %10s %10s %10s %10s\n", "lifecycle", "time",
+                "free", "create", "open", "write", "flush", "close");
+        ts->first_point = 0;
+    }
+    char t[24], fr[24], v[5][16];
+    double days = metric(p, "t_ns") / 86400e9;
+    snprintf(t, sizeof(t), days >= 1 ? "%.2f d" : "%.2f h", days >= 1 ? days : days * 24);
+    sts_fmt_bytes(fr, sizeof(fr), (uint64_t)metric(p, "free_bytes"));
+    for (int i = 0; i < 5; i++)
+        sts_fmt_ns(v[i], sizeof(v[i]), metric(p, ops[i]));
+    const struct sts_kv *k = sts_kv_find(p->params, p->n_params, "lifecycle");
+    fprintf(ts->out, "  %9.0f %10s %12s %10s %10s %10s %10s %10s\n", k ? sts_kv_number(k) : 0.0,
+            t, fr, v[0], v[1], v[2], v[3], v[4]);
+    return 0;
+}
+
 static int term_point(void *ctx, const struct sts_test_info *ti, const struct sts_point *p)
 {
     struct sts_term_sink *ts = ctx;
     (void)ti;
+    if (!p->skipped && sts_kv_find(p->metrics, p->n_metrics, "free_bytes"))
+        return term_lifecycle(ts, p);
     if (ts->first_point) {
         fprintf(ts->out, "  %-16s %10s  %12s %8s  %4s  %10s %10s %10s\n", "op", "chunk",
                 "throughput", "+-sd", "runs", "lat p50", "lat p99", "lat max");
@@ -110,6 +140,28 @@ static int term_test_end(void *ctx, const struct sts_test_end *te)
         fprintf(ts->out, "  per-file %.*s grows as N^%.2f (+-%.2f, 95 %%) %s\n",
                 (int)(e - kv->key), kv->key, kv->v.d, ci ? ci->v.d : 0.0,
                 strstr(e, "flat") ? "in one directory" : "spread over sqrt(N) subdirectories");
+    }
+    for (size_t i = 0; i < te->n_summary; i++) { /* aging fits */
+        const struct sts_kv *kv = &te->summary[i];
+        const char *e = strstr(kv->key, "_exp_b_per_day");
+        if (!e)
+            continue;
+        char key[64], a[16];
+        int op = (int)(e - kv->key);
+        snprintf(key, sizeof(key), "%.*s_exp_a_ns", op, kv->key);
+        const struct sts_kv *ka = sts_kv_find(te->summary, te->n_summary, key);
+        snprintf(key, sizeof(key), "%.*s_exp_r2", op, kv->key);
+        const struct sts_kv *kr = sts_kv_find(te->summary, te->n_summary, key);
+        sts_fmt_ns(a, sizeof(a), ka ? ka->v.d : 0.0);
+        fprintf(ts->out, "  %.*s latency ~ A exp(B t): A = %s, B = %.3f /day, R^2 = %.3f\n", op,
+                kv->key, a, kv->v.d, kr ? kr->v.d : 0.0);
+        snprintf(key, sizeof(key), "%.*s_threshold_free_bytes", op, kv->key);
+        const struct sts_kv *kt = sts_kv_find(te->summary, te->n_summary, key);
+        if (kt) {
+            sts_fmt_bytes(a, sizeof(a), kt->v.u);
+            fprintf(ts->out, "  %.*s latency first exceeded the threshold with %s free\n", op,
+                    kv->key, a);
+        }
     }
     if (te->status != 0)
         fprintf(ts->out, "  %s%s%s\n", sts_test_status_name(te->status), te->error ? ": " : "",

@@ -52,8 +52,10 @@ class Runs(Base):
         self.assertEqual(r.returncode, 0, r.stderr)
         doc = self.load()
         self.assertEqual(doc["status"], "ok")
-        self.assertEqual([t["id"] for t in doc["tests"]], ["B0", "B1", "B2", "M1", "S2"])
-        for t in doc["tests"]:
+        self.assertEqual([t["id"] for t in doc["tests"]], ["B0", "B1", "B2", "M1", "S2", "M2"])
+        # M2 never fills a filesystem that was not set aside for it (--capacity)
+        self.assertEqual(doc["tests"][-1]["status"], "not_applicable")
+        for t in doc["tests"][:-1]:
             self.assertEqual(t["status"], "ok", t["id"])
             self.assertTrue(t["points"], t["id"])
             for p in t["points"]:
@@ -213,6 +215,67 @@ class Runs(Base):
         r = run("run", "-q", "-t", "sim:emmc-stm32u5", "--tests", "S2", "-o", self.out)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertEqual(self.load()["tests"][0]["status"], "not_applicable")
+
+    def test_m2_needs_capacity_and_fills_only_a_set_aside_filesystem(self):
+        r = run("run", "-q", "-t", self.target, "--tests", "M2", "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        t = self.load()["tests"][0]
+        self.assertEqual(t["status"], "not_applicable")
+        self.assertIn("--capacity", t["error"])
+        r = run("run", "-q", "-t", self.target, "--tests", "M2", "--capacity", "64M",
+                "-o", self.out)  # this directory's filesystem is larger than 64 MiB
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn("larger than --capacity", self.load()["tests"][0]["error"])
+        self.assertTrue(self.target_is_empty())
+        r = run("run", "-q", "-t", "sim:emmc-stm32u5", "--tests", "M2", "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(self.load()["tests"][0]["status"], "not_applicable")
+        for bad in (["--floor", "0"], ["--floor", "100"], ["--capacity", "x"],
+                    ["--interval", "0"], ["--latency-threshold", "soon"]):
+            r = run("run", "-t", self.target, "--tests", "M2", *bad)
+            self.assertEqual(r.returncode, 2, bad)
+            self.assertIn(bad[0], r.stderr)
+
+    def test_m2_on_a_loop_mounted_filesystem(self):
+        if os.geteuid() != 0 or not shutil.which("mkfs.ext4"):
+            self.skipTest("needs root and mkfs.ext4")
+        img = os.path.join(self.dir, "m2.img")
+        with open(img, "wb") as f:
+            f.truncate(48 << 20)
+        subprocess.run(["mkfs.ext4", "-q", "-F", img], check=True, capture_output=True)
+        mnt = os.path.join(self.dir, "mnt")
+        os.mkdir(mnt)
+        try:
+            subprocess.run(["mount", "-o", "loop", img, mnt], check=True, capture_output=True)
+        except (subprocess.CalledProcessError, OSError) as e:
+            self.skipTest(f"cannot loop-mount here: {e}")
+        try:
+            st = os.statvfs(mnt)
+            total, free0 = st.f_blocks * st.f_frsize, st.f_bavail * st.f_frsize
+            r = run("run", "-t", "posix:" + mnt, "--tests", "M2", "--capacity", "48M",
+                    "--size", "512K", "--floor", "10", "-o", self.out)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            t = self.load()["tests"][0]
+            self.assertEqual(t["status"], "ok", t["error"])
+            pts = t["points"]
+            cycle, floor = 3 * 512 * 1024, total // 1000 * 100
+            # free space falls one lifecycle at a time and stops above the floor
+            frees = [p["metrics"]["free_bytes"] for p in pts]
+            self.assertEqual(t["lifecycles"], len(pts))
+            self.assertGreater(len(pts), 10)
+            self.assertTrue(all(a > b for a, b in zip(frees, frees[1:])))
+            self.assertGreaterEqual(frees[-1] - cycle, floor)
+            self.assertLess(frees[-1] - 2 * cycle, floor + cycle)
+            for p in pts:
+                for k in ("create_ns", "open_ns", "write_ns", "flush_ns", "close_ns"):
+                    self.assertGreater(p["metrics"][k], 0)
+            self.assertIn("create_exp_b_per_day", t)
+            self.assertIn("create latency ~ A exp(B t)", r.stdout)
+            # everything removed again
+            self.assertEqual([e for e in os.listdir(mnt) if e != "lost+found"], [])
+            self.assertGreaterEqual(os.statvfs(mnt).f_bavail * st.f_frsize, free0 - (1 << 20))
+        finally:
+            subprocess.run(["umount", mnt], check=True)
 
     def test_nb_on_sim_and_not_applicable_on_posix(self):
         r = run("run", "-q", "-t", "sim:sd-consumer,poll=3463ns", "--tests", "nb", "-o", self.out)

@@ -1,0 +1,309 @@
+/* M2: aging to saturation (the study's mock sensor node). Every interval
+ * each of 3 streams runs a file lifecycle - create, open, write, flush,
+ * close - and the latencies are recorded with the free space the target's
+ * filesystem reports at that moment, until the next lifecycle would take
+ * free space below the floor. The files stay: that is what ages the volume.
+ * They are all removed at the end (and when the run fails or is stopped).
+ *
+ * Time: in virtual time lifecycle k happens at k * interval (30 min by
+ * default) without waiting; in real time at k * interval when an interval
+ * is given, back to back otherwise. Fits (t in days): a line and
+ * y = A exp(B t) for each operation, and the free space at which create and
+ * open latency first exceed the threshold (200 ms by default). */
+#include "storscope/analysis.h"
+#include "storscope/port.h"
+#include "workload.h"
+
+#include <string.h>
+
+#define M2_STREAMS 3
+#define M2_MAX_LIFECYCLES 100000u
+#define NS_PER_DAY 86400e9
+
+enum { OP_CREATE, OP_OPEN, OP_WRITE, OP_FLUSH, OP_CLOSE, N_OPS };
+static const char *const op_key[N_OPS] = {"create_ns", "open_ns", "write_ns", "flush_ns",
+                                          "close_ns"};
+static const char *const op_max_key[N_OPS] = {"create_max_ns", "open_max_ns", "write_max_ns",
+                                              "flush_max_ns", "close_max_ns"};
+/* summary keys must be static strings: [op][A, B, R^2, slope, line R^2] */
+static const char *const fit_key[N_OPS][5] = {
+    {"create_exp_a_ns", "create_exp_b_per_day", "create_exp_r2", "create_line_slope_ns_per_day",
+     "create_line_r2"},
+    {"open_exp_a_ns", "open_exp_b_per_day", "open_exp_r2", "open_line_slope_ns_per_day",
+     "open_line_r2"},
+    {NULL, NULL, NULL, NULL, NULL},
+    {"flush_exp_a_ns", "flush_exp_b_per_day", "flush_exp_r2", "flush_line_slope_ns_per_day",
+     "flush_line_r2"},
+    {"close_exp_a_ns", "close_exp_b_per_day", "close_exp_r2", "close_line_slope_ns_per_day",
+     "close_line_r2"},
+};
+
+struct m2_cfg {
+    uint64_t file_bytes, chunk, interval_ns, threshold_ns, max_ns;
+    uint32_t floor_permille;
+    int virtual_time;
+};
+
+struct m2_state {
+    struct sts_ctx *c;
+    struct m2_cfg cfg;
+    uint32_t created;            /* lifecycles whose files exist */
+    struct sts_an_aging fit[N_OPS];
+    int crossed[2];              /* create / open exceeded the threshold */
+    uint64_t crossed_free[2], crossed_total;
+};
+
+static void file_name(char *buf, size_t n, uint32_t stream, uint32_t k)
+{
+    char num[24];
+    sts_strlcpy(buf, "m2_s", n);
+    sts_fmt_u64(num, stream);
+    sts_strlcat(buf, num, n);
+    sts_fmt_u64(num, 1000000 + k); /* fixed width without printf */
+    sts_strlcat(buf, "_", n);
+    sts_strlcat(buf, num + 1, n);
+}
+
+static void remove_all(struct m2_state *m)
+{
+    const struct sts_fs_ops *ops = m->c->target->fs.ops;
+    char name[32];
+    for (uint32_t k = 0; k < m->created; k++)
+        for (uint32_t s = 0; s < M2_STREAMS; s++) {
+            file_name(name, sizeof(name), s, k);
+            (void)ops->unlink(m->c->target->fs.ctx, name);
+        }
+    m->created = 0;
+}
+
+/* One stream's lifecycle; t[op] gets each operation's latency. */
+static int lifecycle(struct m2_state *m, const char *name, uint64_t *t)
+{
+    struct sts_ctx *c = m->c;
+    sts_fh fh;
+    uint64_t t0 = wl_now(c);
+    int rc = wl_open(c, name, STS_O_WRONLY | STS_O_CREAT | STS_O_TRUNC, &fh);
+    if (!rc)
+        rc = wl_close(c, fh);
+    uint64_t t1 = wl_now(c);
+    if (!rc)
+        rc = wl_open(c, name, STS_O_WRONLY, &fh);
+    if (rc)
+        return rc;
+    uint64_t t2 = wl_now(c);
+    for (uint64_t off = 0; off < m->cfg.file_bytes && !rc; off += m->cfg.chunk) {
+        uint64_t len = m->cfg.file_bytes - off < m->cfg.chunk ? m->cfg.file_bytes - off
+                                                              : m->cfg.chunk;
+        wl_pattern_fill(c->buf, off, (size_t)len, c->plan->seed);
+        rc = wl_write(c, fh, c->buf, (size_t)len);
+    }
+    uint64_t t3 = wl_now(c);
+    if (!rc)
+        rc = wl_sync(c, fh, STS_SYNC_FULL);
+    uint64_t t4 = wl_now(c);
+    int crc = wl_close(c, fh);
+    uint64_t t5 = wl_now(c);
+    t[OP_CREATE] = t1 - t0;
+    t[OP_OPEN] = t2 - t1;
+    t[OP_WRITE] = t3 - t2;
+    t[OP_FLUSH] = t4 - t3;
+    t[OP_CLOSE] = t5 - t4;
+    /* the file is on the medium from here on, whatever happened to it */
+    sts_strlcpy(c->scratch_path, "", sizeof(c->scratch_path));
+    return rc ? rc : crc;
+}
+
+/* Waits until lifecycle k is due in real time; 1 when stopped meanwhile. */
+static int wait_due(struct m2_state *m, uint64_t start, uint32_t k)
+{
+    if (m->cfg.virtual_time || !m->cfg.interval_ns)
+        return 0;
+    uint64_t due = start + (uint64_t)k * m->cfg.interval_ns;
+    while (wl_now(m->c) < due) {
+        if (sts_should_stop(m->c))
+            return 1;
+        uint64_t left = due - wl_now(m->c), slice = 100000000ull; /* answer Ctrl-C in 0.1 s */
+        sts_port_wait_until(sts_clock_now(sts_port_clock()) + (left < slice ? left : slice));
+    }
+    return 0;
+}
+
+static int emit_lifecycle(struct m2_state *m, uint32_t k, uint64_t t_ns,
+                          const struct sts_statvfs *sv, const uint64_t sum[N_OPS],
+                          const uint64_t max[N_OPS])
+{
+    struct sts_kv params[] = {STS_KV_U("lifecycle", k), STS_KV_U("streams", M2_STREAMS),
+                              STS_KV_U("file_bytes", m->cfg.file_bytes)};
+    struct sts_kv metrics[3 + 2 * N_OPS];
+    size_t n = 0;
+    metrics[n++] = STS_KV_U("t_ns", t_ns);
+    metrics[n++] = STS_KV_U("free_bytes", sv->free_bytes);
+    metrics[n++] = STS_KV_U("total_bytes", sv->total_bytes);
+    for (int op = 0; op < N_OPS; op++) {
+        metrics[n++] = STS_KV_D(op_key[op], (double)sum[op] / M2_STREAMS);
+        metrics[n++] = STS_KV_U(op_max_key[op], max[op]);
+    }
+    double run = (double)sum[OP_CREATE] / M2_STREAMS;
+    return wl_emit_metric(m->c, "lifecycle", "create_ns", params, WL_COUNT(params), &run, 1,
+                          metrics, n, NULL, 0);
+}
+
+static void record(struct m2_state *m, double days, const struct sts_statvfs *sv,
+                   const uint64_t sum[N_OPS])
+{
+    for (int op = 0; op < N_OPS; op++)
+        sts_an_aging_add(&m->fit[op], days, (double)sum[op] / M2_STREAMS);
+    for (int i = 0; i < 2; i++)
+        if (!m->crossed[i] && (double)sum[i] / M2_STREAMS > (double)m->cfg.threshold_ns) {
+            m->crossed[i] = 1;
+            m->crossed_free[i] = sv->free_bytes;
+            m->crossed_total = sv->total_bytes;
+        }
+}
+
+static void summarize(struct m2_state *m, const char *stopped)
+{
+    struct sts_ctx *c = m->c;
+    sts_set_summary(c, STS_KV_U("lifecycles", m->created));
+    sts_set_summary(c, STS_KV_S("stopped_by", stopped));
+    static const char *const cross_key[2] = {"create_threshold_free_bytes",
+                                             "open_threshold_free_bytes"};
+    for (int i = 0; i < 2; i++)
+        if (m->crossed[i])
+            sts_set_summary(c, STS_KV_U(cross_key[i], m->crossed_free[i]));
+    for (int op = 0; op < N_OPS; op++) {
+        if (!fit_key[op][0])
+            continue; /* write latency is a throughput, seen in the points */
+        struct sts_an_aging_fit f;
+        sts_an_aging_result(&m->fit[op], &f);
+        int exp_too = op == OP_CREATE || op == OP_OPEN; /* the study's exponential fits */
+        if (f.has_exp && exp_too) {
+            sts_set_summary(c, STS_KV_D(fit_key[op][0], f.exp_a));
+            sts_set_summary(c, STS_KV_D(fit_key[op][1], f.exp_b));
+            sts_set_summary(c, STS_KV_D(fit_key[op][2], f.exp_r2));
+        }
+        if (f.has_line) {
+            sts_set_summary(c, STS_KV_D(fit_key[op][3], f.line_b));
+            sts_set_summary(c, STS_KV_D(fit_key[op][4], f.line_r2));
+        }
+    }
+}
+
+/* Why M2 cannot run here, or NULL. */
+static const char *m2_refusal(struct sts_ctx *c, const struct sts_statvfs *sv, int *err)
+{
+    *err = STS_ENOTSUP;
+    if (c->target->flags & STS_T_NO_FS_METADATA)
+        return "M2 ages a filesystem's metadata; this target has bare extents (give it a "
+               "filesystem)";
+    if (wl_read_only(c))
+        return "M2 creates files: " WL_READ_ONLY_WHY;
+    if (!(c->target->flags & STS_T_USER_FS))
+        return NULL;
+    if (!c->plan->capacity_bytes)
+        return "M2 fills the filesystem to its floor; give --capacity SIZE of a filesystem set "
+               "aside for it (a loop-mounted image), never one in use";
+    *err = STS_ENOSPC;
+    if (sv->total_bytes > c->plan->capacity_bytes)
+        return "M2 refuses a filesystem larger than --capacity (use a loop-mounted image of "
+               "that size)";
+    return NULL;
+}
+
+static int m2_run(struct sts_ctx *c)
+{
+    static struct m2_state m; /* no large stack frame on an MCU */
+    memset(&m, 0, sizeof(m));
+    m.c = c;
+    const struct sts_plan *p = c->plan;
+    m.cfg.virtual_time = (c->target->flags & STS_T_VIRTUAL_TIME) != 0;
+    m.cfg.file_bytes = wl_size(p, 1 * MIB, 7 * MIB);
+    m.cfg.chunk = c->buf_size < 64 * KIB ? c->buf_size : 64 * KIB;
+    m.cfg.interval_ns = p->interval_ns ? p->interval_ns
+                                       : (m.cfg.virtual_time ? 30ull * 60 * 1000000000ull : 0);
+    m.cfg.floor_permille = p->floor_permille ? p->floor_permille : 50;
+    m.cfg.threshold_ns = p->threshold_ns ? p->threshold_ns : 200000000ull;
+    m.cfg.max_ns = p->duration_ns; /* only when asked: the test runs to the floor */
+    struct sts_kv tp[] = {
+        STS_KV_U("streams", M2_STREAMS),
+        STS_KV_U("file_bytes", m.cfg.file_bytes),
+        STS_KV_U("interval_ns", m.cfg.interval_ns),
+        STS_KV_U("floor_permille", m.cfg.floor_permille),
+        STS_KV_U("threshold_ns", m.cfg.threshold_ns),
+        STS_KV_S("time", m.cfg.virtual_time ? "virtual" : "real"),
+    };
+    int rc = sts_test_begin(c, tp, WL_COUNT(tp));
+    if (rc)
+        return rc;
+    const struct sts_fs_ops *ops = c->target->fs.ops;
+    struct sts_statvfs sv;
+    rc = ops->statvfs(c->target->fs.ctx, &sv);
+    if (rc)
+        return sts_fail(c, rc, "M2: the filesystem does not report its free space");
+    int err;
+    const char *why = m2_refusal(c, &sv, &err);
+    if (why)
+        return sts_fail(c, err, why);
+    uint64_t floor = sv.total_bytes / 1000 * m.cfg.floor_permille;
+    uint64_t start = wl_now(c), full_at = sv.free_bytes;
+    const char *stopped = "floor";
+    for (uint32_t k = 0;; k++) {
+        if (wait_due(&m, start, k) || sts_should_stop(c)) {
+            rc = STS_EINTR;
+            break;
+        }
+        rc = ops->statvfs(c->target->fs.ctx, &sv);
+        if (rc) {
+            rc = sts_fail(c, rc, "M2: statvfs failed");
+            break;
+        }
+        /* the whole next lifecycle must fit above the floor */
+        if (sv.free_bytes < floor || sv.free_bytes - floor < M2_STREAMS * m.cfg.file_bytes)
+            break;
+        uint64_t t_ns = m.cfg.virtual_time ? (uint64_t)k * m.cfg.interval_ns : wl_now(c) - start;
+        if (m.cfg.max_ns && t_ns >= m.cfg.max_ns) {
+            stopped = "duration";
+            break;
+        }
+        if (k >= M2_MAX_LIFECYCLES) {
+            stopped = "lifecycle limit";
+            break;
+        }
+        sts_report_progress(c, "lifecycles to the floor", full_at - sv.free_bytes,
+                            full_at - floor);
+        uint64_t sum[N_OPS] = {0}, max[N_OPS] = {0};
+        m.created = k + 1; /* from here its files may exist */
+        for (uint32_t s = 0; s < M2_STREAMS && !rc; s++) {
+            char name[32];
+            uint64_t t[N_OPS];
+            file_name(name, sizeof(name), s, k);
+            rc = lifecycle(&m, name, t);
+            for (int op = 0; op < N_OPS; op++) {
+                sum[op] += t[op];
+                max[op] = t[op] > max[op] ? t[op] : max[op];
+            }
+        }
+        if (rc)
+            break;
+        record(&m, (double)t_ns / NS_PER_DAY, &sv, sum);
+        rc = emit_lifecycle(&m, k, t_ns, &sv, sum, max);
+        if (rc)
+            break;
+    }
+    if (!rc || rc == STS_EINTR)
+        summarize(&m, rc ? "interrupted" : stopped);
+    remove_all(&m);
+    return rc;
+}
+
+static uint64_t m2_scratch(const struct sts_plan *p)
+{
+    /* one lifecycle; beyond that M2 keeps to its own floor */
+    return M2_STREAMS * wl_size(p, 1 * MIB, 7 * MIB);
+}
+
+const struct sts_test_def sts_test_m2 = {
+    "M2", "Aging to saturation: 3 streams create, open, write, flush, close a file each "
+          "interval until the free-space floor",
+    "study M2 (Figure 8)", m2_scratch, m2_run,
+};

@@ -1,0 +1,286 @@
+/* M2 on a synthetic filesystem whose create latency grows with its fill,
+ * in virtual time; and the aging fits on synthetic series. */
+#include "sts_test.h"
+#include "storscope/analysis.h"
+#include "storscope/error.h"
+#include "storscope/suite.h"
+#include "test_mem.h"
+#include "workload.h"
+
+#include <math.h>
+#include <string.h>
+
+/* ---- agingfs: names and sizes only, no data ----------------------------- */
+#define AFS_FILES 64
+#define AFS_CAPACITY (8ull << 20)
+struct agingfs {
+    char name[AFS_FILES][32];
+    uint64_t size[AFS_FILES];
+    uint64_t used, max_used, t;
+    unsigned enospc, open_files;
+};
+static struct agingfs afs;
+
+/* create costs 1 ms * exp(5 * fill): 20 ms once 59.9 % is used */
+static uint64_t create_cost(uint64_t used)
+{
+    return (uint64_t)(1e6 * exp(5.0 * (double)used / (double)AFS_CAPACITY));
+}
+
+static int find(const char *path)
+{
+    for (int i = 0; i < AFS_FILES; i++)
+        if (afs.name[i][0] && !strcmp(afs.name[i], path))
+            return i;
+    return -1;
+}
+
+static int afs_open(void *ctx, const char *path, int flags, sts_fh *out)
+{
+    (void)ctx;
+    int i = find(path);
+    if (i < 0) {
+        if (!(flags & STS_O_CREAT))
+            return STS_ENOENT;
+        for (i = 0; i < AFS_FILES && afs.name[i][0]; i++)
+            ;
+        if (i == AFS_FILES)
+            return STS_ENOSPC;
+        sts_strlcpy(afs.name[i], path, sizeof(afs.name[i]));
+        afs.t += create_cost(afs.used);
+    }
+    afs.t += 1000;
+    afs.open_files++;
+    *out = i;
+    return STS_OK;
+}
+static int afs_close(void *ctx, sts_fh fh)
+{
+    (void)ctx;
+    (void)fh;
+    afs.open_files--;
+    afs.t += 2000;
+    return STS_OK;
+}
+static int afs_write(void *ctx, sts_fh fh, const void *buf, size_t len, size_t *done)
+{
+    (void)ctx;
+    (void)buf;
+    if (afs.used + len > AFS_CAPACITY) {
+        afs.enospc++;
+        return STS_ENOSPC;
+    }
+    afs.size[fh] += len;
+    afs.used += len;
+    afs.max_used = afs.used > afs.max_used ? afs.used : afs.max_used;
+    afs.t += len * 100; /* 10 MB/s */
+    *done = len;
+    return STS_OK;
+}
+static int afs_sync(void *ctx, sts_fh fh, enum sts_sync_kind kind)
+{
+    (void)ctx;
+    (void)fh;
+    (void)kind;
+    afs.t += 5000000;
+    return STS_OK;
+}
+static int afs_unlink(void *ctx, const char *path)
+{
+    (void)ctx;
+    int i = find(path);
+    if (i < 0)
+        return STS_ENOENT;
+    afs.used -= afs.size[i];
+    afs.size[i] = 0;
+    afs.name[i][0] = '\0';
+    return STS_OK;
+}
+static int afs_statvfs(void *ctx, struct sts_statvfs *st)
+{
+    (void)ctx;
+    st->total_bytes = AFS_CAPACITY;
+    st->free_bytes = AFS_CAPACITY - afs.used;
+    st->block_size = 512;
+    return STS_OK;
+}
+static const struct sts_fs_ops afs_ops = {
+    .open = afs_open, .close = afs_close, .write = afs_write, .sync = afs_sync,
+    .unlink = afs_unlink, .statvfs = afs_statvfs,
+};
+static uint64_t afs_now(void *ctx)
+{
+    (void)ctx;
+    return afs.t;
+}
+static const struct sts_clock_ops afs_clock = {afs_now};
+
+/* ---- a sink keeping the lifecycle series and the summary ---------------- */
+#define MAX_LIFECYCLES 32
+struct series {
+    unsigned n, status;
+    uint64_t t[MAX_LIFECYCLES], free[MAX_LIFECYCLES];
+    double create[MAX_LIFECYCLES];
+    struct sts_kv summary[STS_CTX_MAX_SUMMARY];
+    size_t n_summary;
+};
+static struct series ser;
+
+static int ser_point(void *ctx, const struct sts_test_info *ti, const struct sts_point *p)
+{
+    (void)ctx;
+    (void)ti;
+    if (ser.n >= MAX_LIFECYCLES || p->skipped)
+        return 0;
+    ser.t[ser.n] = (uint64_t)sts_kv_number(sts_kv_find(p->metrics, p->n_metrics, "t_ns"));
+    ser.free[ser.n] = (uint64_t)sts_kv_number(sts_kv_find(p->metrics, p->n_metrics, "free_bytes"));
+    ser.create[ser.n++] = sts_kv_number(sts_kv_find(p->metrics, p->n_metrics, "create_ns"));
+    return 0;
+}
+static int ser_end(void *ctx, const struct sts_test_end *te)
+{
+    (void)ctx;
+    ser.status = te->status;
+    ser.n_summary = te->n_summary;
+    memcpy(ser.summary, te->summary, te->n_summary * sizeof(te->summary[0]));
+    return 0;
+}
+static const struct sts_sink_ops ser_ops = {.point = ser_point, .test_end = ser_end};
+
+static double summary(const char *key)
+{
+    const struct sts_kv *kv = sts_kv_find(ser.summary, ser.n_summary, key);
+    return kv ? sts_kv_number(kv) : -1.0;
+}
+
+#define FILE_BYTES (256u * 1024u)
+
+static int run_m2(uint32_t flags, uint64_t capacity_arg)
+{
+    memset(&afs, 0, sizeof(afs));
+    memset(&ser, 0, sizeof(ser));
+    static struct sts_target t;
+    memset(&t, 0, sizeof(t));
+    t.kind = "aging";
+    t.fs = (struct sts_fs){&afs_ops, NULL};
+    t.clock = (struct sts_clock){&afs_clock, NULL};
+    t.flags = flags;
+    const struct sts_test_def *tests[] = {sts_test_find("M2")};
+    struct sts_plan plan = {.tests = tests, .n_tests = 1, .seed = 1, .size_bytes = FILE_BYTES,
+                            .floor_permille = 200, .threshold_ns = 20000000,
+                            .capacity_bytes = capacity_arg};
+    struct sts_workspace ws = {sts_test_iobuf, STS_TEST_IOBUF_BYTES, sts_test_hist,
+                               STS_HIST_BUCKETS, STS_HIST_SUB_BITS, STS_HIST_MAX_EXP};
+    struct sts_sink sink = {&ser_ops, NULL};
+    struct sts_run_info ri = {.tool_version = STORSCOPE_VERSION, .target = "aging:"};
+    return sts_engine_run(&plan, &t, &ws, &sink, 1, &ri);
+}
+
+static void m2_stops_at_the_floor_and_removes_its_files(void)
+{
+    CHECK_EQ(run_m2(STS_T_VIRTUAL_TIME, 0), 0);
+    CHECK_EQ(ser.status, STS_TEST_OK);
+    CHECK_EQ(afs.enospc, 0);
+    uint64_t floor = AFS_CAPACITY / 1000 * 200, cycle = 3ull * FILE_BYTES;
+    /* every lifecycle that fits above the floor ran, and no more */
+    CHECK_EQ(ser.n, (AFS_CAPACITY - floor) / cycle);
+    CHECK(afs.max_used <= AFS_CAPACITY - floor);
+    CHECK(AFS_CAPACITY - afs.max_used < floor + cycle);
+    CHECK_EQ(afs.used, 0);
+    CHECK_EQ(afs.open_files, 0);
+    for (unsigned k = 0; k < ser.n; k++) {
+        CHECK_EQ(ser.free[k], AFS_CAPACITY - k * cycle);
+        CHECK_EQ(ser.t[k], k * 1800000000000ull); /* 30 min of virtual time apart */
+    }
+}
+
+static void m2_finds_where_create_latency_crosses_the_threshold(void)
+{
+    CHECK_EQ(run_m2(STS_T_VIRTUAL_TIME, 0), 0);
+    /* the first lifecycle whose mean create latency exceeds 20 ms */
+    unsigned first = 0;
+    for (; first < ser.n; first++) {
+        double sum = 0;
+        for (unsigned s = 0; s < 3; s++)
+            sum += (double)create_cost((first * 3ull + s) * FILE_BYTES) + 1000 + 2000;
+        if (sum / 3 > 20e6)
+            break;
+    }
+    CHECK(first > 0 && first < ser.n);
+    CHECK_EQ((uint64_t)summary("create_threshold_free_bytes"), ser.free[first]);
+    CHECK(summary("open_threshold_free_bytes") < 0); /* open stays at 1 us */
+    /* latency grows with fill, which grows linearly in time: B > 0, good fit */
+    CHECK(summary("create_exp_b_per_day") > 1.0);
+    CHECK(summary("create_exp_r2") > 0.95);
+    CHECK_EQ((uint64_t)summary("lifecycles"), ser.n);
+}
+
+static void m2_refuses_a_user_filesystem_without_capacity(void)
+{
+    CHECK_EQ(run_m2(STS_T_USER_FS, 0), 0); /* not applicable is not a failure */
+    CHECK_EQ(ser.status, STS_TEST_NOT_APPLICABLE);
+    CHECK_EQ(ser.n, 0);
+    CHECK(run_m2(STS_T_USER_FS, AFS_CAPACITY / 2) != 0); /* larger than --capacity */
+    CHECK_EQ(ser.status, STS_TEST_FAILED);
+    CHECK_EQ(afs.max_used, 0);
+    CHECK_EQ(run_m2(STS_T_USER_FS, AFS_CAPACITY), 0);
+    CHECK_EQ(ser.status, STS_TEST_OK);
+    CHECK(ser.n > 0);
+}
+
+/* y = A exp(B t) with +-3 % deterministic noise: both within 5 % */
+static void exponential_fit_recovers_a_and_b(void)
+{
+    struct sts_an_aging g;
+    memset(&g, 0, sizeof(g));
+    uint64_t r = 12345;
+    for (int i = 0; i < 180; i++) {
+        double t = i / 48.0; /* every 30 min for 3.75 days */
+        r = r * 6364136223846793005ull + 1442695040888963407ull;
+        double noise = 1.0 + 0.03 * ((double)(r >> 11) / 9007199254740992.0 * 2.0 - 1.0);
+        sts_an_aging_add(&g, t, 38.06e6 * exp(0.96 * t) * noise);
+    }
+    struct sts_an_aging_fit f;
+    sts_an_aging_result(&g, &f);
+    CHECK(f.has_exp && f.has_line);
+    CHECK_REL(f.exp_a, 38.06e6, 0.05);
+    CHECK_REL(f.exp_b, 0.96, 0.05);
+    CHECK(f.exp_r2 > 0.98);
+    CHECK(f.line_r2 < f.exp_r2); /* a line fits an exponential worse */
+}
+
+static void line_fit_is_exact_on_a_line_and_flat_has_no_slope(void)
+{
+    struct sts_an_aging g;
+    memset(&g, 0, sizeof(g));
+    for (int i = 0; i < 10; i++)
+        sts_an_aging_add(&g, i, 5e6 - 2e5 * i);
+    struct sts_an_aging_fit f;
+    sts_an_aging_result(&g, &f);
+    CHECK_REL(f.line_b, -2e5, 1e-9);
+    CHECK_REL(f.line_a, 5e6, 1e-9);
+    CHECK_REL(f.line_r2, 1.0, 1e-9);
+    memset(&g, 0, sizeof(g));
+    for (int i = 0; i < 10; i++)
+        sts_an_aging_add(&g, i, 2e6);
+    sts_an_aging_result(&g, &f);
+    CHECK(fabs(f.line_b) < 1e-6);
+    memset(&g, 0, sizeof(g));
+    sts_an_aging_add(&g, 1, 1);
+    sts_an_aging_add(&g, 1, 2);
+    sts_an_aging_add(&g, 1, 3);
+    sts_an_aging_result(&g, &f); /* all at one time: no fit */
+    CHECK(!f.has_line && !f.has_exp);
+}
+
+const struct sts_test_case test_aging_cases[] = {
+    {"m2_stops_at_the_floor_and_removes_its_files", m2_stops_at_the_floor_and_removes_its_files},
+    {"m2_finds_where_create_latency_crosses_the_threshold",
+     m2_finds_where_create_latency_crosses_the_threshold},
+    {"m2_refuses_a_user_filesystem_without_capacity",
+     m2_refuses_a_user_filesystem_without_capacity},
+    {"exponential_fit_recovers_a_and_b", exponential_fit_recovers_a_and_b},
+    {"line_fit_is_exact_on_a_line_and_flat_has_no_slope",
+     line_fit_is_exact_on_a_line_and_flat_has_no_slope},
+    {NULL, NULL},
+};
