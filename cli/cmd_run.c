@@ -53,6 +53,11 @@ static void run_usage(FILE *f)
           "                        back to back in real time)\n"
           "      --floor PERCENT   M2: stop above this much free space (default: 5)\n"
           "      --latency-threshold TIME  M2: create/open latency to stay under (200ms)\n"
+          "      --streams SPEC    L1: NAME:HZxBYTES,... (default imu:1000x12,ppg:100x24,env:1x64)\n"
+          "      --deadline TIME   L1: a record durable later than this is late (default: 2s)\n"
+          "      --buffer SIZE     L1: RAM for records not yet written (default: 64K)\n"
+          "      --sync-every TIME L1: how often everything is made durable (default: 1s)\n"
+          "      --bisect          L1: also find the highest lossless rate per mode\n"
           "      --seed N          seed of offsets and data patterns (default: 1)\n"
           "      --verify          check every read against the offset-stamped pattern\n"
           "  -o, --output FILE     write the JSON results (storscope-result/1) to FILE\n"
@@ -133,6 +138,11 @@ static int parse(int argc, char **argv, struct run_opts *o, struct sts_plan *pla
         {"interval", required_argument, NULL, 'I'},
         {"floor", required_argument, NULL, 'L'},
         {"latency-threshold", required_argument, NULL, 'H'},
+        {"streams", required_argument, NULL, 'X'},
+        {"deadline", required_argument, NULL, 'D'},
+        {"buffer", required_argument, NULL, 'B'},
+        {"sync-every", required_argument, NULL, 'Y'},
+        {"bisect", no_argument, NULL, 'b'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -204,6 +214,26 @@ static int parse(int argc, char **argv, struct run_opts *o, struct sts_plan *pla
         case 'H':
             if (sts_parse_duration(optarg, &plan->threshold_ns) || plan->threshold_ns == 0) {
                 cli_error("bad --latency-threshold '%s' (e.g. 200ms)", optarg);
+                return -1;
+            }
+            break;
+        case 'X': plan->streams = optarg; break;
+        case 'b': plan->bisect = 1; break;
+        case 'D':
+            if (sts_parse_duration(optarg, &plan->deadline_ns) || plan->deadline_ns == 0) {
+                cli_error("bad --deadline '%s' (e.g. 2s, 500ms)", optarg);
+                return -1;
+            }
+            break;
+        case 'Y':
+            if (sts_parse_duration(optarg, &plan->sync_interval_ns) || plan->sync_interval_ns == 0) {
+                cli_error("bad --sync-every '%s' (e.g. 1s, 100ms)", optarg);
+                return -1;
+            }
+            break;
+        case 'B':
+            if (sts_parse_size(optarg, &plan->buffer_bytes) || plan->buffer_bytes < 256) {
+                cli_error("bad --buffer '%s' (at least 256 bytes, e.g. 64K)", optarg);
                 return -1;
             }
             break;

@@ -45,6 +45,15 @@ struct sts_plan {
     uint32_t floor_permille; /* stop when free space would fall below this share of
                                 the total; 0 = 50 (5 %) */
     uint64_t threshold_ns;   /* latency a guideline keeps create/open under; 0 = 200 ms */
+    /* L1 (sustained logging). */
+    const char *streams;     /* "imu:1000x12,ppg:100x24,env:1x64" (name:HZxBYTES);
+                                NULL = that default */
+    uint64_t deadline_ns;    /* a record durable later than this after it was produced
+                                is late; 0 = 2 s */
+    uint64_t buffer_bytes;   /* RAM the logger has for records not yet written; a record
+                                that does not fit is lost; 0 = 64 KiB */
+    uint64_t sync_interval_ns; /* how often everything is made durable; 0 = 1 s */
+    int bisect;              /* also search the highest lossless rate per mode */
     const volatile int *stop; /* non-zero asks the run to stop (Ctrl-C) */
 };
 

@@ -60,12 +60,35 @@ static int term_lifecycle(struct sts_term_sink *ts, const struct sts_point *p)
     return 0;
 }
 
+/* L1: one row per mode and rate, what a logger designer reads. */
+static int term_logging(struct sts_term_sink *ts, const struct sts_point *p)
+{
+    if (ts->first_point) {
+        fprintf(ts->out, "  %-13s %-7s %6s %12s %9s %8s %8s %11s %11s\n", "run", "mode", "rate",
+                "sustained", "records", "lost", "late", "worst stall", "buffer need");
+        ts->first_point = 0;
+    }
+    const struct sts_kv *mode = sts_kv_find(p->params, p->n_params, "mode");
+    const struct sts_kv *scale = sts_kv_find(p->params, p->n_params, "rate_scale");
+    char rate[24], stall[16], need[24];
+    sts_fmt_rate(rate, sizeof(rate), p->run_stats.mean);
+    sts_fmt_ns(stall, sizeof(stall), metric(p, "worst_stall_ns"));
+    sts_fmt_bytes(need, sizeof(need), (uint64_t)metric(p, "required_buffer_bytes"));
+    fprintf(ts->out, "  %-13s %-7s %5.2fx %12s %9.0f %8.0f %8.0f %11s %11s\n", p->name,
+            mode ? mode->v.s : "-", scale ? sts_kv_number(scale) : 1.0, rate,
+            metric(p, "records_produced"), metric(p, "records_lost"), metric(p, "records_late"),
+            stall, need);
+    return 0;
+}
+
 static int term_point(void *ctx, const struct sts_test_info *ti, const struct sts_point *p)
 {
     struct sts_term_sink *ts = ctx;
     (void)ti;
     if (!p->skipped && sts_kv_find(p->metrics, p->n_metrics, "free_bytes"))
         return term_lifecycle(ts, p);
+    if (!p->skipped && sts_kv_find(p->metrics, p->n_metrics, "records_lost"))
+        return term_logging(ts, p);
     if (ts->first_point) {
         fprintf(ts->out, "  %-16s %10s  %12s %8s  %4s  %10s %10s %10s\n", "op", "chunk",
                 "throughput", "+-sd", "runs", "lat p50", "lat p99", "lat max");

@@ -264,3 +264,10 @@ int wl_emit_skipped(struct sts_ctx *c, const char *name, const struct sts_kv *pa
     sts_welford_init(&p.run_stats);
     return sts_emit_point(c, &p);
 }
+
+void *wl_borrow(struct sts_ctx *c, size_t skip, size_t bytes)
+{
+    uintptr_t at = ((uintptr_t)c->buf + skip + 15u) & ~(uintptr_t)15u;
+    uintptr_t end = (uintptr_t)c->buf + c->buf_size;
+    return at <= end && bytes <= end - at ? (void *)at : NULL;
+}

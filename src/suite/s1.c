@@ -186,8 +186,11 @@ static int io_step(void *arg)
     return st->rc ? STS_STEP_DONE : STS_STEP_AGAIN;
 }
 
-static struct s1_run the_run;
-static struct load_task loads[4];
+/* lent by the workspace: ~100 KB that an MCU image must not carry in .bss */
+struct s1_mem {
+    struct s1_run run;
+    struct load_task loads[4];
+};
 static int stop_loads;
 
 static int open_file(struct sts_ctx *c, const char *path, int is_write, sts_fh *fh)
@@ -196,11 +199,13 @@ static int open_file(struct sts_ctx *c, const char *path, int is_write, sts_fh *
 }
 
 /* One point: returns bytes/s of the storage work and the load iterations. */
-static int s1_point(struct sts_ctx *c, int mode, int is_write, uint32_t chunk, int n_loads,
-                    uint64_t ops, int pin, double *bps, uint64_t *load_iters)
+static int s1_point(struct sts_ctx *c, struct s1_mem *mem, int mode, int is_write,
+                    uint32_t chunk, int n_loads, uint64_t ops, int pin, double *bps,
+                    uint64_t *load_iters)
 {
     const struct sts_port_ops *port = sts_port();
-    struct s1_run *r = &the_run;
+    struct s1_run *r = &mem->run;
+    struct load_task *loads = mem->loads;
     memset(r, 0, sizeof(*r));
     r->c = c;
     r->port = port;
@@ -295,6 +300,10 @@ static int s1_run(struct sts_ctx *c)
         return sts_fail(c, STS_ENOTSUP, "S1 needs real time: use clock=real on sim: targets");
     if (wl_read_only(c))
         return sts_fail(c, STS_ENOTSUP, "S1 writes: " WL_READ_ONLY_WHY);
+    /* the prefill below uses the buffer too: every point clears its state first */
+    struct s1_mem *mem = wl_borrow(c, 0, sizeof(struct s1_mem));
+    if (!mem)
+        return sts_fail(c, STS_ENOMEM, "S1: the workspace buffer is too small for its queue");
     rc = wl_prefill(c, "s1_b.dat", S1_FILE_BYTES);
     if (!rc)
         rc = wl_prefill(c, "s1_a.dat", S1_FILE_BYTES);
@@ -311,7 +320,8 @@ static int s1_run(struct sts_ctx *c)
                     sts_report_progress(c, what, step++, steps);
                     double bps;
                     uint64_t iters;
-                    rc = s1_point(c, mode, w, chunks[k], load_levels[l], ops, pin, &bps, &iters);
+                    rc = s1_point(c, mem, mode, w, chunks[k], load_levels[l], ops, pin, &bps,
+                                  &iters);
                     if (rc)
                         break;
                     if (l == 0)
@@ -327,8 +337,8 @@ static int s1_run(struct sts_ctx *c)
                         STS_KV_U("bytes_per_run", ops * chunks[k]),
                         STS_KV_D("degradation", base > 0 ? 1.0 - bps / base : 0.0),
                         STS_KV_U("load_iterations", iters),
-                        STS_KV_U("aligned_writes", the_run.io_aligned),
-                        STS_KV_U("device_writes", the_run.io_writes),
+                        STS_KV_U("aligned_writes", mem->run.io_aligned),
+                        STS_KV_U("device_writes", mem->run.io_writes),
                     };
                     size_t nm = mode == MODE_IOTASK && w ? 5 : 3;
                     double runs[1] = {bps};

@@ -46,6 +46,12 @@ int wl_verify(struct sts_ctx *c, const uint8_t *buf, uint64_t off, size_t len);
  * adopts what the medium holds instead. */
 int wl_prefill(struct sts_ctx *c, const char *path, uint64_t size);
 
+/* Lends a workload `bytes` of the workspace buffer, past the first `skip`
+ * bytes it keeps for I/O, for run state that would otherwise sit in .bss
+ * of every image that links the registry. 16-byte aligned; NULL when the
+ * buffer is too small. */
+void *wl_borrow(struct sts_ctx *c, size_t skip, size_t bytes);
+
 #define WL_READ_ONLY_WHY "the target is read-only (raw: writes need --allow-destructive)"
 static inline int wl_read_only(const struct sts_ctx *c)
 {

@@ -277,6 +277,43 @@ class Runs(Base):
         finally:
             subprocess.run(["umount", mnt], check=True)
 
+    def test_l1_sustained_logging(self):
+        r = run("run", "-t", self.target, "--tests", "L1", "--duration", "1s", "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        t = self.load()["tests"][0]
+        self.assertEqual(t["status"], "ok", t["error"])
+        pts = {p["params"]["mode"]: p for p in t["points"]}
+        self.assertEqual(sorted(pts), ["direct", "iotask", "mutex"])
+        for mode, p in pts.items():
+            m = p["metrics"]
+            # 1 s of imu 1 kHz, ppg 100 Hz, env 1 Hz
+            self.assertEqual(m["records_produced"], 1000 + 100 + 1, mode)
+            self.assertEqual(m["records_lost"], 0, mode)
+            self.assertGreater(m["worst_stall_ns"], 0)
+            self.assertEqual(p["latency"]["record_to_durable"]["count"], 1101)
+        self.assertEqual(pts["direct"]["metrics"]["bytes_written"], 1000 * 12 + 100 * 24 + 64)
+        self.assertEqual(pts["iotask"]["metrics"]["bytes_written"] % 4096, 0)
+        self.assertTrue(self.target_is_empty())
+        self.assertIn("buffer need", r.stdout)
+        # in virtual time on a simulated card, with the search for the highest rate
+        r = run("run", "-q", "-t", "sim:sd-consumer", "--tests", "L1", "--bisect",
+                "--streams", "imu:1000x12", "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        t = self.load()["tests"][0]
+        self.assertGreater(t["iotask_max_lossless_scale"], 4 * t["direct_max_lossless_scale"])
+        best = [p for p in t["points"] if p["name"] == "max_lossless"]
+        self.assertEqual(len(best), 3)
+        self.assertTrue(all(p["metrics"]["lossless"] for p in best))
+        for bad, msg in ((["--streams", "imu:0x12"], "1 .. 1000000 Hz"),
+                         (["--streams", "imu"], "NAME:HZxBYTES")):
+            r = run("run", "-q", "-t", "sim:sd-consumer", "--tests", "L1", *bad, "-o", self.out)
+            self.assertEqual(r.returncode, 1, bad)
+            self.assertIn(msg, self.load()["tests"][0]["error"])
+        for bad in (["--buffer", "12"], ["--deadline", "x"], ["--sync-every", "0"]):
+            r = run("run", "-t", self.target, "--tests", "L1", *bad)
+            self.assertEqual(r.returncode, 2, bad)
+            self.assertIn(bad[0], r.stderr)
+
     def test_nb_on_sim_and_not_applicable_on_posix(self):
         r = run("run", "-q", "-t", "sim:sd-consumer,poll=3463ns", "--tests", "nb", "-o", self.out)
         self.assertEqual(r.returncode, 0, r.stderr)

@@ -1,0 +1,585 @@
+/* L1: sustained logging. N streams (default imu 1 kHz x 12 B, ppg 100 Hz x
+ * 24 B, env 1 Hz x 64 B) produce records on a fixed schedule for a duration;
+ * a logger writes them through one of three architectures and makes them
+ * durable every sync interval:
+ *   direct - one storage task writes each record to its stream's file as it
+ *            comes, from one FIFO shared by the streams;
+ *   mutex  - each stream's task writes its own records under a shared lock,
+ *            each with its own FIFO (the RAM budget split between them);
+ *   iotask - producers append to RAM; one I/O task packs the records of all
+ *            streams (4-byte header each) into one file in aligned 4 KiB
+ *            chunks and pads the last chunk at each sync.
+ * A record that does not fit the FIFO is lost; one made durable later than
+ * the deadline is late. Reported: the rate sustained, records lost and late,
+ * the worst single storage call (stall) and the most RAM the records ever
+ * needed - the buffer that would have absorbed every stall seen. With
+ * bisect, the highest rate multiplier each mode sustains without loss.
+ *
+ * The tasks are scheduled by one event loop (the writer runs while records
+ * arrive by their timestamps), so L1 runs in virtual time and on a bare
+ * MCU alike; lock and context-switch costs are S1's business. */
+#include "storscope/port.h"
+#include "workload.h"
+
+#include <string.h>
+
+#define L1_MAX_STREAMS 8
+#define L1_CHUNK 4096u
+#define L1_HDR 4u              /* iotask record header: stream, length, time delta (us, 16 bit) */
+#define L1_RUNS 64             /* gaps (lost records) a stream can have between two syncs */
+#define L1_DEFAULT_STREAMS "imu:1000x12,ppg:100x24,env:1x64"
+
+enum { MODE_DIRECT, MODE_MUTEX, MODE_IOTASK, N_MODES };
+static const char *const mode_name[N_MODES] = {"direct", "mutex", "iotask"};
+static const char *const sum_key[N_MODES][5] = {
+    {"direct_required_buffer_bytes", "direct_worst_stall_ns", "direct_lossless",
+     "direct_max_lossless_scale", "direct_max_lossless_bps"},
+    {"mutex_required_buffer_bytes", "mutex_worst_stall_ns", "mutex_lossless",
+     "mutex_max_lossless_scale", "mutex_max_lossless_bps"},
+    {"iotask_required_buffer_bytes", "iotask_worst_stall_ns", "iotask_lossless",
+     "iotask_max_lossless_scale", "iotask_max_lossless_bps"},
+};
+static const char *const file_name[L1_MAX_STREAMS] = {"l1_s0", "l1_s1", "l1_s2", "l1_s3",
+                                                      "l1_s4", "l1_s5", "l1_s6", "l1_s7"};
+
+/* n records of one stream, produced one period apart from time t: records
+ * not yet durable are kept as such runs, so a stream costs no RAM per
+ * record; a lost record starts a new run. */
+struct l1_span {
+    uint64_t t, n;
+};
+
+struct l1_stream {
+    char name[12];
+    uint64_t period_ns;       /* at rate multiplier 1 */
+    uint32_t rec;             /* bytes per record */
+    /* per run */
+    uint64_t period, next_t, produced, lost, file_off;
+    struct l1_span runs[L1_RUNS]; /* records not yet durable, oldest first */
+    uint32_t head, n_runs;
+    uint64_t count, pending;  /* records in runs; the last `pending` are not yet written */
+    uint64_t pending_bytes, max_pending_bytes;
+    sts_fh fh;
+};
+
+struct l1_result {
+    uint64_t produced, lost, late, payload_bytes, bytes_written, writes, syncs;
+    uint64_t worst_stall_ns, required_buffer, elapsed_ns;
+};
+
+struct l1 {
+    struct sts_ctx *c;
+    struct l1_stream s[L1_MAX_STREAMS];
+    uint32_t n;
+    uint64_t duration_ns, deadline_ns, buffer_bytes, sync_ns;
+    int virtual_time;
+    /* per run */
+    int mode;
+    uint64_t idle_ns, start, pending_total, max_pending_total, iot_off;
+    sts_fh log_fh;
+    struct l1_result r;
+};
+
+/* ---- streams ---------------------------------------------------------- */
+static int parse_num(const char **p, uint64_t *v)
+{
+    const char *s = *p;
+    uint64_t x = 0;
+    if (*s < '0' || *s > '9')
+        return -1;
+    for (; *s >= '0' && *s <= '9'; s++) {
+        if (x > 100000000ull)
+            return -1;
+        x = x * 10 + (uint64_t)(*s - '0');
+    }
+    *p = s;
+    *v = x;
+    return 0;
+}
+
+/* "name:HZxBYTES,..." -> streams; NULL on success, else what is wrong. */
+static const char *parse_streams(struct l1 *l, const char *spec)
+{
+    const char *p = spec;
+    l->n = 0;
+    while (*p) {
+        if (l->n == L1_MAX_STREAMS)
+            return "L1: at most 8 streams";
+        struct l1_stream *s = &l->s[l->n];
+        size_t k = 0;
+        while (*p && *p != ':' && k + 1 < sizeof(s->name))
+            s->name[k++] = *p++;
+        s->name[k] = '\0';
+        uint64_t hz, bytes;
+        if (k == 0 || *p++ != ':' || parse_num(&p, &hz) || (*p != 'x' && *p != 'X'))
+            return "L1: bad --streams (expected NAME:HZxBYTES[,...], e.g. imu:1000x12)";
+        p++;
+        if (parse_num(&p, &bytes) || (*p && *p != ','))
+            return "L1: bad --streams (expected NAME:HZxBYTES[,...], e.g. imu:1000x12)";
+        if (hz == 0 || hz > 1000000 || bytes == 0 || bytes > 255)
+            return "L1: a stream needs 1 .. 1000000 Hz and 1 .. 255 bytes per record";
+        s->period_ns = 1000000000ull / hz;
+        s->rec = (uint32_t)bytes;
+        l->n++;
+        if (*p == ',')
+            p++;
+    }
+    return l->n ? NULL : "L1: --streams names no stream";
+}
+
+/* ---- one run at a rate multiplier ------------------------------------- */
+static uint64_t now(struct l1 *l)
+{
+    return wl_now(l->c) + l->idle_ns - l->start;
+}
+
+static int timed(struct l1 *l, int rc, uint64_t t0)
+{
+    uint64_t d = now(l) - t0;
+    sts_lat_record(&l->c->lat[0], d);
+    if (d > l->r.worst_stall_ns)
+        l->r.worst_stall_ns = d;
+    return rc;
+}
+
+static uint64_t fifo_limit(const struct l1 *l)
+{
+    return l->mode == MODE_MUTEX ? l->buffer_bytes / l->n : l->buffer_bytes;
+}
+
+/* Appends a record produced at t; -1 when the stream has no run left. */
+static int track(struct l1_stream *s, uint64_t t)
+{
+    if (s->n_runs) {
+        struct l1_span *r = &s->runs[(s->head + s->n_runs - 1) % L1_RUNS];
+        if (r->t + r->n * s->period == t) {
+            r->n++;
+            s->count++;
+            return 0;
+        }
+    }
+    if (s->n_runs == L1_RUNS)
+        return -1;
+    s->runs[(s->head + s->n_runs++) % L1_RUNS] = (struct l1_span){t, 1};
+    s->count++;
+    return 0;
+}
+
+/* Production time of the k-th record not yet durable (0 = oldest). */
+static uint64_t tracked_time(const struct l1_stream *s, uint64_t k)
+{
+    for (uint32_t i = 0; i < s->n_runs; i++) {
+        const struct l1_span *r = &s->runs[(s->head + i) % L1_RUNS];
+        if (k < r->n)
+            return r->t + k * s->period;
+        k -= r->n;
+    }
+    return UINT64_MAX;
+}
+
+/* The oldest n records became durable at time t: ages recorded, late counted. */
+static void pop(struct l1 *l, struct l1_stream *s, uint64_t n, uint64_t t)
+{
+    while (n) {
+        struct l1_span *r = &s->runs[s->head];
+        uint64_t k = n < r->n ? n : r->n;
+        for (uint64_t i = 0; i < k; i++) {
+            uint64_t age = t - (r->t + i * s->period);
+            sts_lat_record(&l->c->lat[1], age);
+            if (age > l->deadline_ns)
+                l->r.late++;
+        }
+        r->t += k * s->period;
+        r->n -= k;
+        n -= k;
+        s->count -= k;
+        if (!r->n) {
+            s->head = (s->head + 1) % L1_RUNS;
+            s->n_runs--;
+        }
+    }
+}
+
+/* Every record due by `t` arrives: into its FIFO, or lost. */
+static void produce(struct l1 *l, uint64_t t)
+{
+    for (uint32_t i = 0; i < l->n; i++) {
+        struct l1_stream *s = &l->s[i];
+        uint32_t bytes = s->rec + (l->mode == MODE_IOTASK ? L1_HDR : 0);
+        for (; s->next_t <= t && s->next_t < l->duration_ns; s->next_t += s->period) {
+            s->produced++;
+            uint64_t used = l->mode == MODE_MUTEX ? s->pending_bytes : l->pending_total;
+            if (used + bytes > fifo_limit(l) || track(s, s->next_t)) {
+                s->lost++; /* reject newest: the FIFO is full */
+                continue;
+            }
+            s->pending++;
+            s->pending_bytes += bytes;
+            l->pending_total += bytes;
+            if (s->pending_bytes > s->max_pending_bytes)
+                s->max_pending_bytes = s->pending_bytes;
+            if (l->pending_total > l->max_pending_total)
+                l->max_pending_total = l->pending_total;
+        }
+    }
+}
+
+/* Records written so far are durable at time t: the late ones counted. */
+static void durable(struct l1 *l, uint64_t t, int all)
+{
+    for (uint32_t i = 0; i < l->n; i++) {
+        struct l1_stream *s = &l->s[i];
+        pop(l, s, all ? s->count : s->count - s->pending, t);
+        if (all) {
+            s->pending = 0;
+            s->pending_bytes = 0;
+        }
+    }
+    if (all)
+        l->pending_total = 0;
+}
+
+static int write_bytes(struct l1 *l, sts_fh fh, uint64_t *off, uint32_t len, uint64_t seed)
+{
+    wl_pattern_fill(l->c->buf, *off, len, seed);
+    uint64_t t0 = now(l);
+    int rc = timed(l, wl_write(l->c, fh, l->c->buf, len), t0);
+    *off += len;
+    l->r.bytes_written += len;
+    l->r.writes++;
+    return rc;
+}
+
+/* direct / mutex: the oldest pending record of any stream, one write. */
+static int write_one_record(struct l1 *l)
+{
+    struct l1_stream *best = NULL;
+    uint64_t best_t = UINT64_MAX;
+    for (uint32_t i = 0; i < l->n; i++) {
+        struct l1_stream *s = &l->s[i];
+        if (!s->pending)
+            continue;
+        uint64_t t = tracked_time(s, s->count - s->pending);
+        if (t < best_t)
+            best_t = t, best = &l->s[i];
+    }
+    if (!best)
+        return 0;
+    best->pending--;
+    best->pending_bytes -= best->rec;
+    l->pending_total -= best->rec;
+    return write_bytes(l, best->fh, &best->file_off, best->rec, l->c->plan->seed + 1);
+}
+
+static int sync_all(struct l1 *l)
+{
+    int rc = 0;
+    if (l->mode == MODE_IOTASK) {
+        /* the partial chunk goes out padded, so the next one stays aligned */
+        uint32_t part = (uint32_t)(l->pending_total % L1_CHUNK);
+        if (l->pending_total / L1_CHUNK) /* full chunks the writer had no time for */
+            for (uint64_t k = l->pending_total / L1_CHUNK; k && !rc; k--)
+                rc = write_bytes(l, l->log_fh, &l->iot_off, L1_CHUNK, l->c->plan->seed);
+        if (part && !rc)
+            rc = write_bytes(l, l->log_fh, &l->iot_off, L1_CHUNK, l->c->plan->seed);
+        if (!rc) {
+            uint64_t t0 = now(l);
+            rc = timed(l, wl_sync(l->c, l->log_fh, STS_SYNC_DATA), t0);
+            l->r.syncs++;
+        }
+        if (!rc)
+            durable(l, now(l), 1);
+        return rc;
+    }
+    for (uint32_t i = 0; i < l->n && !rc; i++) {
+        struct l1_stream *s = &l->s[i];
+        if (s->count == s->pending)
+            continue; /* nothing written since the last sync */
+        uint64_t t0 = now(l);
+        rc = timed(l, wl_sync(l->c, s->fh, STS_SYNC_DATA), t0);
+        l->r.syncs++;
+    }
+    if (!rc)
+        durable(l, now(l), 0);
+    return rc;
+}
+
+/* The writer's next piece of work; 0 with *idle set when there is none. */
+static int step(struct l1 *l, int *idle)
+{
+    *idle = 0;
+    if (l->mode == MODE_IOTASK) {
+        if (l->pending_total < L1_CHUNK) {
+            *idle = 1;
+            return 0;
+        }
+        /* the chunk's records leave RAM; they become durable at the sync */
+        int rc = write_bytes(l, l->log_fh, &l->iot_off, L1_CHUNK, l->c->plan->seed);
+        l->pending_total -= L1_CHUNK;
+        return rc;
+    }
+    if (!l->pending_total) {
+        *idle = 1;
+        return 0;
+    }
+    return write_one_record(l);
+}
+
+static void wait_for(struct l1 *l, uint64_t t)
+{
+    uint64_t n = now(l);
+    if (t <= n)
+        return;
+    if (l->virtual_time)
+        l->idle_ns += t - n; /* nothing happens on the device meanwhile */
+    else
+        sts_port_wait_until(sts_clock_now(sts_port_clock()) + (t - n));
+}
+
+static int open_files(struct l1 *l)
+{
+    int rc = 0;
+    if (l->mode == MODE_IOTASK)
+        return wl_open(l->c, "l1_log", STS_O_WRONLY | STS_O_CREAT | STS_O_TRUNC, &l->log_fh);
+    for (uint32_t i = 0; i < l->n && !rc; i++)
+        rc = wl_open(l->c, file_name[i], STS_O_WRONLY | STS_O_CREAT | STS_O_TRUNC, &l->s[i].fh);
+    return rc;
+}
+
+static void close_files(struct l1 *l, uint32_t opened)
+{
+    struct sts_ctx *c = l->c;
+    if (l->mode == MODE_IOTASK) {
+        if (opened) {
+            (void)c->target->fs.ops->close(c->target->fs.ctx, l->log_fh);
+            (void)c->target->fs.ops->unlink(c->target->fs.ctx, "l1_log");
+        }
+    } else {
+        for (uint32_t i = 0; i < opened; i++) {
+            (void)c->target->fs.ops->close(c->target->fs.ctx, l->s[i].fh);
+            (void)c->target->fs.ops->unlink(c->target->fs.ctx, file_name[i]);
+        }
+    }
+    c->scratch_path[0] = '\0';
+}
+
+static int run_once(struct l1 *l, int mode, double scale)
+{
+    struct sts_ctx *c = l->c;
+    l->mode = mode;
+    memset(&l->r, 0, sizeof(l->r));
+    l->pending_total = l->max_pending_total = l->iot_off = 0;
+    for (uint32_t i = 0; i < l->n; i++) {
+        struct l1_stream *s = &l->s[i];
+        s->period = (uint64_t)((double)s->period_ns / scale);
+        s->period = s->period ? s->period : 1;
+        s->next_t = 0;
+        s->produced = s->lost = s->file_off = 0;
+        s->head = s->n_runs = 0;
+        s->count = s->pending = 0;
+        s->pending_bytes = s->max_pending_bytes = 0;
+    }
+    wl_lat_reset(c);
+    int rc = open_files(l);
+    if (rc) {
+        close_files(l, mode == MODE_IOTASK ? 0 : l->n);
+        return rc;
+    }
+    l->idle_ns = 0;
+    l->start = wl_now(c);
+    uint64_t next_sync = l->sync_ns;
+    for (;;) {
+        if (sts_should_stop(c)) {
+            rc = STS_EINTR;
+            break;
+        }
+        uint64_t t = now(l);
+        produce(l, t);
+        int idle = 0;
+        if (t >= l->duration_ns) { /* production is over: drain, then make it durable */
+            while (!rc && !idle)
+                rc = step(l, &idle);
+            if (!rc)
+                rc = sync_all(l);
+            break;
+        }
+        if (t >= next_sync) {
+            rc = sync_all(l);
+            while (next_sync <= t)
+                next_sync += l->sync_ns;
+            if (rc)
+                break;
+            continue;
+        }
+        rc = step(l, &idle);
+        if (rc)
+            break;
+        if (idle) { /* until the next record or the next sync */
+            uint64_t next = next_sync < l->duration_ns ? next_sync : l->duration_ns;
+            for (uint32_t i = 0; i < l->n; i++)
+                if (l->s[i].next_t < next)
+                    next = l->s[i].next_t;
+            wait_for(l, next);
+        }
+    }
+    l->r.elapsed_ns = now(l);
+    uint64_t sum_max = 0;
+    for (uint32_t i = 0; i < l->n; i++) {
+        l->r.produced += l->s[i].produced;
+        l->r.lost += l->s[i].lost;
+        l->r.payload_bytes += (l->s[i].produced - l->s[i].lost) * l->s[i].rec;
+        sum_max += l->s[i].max_pending_bytes;
+    }
+    /* per-task FIFOs (mutex) each need their own worst case */
+    l->r.required_buffer = mode == MODE_MUTEX ? sum_max : l->max_pending_total;
+    close_files(l, l->n);
+    return rc;
+}
+
+static int lossless(const struct l1_result *r)
+{
+    return r->lost == 0 && r->late == 0;
+}
+
+static int emit(struct l1 *l, const char *name, int mode, double scale)
+{
+    const struct l1_result *r = &l->r;
+    struct sts_kv params[] = {STS_KV_S("mode", mode_name[mode]), STS_KV_D("rate_scale", scale),
+                              STS_KV_U("streams", l->n), STS_KV_U("buffer_bytes", l->buffer_bytes),
+                              STS_KV_U("deadline_ns", l->deadline_ns),
+                              STS_KV_U("sync_interval_ns", l->sync_ns)};
+    struct sts_kv metrics[] = {
+        STS_KV_U("records_produced", r->produced),
+        STS_KV_U("records_lost", r->lost),
+        STS_KV_U("records_late", r->late),
+        STS_KV_U("payload_bytes", r->payload_bytes),
+        STS_KV_U("bytes_written", r->bytes_written),
+        STS_KV_U("write_calls", r->writes),
+        STS_KV_U("sync_calls", r->syncs),
+        STS_KV_U("worst_stall_ns", r->worst_stall_ns),
+        STS_KV_U("required_buffer_bytes", r->required_buffer),
+        STS_KV_B("lossless", lossless(r)),
+    };
+    double run = wl_rate(r->payload_bytes, r->elapsed_ns);
+    struct sts_lat_report lat[] = {{"storage_call", &l->c->lat[0]},
+                                   {"record_to_durable", &l->c->lat[1]}};
+    return wl_emit_runs(l->c, name, params, WL_COUNT(params), &run, 1, metrics,
+                        WL_COUNT(metrics), lat, 2);
+}
+
+/* Highest multiplier of every stream's rate with nothing lost or late:
+ * doubling to the first failure, then halving the interval 8 times. */
+static int bisect(struct l1 *l, int mode, double *best, double *best_bps)
+{
+    double lo = 0, hi = 1;
+    int rc;
+    for (;;) {
+        rc = run_once(l, mode, hi);
+        if (rc)
+            return rc;
+        if (!lossless(&l->r))
+            break;
+        if (hi >= 1048576) { /* the device outruns any stream rate worth testing */
+            *best = hi;
+            *best_bps = wl_rate(l->r.payload_bytes, l->r.elapsed_ns);
+            return STS_OK;
+        }
+        lo = hi;
+        *best_bps = wl_rate(l->r.payload_bytes, l->r.elapsed_ns);
+        hi *= 2;
+    }
+    if (lo == 0) /* even the nominal rate loses: search below it */
+        lo = 1.0 / 1024;
+    for (int k = 0; k < 8; k++) {
+        double mid = (lo + hi) / 2;
+        rc = run_once(l, mode, mid);
+        if (rc)
+            return rc;
+        if (lossless(&l->r)) {
+            lo = mid;
+            *best_bps = wl_rate(l->r.payload_bytes, l->r.elapsed_ns);
+        } else {
+            hi = mid;
+        }
+    }
+    *best = lo;
+    return STS_OK;
+}
+
+static int l1_run(struct sts_ctx *c)
+{
+    const struct sts_plan *p = c->plan;
+    const char *spec = p->streams ? p->streams : L1_DEFAULT_STREAMS;
+    uint64_t duration = wl_duration(p, 3000000000ull, 60000000000ull);
+    uint64_t deadline = p->deadline_ns ? p->deadline_ns : 2000000000ull;
+    uint64_t buffer = p->buffer_bytes ? p->buffer_bytes : 64 * KIB;
+    uint64_t sync_ns = p->sync_interval_ns ? p->sync_interval_ns : 1000000000ull;
+    struct sts_kv tp[] = {
+        STS_KV_S("streams", spec),
+        STS_KV_U("duration_ns", duration),
+        STS_KV_U("deadline_ns", deadline),
+        STS_KV_U("buffer_bytes", buffer),
+        STS_KV_U("sync_interval_ns", sync_ns),
+        STS_KV_B("bisect", p->bisect != 0),
+    };
+    int rc = sts_test_begin(c, tp, WL_COUNT(tp));
+    if (rc)
+        return rc;
+    /* the state (~9 KiB of runs) is lent by the workspace, past the I/O chunk */
+    struct l1 *l = wl_borrow(c, L1_CHUNK, sizeof(struct l1));
+    if (!l)
+        return sts_fail(c, STS_ENOMEM, "L1: the workspace buffer is too small (needs 14 KiB)");
+    memset(l, 0, sizeof(*l)); /* no 9 KiB temporary on an MCU's stack */
+    l->c = c;
+    l->duration_ns = duration;
+    l->deadline_ns = deadline;
+    l->buffer_bytes = buffer;
+    l->sync_ns = sync_ns;
+    l->virtual_time = (c->target->flags & STS_T_VIRTUAL_TIME) != 0;
+    const char *why = parse_streams(l, spec);
+    if (why)
+        return sts_fail(c, STS_EINVAL, why);
+    if (wl_read_only(c))
+        return sts_fail(c, STS_ENOTSUP, "L1 writes logs: " WL_READ_ONLY_WHY);
+    for (int mode = 0; mode < N_MODES && !rc; mode++) {
+        sts_report_progress(c, mode_name[mode], (uint64_t)mode, N_MODES);
+        if (mode != MODE_IOTASK && c->target->io_align > 1) {
+            struct sts_kv sp[] = {STS_KV_S("mode", mode_name[mode])};
+            rc = wl_emit_skipped(c, "sustained", sp, 1, "record-sized writes are not possible "
+                                                        "with direct I/O (aligned sizes only)");
+            continue;
+        }
+        rc = run_once(l, mode, 1.0);
+        if (!rc)
+            rc = emit(l, "sustained", mode, 1.0);
+        if (rc)
+            break;
+        sts_set_summary(c, STS_KV_U(sum_key[mode][0], l->r.required_buffer));
+        sts_set_summary(c, STS_KV_U(sum_key[mode][1], l->r.worst_stall_ns));
+        sts_set_summary(c, STS_KV_B(sum_key[mode][2], lossless(&l->r)));
+        if (p->bisect) {
+            double best = 0, bps = 0;
+            rc = bisect(l, mode, &best, &bps);
+            if (rc)
+                break;
+            rc = run_once(l, mode, best); /* the point shows the rate found */
+            if (!rc)
+                rc = emit(l, "max_lossless", mode, best);
+            sts_set_summary(c, STS_KV_D(sum_key[mode][3], best));
+            sts_set_summary(c, STS_KV_D(sum_key[mode][4], bps));
+        }
+    }
+    return rc;
+}
+
+static uint64_t l1_scratch(const struct sts_plan *p)
+{
+    /* the default streams write ~14.5 KB/s; leave room for 8x that */
+    uint64_t d = wl_duration(p, 3000000000ull, 60000000000ull) / 1000000000ull + 1;
+    return d * 128 * KIB + 16 * L1_CHUNK;
+}
+
+const struct sts_test_def sts_test_l1 = {
+    "L1", "Sustained logging: streams at fixed rates through direct, mutex and iotask writers",
+    "issue L1 (the study's guidelines 6.2)", l1_scratch, l1_run,
+};

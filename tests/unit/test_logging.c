@@ -1,0 +1,224 @@
+/* L1 on a filesystem that stalls on a known schedule, in virtual time: the
+ * reported worst stall and buffer need must match the schedule, an
+ * overload must show as loss, and the modes must differ as designed. */
+#include "sts_test.h"
+#include "storscope/error.h"
+#include "storscope/suite.h"
+#include "test_mem.h"
+#include "workload.h"
+
+#include <string.h>
+
+/* ---- stallfs: costs only, no data --------------------------------------- */
+struct stallfs {
+    uint64_t t, write_ns, sync_ns, stall_ns;
+    unsigned stall_every, syncs, open_files, files;
+    uint64_t bytes, unaligned_writes;
+};
+static struct stallfs sfs;
+
+static int sfs_open(void *ctx, const char *path, int flags, sts_fh *out)
+{
+    (void)ctx;
+    (void)path;
+    (void)flags;
+    sfs.open_files++;
+    sfs.files++;
+    *out = (sts_fh)sfs.files;
+    return STS_OK;
+}
+static int sfs_close(void *ctx, sts_fh fh)
+{
+    (void)ctx;
+    (void)fh;
+    sfs.open_files--;
+    return STS_OK;
+}
+static int sfs_write(void *ctx, sts_fh fh, const void *buf, size_t len, size_t *done)
+{
+    (void)ctx;
+    (void)fh;
+    (void)buf;
+    sfs.t += sfs.write_ns;
+    sfs.bytes += len;
+    if (len % 4096)
+        sfs.unaligned_writes++;
+    *done = len;
+    return STS_OK;
+}
+static int sfs_sync(void *ctx, sts_fh fh, enum sts_sync_kind kind)
+{
+    (void)ctx;
+    (void)fh;
+    (void)kind;
+    sfs.syncs++;
+    sfs.t += sfs.stall_every && sfs.syncs % sfs.stall_every == 0 ? sfs.stall_ns : sfs.sync_ns;
+    return STS_OK;
+}
+static int sfs_unlink(void *ctx, const char *path)
+{
+    (void)ctx;
+    (void)path;
+    sfs.files--;
+    return STS_OK;
+}
+static const struct sts_fs_ops sfs_ops = {
+    .open = sfs_open, .close = sfs_close, .write = sfs_write, .sync = sfs_sync,
+    .unlink = sfs_unlink,
+};
+static uint64_t sfs_now(void *ctx)
+{
+    (void)ctx;
+    return sfs.t;
+}
+static const struct sts_clock_ops sfs_clock = {sfs_now};
+
+/* ---- what the run reported, per mode ------------------------------------ */
+enum { DIRECT, MUTEX, IOTASK };
+struct mode_result {
+    int seen;
+    uint64_t produced, lost, late, stall, need, written, syncs;
+};
+static struct mode_result res[3], best[3];
+static double best_scale[3];
+
+static double m(const struct sts_point *p, const char *k)
+{
+    return sts_kv_number(sts_kv_find(p->metrics, p->n_metrics, k));
+}
+static int cap_point(void *ctx, const struct sts_test_info *ti, const struct sts_point *p)
+{
+    (void)ctx;
+    (void)ti;
+    if (p->skipped)
+        return 0;
+    const char *mode = sts_kv_find(p->params, p->n_params, "mode")->v.s;
+    int i = !strcmp(mode, "direct") ? DIRECT : !strcmp(mode, "mutex") ? MUTEX : IOTASK;
+    int is_best = !strcmp(p->name, "max_lossless");
+    struct mode_result *r = is_best ? &best[i] : &res[i];
+    *r = (struct mode_result){1,
+                              (uint64_t)m(p, "records_produced"),
+                              (uint64_t)m(p, "records_lost"),
+                              (uint64_t)m(p, "records_late"),
+                              (uint64_t)m(p, "worst_stall_ns"),
+                              (uint64_t)m(p, "required_buffer_bytes"),
+                              (uint64_t)m(p, "bytes_written"),
+                              (uint64_t)m(p, "sync_calls")};
+    if (is_best)
+        best_scale[i] = sts_kv_number(sts_kv_find(p->params, p->n_params, "rate_scale"));
+    return 0;
+}
+static unsigned status;
+static int cap_end(void *ctx, const struct sts_test_end *te)
+{
+    (void)ctx;
+    status = te->status;
+    return 0;
+}
+static const struct sts_sink_ops cap_ops = {.point = cap_point, .test_end = cap_end};
+
+static int run_l1(const char *streams, uint64_t duration_ns, uint64_t buffer, int bisect,
+                  uint64_t sync_ns)
+{
+    memset(res, 0, sizeof(res));
+    memset(best, 0, sizeof(best));
+    static struct sts_target t;
+    memset(&t, 0, sizeof(t));
+    t.kind = "stall";
+    t.fs = (struct sts_fs){&sfs_ops, NULL};
+    t.clock = (struct sts_clock){&sfs_clock, NULL};
+    t.flags = STS_T_VIRTUAL_TIME;
+    const struct sts_test_def *tests[] = {sts_test_find("L1")};
+    struct sts_plan plan = {.tests = tests, .n_tests = 1, .seed = 1, .duration_ns = duration_ns,
+                            .streams = streams, .buffer_bytes = buffer, .bisect = bisect,
+                            .sync_interval_ns = sync_ns};
+    struct sts_workspace ws = {sts_test_iobuf, STS_TEST_IOBUF_BYTES, sts_test_hist,
+                               STS_HIST_BUCKETS, STS_HIST_SUB_BITS, STS_HIST_MAX_EXP};
+    struct sts_sink sink = {&cap_ops, NULL};
+    struct sts_run_info ri = {.tool_version = STORSCOPE_VERSION, .target = "stall:"};
+    return sts_engine_run(&plan, &t, &ws, &sink, 1, &ri);
+}
+
+static void stallfs_reset(uint64_t write_ns, uint64_t stall_ns, unsigned every)
+{
+    memset(&sfs, 0, sizeof(sfs));
+    sfs.write_ns = write_ns;
+    sfs.sync_ns = 1000000;
+    sfs.stall_ns = stall_ns;
+    sfs.stall_every = every;
+}
+
+/* 1 kHz x 16 B for 5 s, one sync per second; every 4th sync takes 300 ms:
+ * 300 records (4800 B) pile up behind it, and nothing else stalls as long. */
+static void worst_stall_and_buffer_match_the_schedule(void)
+{
+    stallfs_reset(10000, 300000000, 4);
+    CHECK_EQ(run_l1("s:1000x16", 5000000000ull, 0, 0, 0), 0);
+    CHECK_EQ(status, STS_TEST_OK);
+    for (int i = DIRECT; i <= MUTEX; i++) {
+        CHECK(res[i].seen);
+        CHECK_EQ(res[i].produced, 5000);
+        CHECK_EQ(res[i].lost, 0);
+        CHECK_EQ(res[i].late, 0);
+        CHECK_EQ(res[i].stall, 300000000);
+        CHECK(res[i].need >= 300 * 16 && res[i].need <= 302 * 16);
+        CHECK_EQ(res[i].written, 5000 * 16);
+        CHECK_EQ(res[i].syncs, 5); /* one per second, the last one at the end */
+    }
+    /* iotask: one file, one sync per second, only whole aligned chunks */
+    CHECK_EQ(res[IOTASK].syncs, 5);
+    CHECK_EQ(res[IOTASK].lost, 0);
+    CHECK(res[IOTASK].written % 4096 == 0);
+    CHECK(res[IOTASK].written >= 5000 * 20);
+    CHECK_EQ(sfs.unaligned_writes, 5000 * 2); /* the record-sized writes of direct and mutex */
+    CHECK_EQ(sfs.open_files, 0);
+    CHECK_EQ(sfs.files, 0);
+}
+
+/* A stall longer than the deadline makes the records behind it late. */
+static void a_stall_past_the_deadline_makes_records_late(void)
+{
+    stallfs_reset(10000, 2500000000ull, 2);
+    CHECK_EQ(run_l1("s:100x16", 4000000000ull, 0, 0, 0), 0);
+    CHECK(res[DIRECT].late > 0);
+    CHECK_EQ(res[DIRECT].lost, 0);
+    CHECK(res[DIRECT].stall >= 2500000000ull);
+}
+
+/* 200 kHz of 16 B records, 10 us per write call: record-by-record writing
+ * cannot keep up (100 k calls/s), 4 KiB chunks can (about 1,000 calls/s). */
+static void a_rate_above_capacity_is_lossy(void)
+{
+    stallfs_reset(10000, 1000000, 0);
+    CHECK_EQ(run_l1("s:200000x16", 200000000ull, 0, 0, 0), 0);
+    CHECK(res[DIRECT].lost > 0);
+    CHECK(res[MUTEX].lost > 0);
+    CHECK_EQ(res[IOTASK].lost, 0);
+    CHECK(res[DIRECT].need <= 64 * 1024);
+}
+
+/* Bisection: 100 Hz x 16 B, 100 us per write, 20 ms per sync every 250 ms,
+ * 16 KiB of RAM, 1 s. direct saturates near 94x (a record write per 100 us,
+ * less three syncs) plus what the buffer absorbs in 1 s (10x); iotask when
+ * 16 KiB no longer holds the 20-byte records arriving during a sync and
+ * the padded chunk before it (20.1 ms): 16384 / 20 / 0.0201 / 100 = 407x. */
+static void bisection_finds_the_highest_lossless_rate(void)
+{
+    stallfs_reset(100000, 0, 0);
+    sfs.sync_ns = 20000000;
+    CHECK_EQ(run_l1("s:100x16", 1000000000ull, 16384, 1, 250000000), 0);
+    CHECK(best[DIRECT].seen && best[IOTASK].seen);
+    CHECK(best_scale[DIRECT] > 95 && best_scale[DIRECT] < 112);
+    CHECK_EQ(best[DIRECT].lost, 0);
+    CHECK_EQ(best[DIRECT].late, 0);
+    CHECK(best_scale[IOTASK] > 380 && best_scale[IOTASK] < 410);
+    CHECK_EQ(best[IOTASK].lost, 0);
+}
+
+const struct sts_test_case test_logging_cases[] = {
+    {"worst_stall_and_buffer_match_the_schedule", worst_stall_and_buffer_match_the_schedule},
+    {"a_stall_past_the_deadline_makes_records_late", a_stall_past_the_deadline_makes_records_late},
+    {"a_rate_above_capacity_is_lossy", a_rate_above_capacity_is_lossy},
+    {"bisection_finds_the_highest_lossless_rate", bisection_finds_the_highest_lossless_rate},
+    {NULL, NULL},
+};
