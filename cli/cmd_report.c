@@ -15,102 +15,28 @@ static double num(const cJSON *o, const char *key)
     return cli_num(o, key);
 }
 
-static void series_from(struct sts_series *s, const char *test, const cJSON *points,
-                        const char *name)
-{
-    const cJSON *p;
-    cJSON_ArrayForEach(p, points)
-    {
-        const cJSON *nm = cJSON_GetObjectItemCaseSensitive(p, "name");
-        const cJSON *runs = cJSON_GetObjectItemCaseSensitive(p, "runs");
-        const cJSON *params = cJSON_GetObjectItemCaseSensitive(p, "params");
-        if (!cJSON_IsString(nm) || strcmp(nm->valuestring, name) || !runs ||
-            s->n >= STS_AN_MAX_POINTS)
-            continue;
-        snprintf(s->test, sizeof(s->test), "%s", test);
-        s->chunk[s->n] = (uint64_t)num(params, "chunk_bytes");
-        s->bps[s->n] = num(runs, "mean");
-        s->n++;
-    }
-}
-
-/* Fills the analysis input from a results document. */
+/* Fills the analysis input from a results document: the document is
+ * replayed through the same collecting sink a live run feeds; only the
+ * fsync tail, which a live run reads from its histogram, comes from the
+ * percentiles the JSON keeps. */
 static void input_from(const cJSON *doc, struct sts_an_input *in)
 {
-    memset(in, 0, sizeof(*in));
-    const cJSON *t;
-    const cJSON *tests = cJSON_GetObjectItemCaseSensitive(doc, "tests");
-    int have_b0 = 0;
-    cJSON_ArrayForEach(t, tests) {
-        const cJSON *id = cJSON_GetObjectItemCaseSensitive(t, "id");
-        if (cJSON_IsString(id) && !strcmp(id->valuestring, "B0"))
-            have_b0 = 1;
-    }
-    cJSON_ArrayForEach(t, tests)
-    {
-        const cJSON *idj = cJSON_GetObjectItemCaseSensitive(t, "id");
-        const cJSON *points = cJSON_GetObjectItemCaseSensitive(t, "points");
-        if (!cJSON_IsString(idj) || !cJSON_IsArray(points))
-            continue;
-        const char *id = idj->valuestring;
-        if (!strcmp(id, "B0") || (!strcmp(id, "B1") && !have_b0)) {
-            series_from(&in->seq_write, id, points, "write");
-            series_from(&in->seq_read, id, points, "read");
-        } else if (!strcmp(id, "B2")) {
-            series_from(&in->fixed_write, id, points, "write");
-            series_from(&in->fixed_read, id, points, "read");
-        } else if (!strcmp(id, "M1")) {
-            series_from(&in->rand_read, id, points, "randread");
-        } else if (!strcmp(id, "fsync")) {
-            const cJSON *p = cJSON_GetArrayItem(points, 0);
-            const cJSON *lat = cJSON_GetObjectItemCaseSensitive(
-                cJSON_GetObjectItemCaseSensitive(p, "latency"), "write+flush");
-            if (!lat)
-                continue;
-            const cJSON *pct = cJSON_GetObjectItemCaseSensitive(lat, "percentiles_ns");
-            in->has_fsync = 1;
-            in->fsync_iops = num(cJSON_GetObjectItemCaseSensitive(p, "metrics"), "iops");
-            in->fsync_mean_ns = num(lat, "mean_ns");
-            in->fsync_p50_ns = num(pct, "50");
-            in->fsync_p9999_ns = num(pct, "99.99");
-            in->fsync_max_ns = num(lat, "max_ns");
-        } else if (!strcmp(id, "S2")) {
-            const cJSON *e = cJSON_GetObjectItemCaseSensitive(t, "open_close_exponent_flat");
-            if (!cJSON_IsNumber(e))
-                continue;
-            in->has_s2 = 1;
-            in->s2_exp_flat = e->valuedouble;
-            in->s2_ci_flat = num(t, "open_close_exponent_flat_ci95");
-            in->s2_exp_sub = num(t, "open_close_exponent_subdirs");
-            in->s2_ci_sub = num(t, "open_close_exponent_subdirs_ci95");
-            const cJSON *p;
-            cJSON_ArrayForEach(p, points)
-            {
-                const cJSON *nm = cJSON_GetObjectItemCaseSensitive(p, "name");
-                const cJSON *prm = cJSON_GetObjectItemCaseSensitive(p, "params");
-                const cJSON *lay = cJSON_GetObjectItemCaseSensitive(prm, "layout");
-                if (!cJSON_IsString(nm) || strcmp(nm->valuestring, "open_close") ||
-                    !cJSON_IsString(lay))
-                    continue;
-                sts_an_s2_point(in, !strcmp(lay->valuestring, "flat"), num(prm, "files"),
-                                num(cJSON_GetObjectItemCaseSensitive(p, "metrics"),
-                                    "per_file_mean_ns"));
-            }
-        } else if (!strcmp(id, "seq")) {
-            const cJSON *p;
-            cJSON_ArrayForEach(p, points)
-            {
-                const cJSON *nm = cJSON_GetObjectItemCaseSensitive(p, "name");
-                const cJSON *m = cJSON_GetObjectItemCaseSensitive(p, "metrics");
-                if (!cJSON_IsString(nm) || !m)
-                    continue;
-                if (!strcmp(nm->valuestring, "write"))
-                    in->seq_write_bps = num(m, "best_bytes_per_second"), in->has_seq = 1;
-                else if (!strcmp(nm->valuestring, "read_uncached"))
-                    in->seq_read_bps = num(m, "best_bytes_per_second"), in->has_seq = 1;
-            }
-        }
-    }
+    struct sts_sink collector;
+    sts_an_collector_init(in, &collector);
+    cli_replay(doc, &collector);
+    const cJSON *t = cli_test(doc, "fsync");
+    const cJSON *p = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(t, "points"), 0);
+    const cJSON *lat = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(p, "latency"), "write+flush");
+    if (!lat)
+        return;
+    const cJSON *pct = cJSON_GetObjectItemCaseSensitive(lat, "percentiles_ns");
+    in->has_fsync = 1;
+    in->fsync_iops = num(cJSON_GetObjectItemCaseSensitive(p, "metrics"), "iops");
+    in->fsync_mean_ns = num(lat, "mean_ns");
+    in->fsync_p50_ns = num(pct, "50");
+    in->fsync_p9999_ns = num(pct, "99.99");
+    in->fsync_max_ns = num(lat, "max_ns");
 }
 
 void cli_print_analysis(FILE *f, const struct sts_analysis *an)

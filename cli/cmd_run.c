@@ -58,6 +58,8 @@ static void run_usage(FILE *f)
           "      --buffer SIZE     L1: RAM for records not yet written (default: 64K)\n"
           "      --sync-every TIME L1: how often everything is made durable (default: 1s)\n"
           "      --bisect          L1: also find the highest lossless rate per mode\n"
+          "      --priority N      S1: run the storage-side tasks at real-time priority N\n"
+          "                        (SCHED_FIFO 1..99; the load tasks stay normal)\n"
           "      --seed N          seed of offsets and data patterns (default: 1)\n"
           "      --verify          check every read against the offset-stamped pattern\n"
           "  -o, --output FILE     write the JSON results (storscope-result/1) to FILE\n"
@@ -143,6 +145,7 @@ static int parse(int argc, char **argv, struct run_opts *o, struct sts_plan *pla
         {"buffer", required_argument, NULL, 'B'},
         {"sync-every", required_argument, NULL, 'Y'},
         {"bisect", no_argument, NULL, 'b'},
+        {"priority", required_argument, NULL, 'P'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -219,6 +222,13 @@ static int parse(int argc, char **argv, struct run_opts *o, struct sts_plan *pla
             break;
         case 'X': plan->streams = optarg; break;
         case 'b': plan->bisect = 1; break;
+        case 'P':
+            if (sts_parse_u64(optarg, &v) || v == 0 || v > 99) {
+                cli_error("bad --priority '%s' (a real-time priority from 1 to 99)", optarg);
+                return -1;
+            }
+            plan->rt_priority = (uint32_t)v;
+            break;
         case 'D':
             if (sts_parse_duration(optarg, &plan->deadline_ns) || plan->deadline_ns == 0) {
                 cli_error("bad --deadline '%s' (e.g. 2s, 500ms)", optarg);

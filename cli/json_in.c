@@ -79,3 +79,96 @@ const cJSON *cli_test(const cJSON *doc, const char *id)
     }
     return NULL;
 }
+
+/* ---- replay: a saved run through a sink, as if it were running ---------- */
+#define REPLAY_MAX_KV 64
+
+/* Numbers, booleans and strings of an object as key/value pairs pointing
+ * into the document (valid while it lives). */
+static size_t kv_from(const cJSON *obj, struct sts_kv *kv, size_t max, const char *const *skip)
+{
+    size_t n = 0;
+    const cJSON *it;
+    cJSON_ArrayForEach(it, obj)
+    {
+        int skipped = 0;
+        for (const char *const *s = skip; s && *s; s++)
+            skipped |= !strcmp(*s, it->string);
+        if (skipped || n == max)
+            continue;
+        if (cJSON_IsBool(it))
+            kv[n++] = STS_KV_B(it->string, cJSON_IsTrue(it));
+        else if (cJSON_IsNumber(it))
+            kv[n++] = STS_KV_D(it->string, it->valuedouble);
+        else if (cJSON_IsString(it))
+            kv[n++] = STS_KV_S(it->string, it->valuestring);
+    }
+    return n;
+}
+
+static enum sts_test_status status_from(const cJSON *t)
+{
+    const cJSON *s = cJSON_GetObjectItemCaseSensitive(t, "status");
+    static const char *const names[] = {"ok", "failed", "interrupted", "not_applicable"};
+    for (int i = 0; cJSON_IsString(s) && i < 4; i++)
+        if (!strcmp(s->valuestring, names[i]))
+            return (enum sts_test_status)i;
+    return STS_TEST_FAILED;
+}
+
+/* Points carry their runs' mean (not the values' statistics beyond it) and
+ * no latency histograms: consumers that need percentiles read the JSON. */
+void cli_replay(const cJSON *doc, const struct sts_sink *sink)
+{
+    static const char *const test_fields[] = {"id", "title", "params", "points", "status",
+                                              "error", "elapsed_ns", "wall_elapsed_ns", NULL};
+    static struct sts_kv test_params[REPLAY_MAX_KV], params[REPLAY_MAX_KV],
+        metrics[REPLAY_MAX_KV], summary[REPLAY_MAX_KV];
+    const cJSON *t;
+    cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(doc, "tests"))
+    {
+        const cJSON *id = cJSON_GetObjectItemCaseSensitive(t, "id");
+        const cJSON *title = cJSON_GetObjectItemCaseSensitive(t, "title");
+        if (!cJSON_IsString(id))
+            continue;
+        struct sts_test_info ti = {id->valuestring,
+                                   cJSON_IsString(title) ? title->valuestring : "", test_params,
+                                   kv_from(cJSON_GetObjectItemCaseSensitive(t, "params"),
+                                           test_params, REPLAY_MAX_KV, NULL)};
+        if (sink->ops->test_begin)
+            sink->ops->test_begin(sink->ctx, &ti);
+        const cJSON *p;
+        cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(t, "points"))
+        {
+            const cJSON *name = cJSON_GetObjectItemCaseSensitive(p, "name");
+            const cJSON *skipped = cJSON_GetObjectItemCaseSensitive(p, "skipped");
+            const cJSON *runs = cJSON_GetObjectItemCaseSensitive(p, "runs");
+            struct sts_point pt = {
+                .name = cJSON_IsString(name) ? name->valuestring : "",
+                .params = params,
+                .n_params = kv_from(cJSON_GetObjectItemCaseSensitive(p, "params"), params,
+                                    REPLAY_MAX_KV, NULL),
+                .metrics = metrics,
+                .n_metrics = kv_from(cJSON_GetObjectItemCaseSensitive(p, "metrics"), metrics,
+                                     REPLAY_MAX_KV, NULL),
+                .skipped = cJSON_IsString(skipped) ? skipped->valuestring : NULL,
+            };
+            sts_welford_init(&pt.run_stats);
+            pt.run_stats.n = (uint64_t)cli_num(runs, "n");
+            pt.run_stats.mean = cli_num(runs, "mean");
+            if (sink->ops->point)
+                sink->ops->point(sink->ctx, &ti, &pt);
+        }
+        const cJSON *err = cJSON_GetObjectItemCaseSensitive(t, "error");
+        struct sts_test_end te = {
+            .id = id->valuestring,
+            .status = status_from(t),
+            .error = cJSON_IsString(err) ? err->valuestring : NULL,
+            .summary = summary,
+            .n_summary = kv_from(t, summary, REPLAY_MAX_KV, test_fields),
+            .elapsed_ns = (uint64_t)cli_num(t, "elapsed_ns"),
+        };
+        if (sink->ops->test_end)
+            sink->ops->test_end(sink->ctx, &te);
+    }
+}

@@ -3,9 +3,14 @@
 
 #include <cjson/cJSON.h>
 
+#include "storscope/result.h"
+
 /* Parses a results file; on failure prints what is wrong and returns NULL. */
 cJSON *cli_load_results(const char *path);
 double cli_num(const cJSON *o, const char *key); /* 0 when absent */
 const cJSON *cli_test(const cJSON *doc, const char *id);
+/* Feeds a saved run's tests, points and summaries to a sink (test_begin,
+ * point, test_end), so what reads a live run reads a file the same way. */
+void cli_replay(const cJSON *doc, const struct sts_sink *sink);
 
 #endif

@@ -37,6 +37,26 @@ struct sts_an_input {
     double s2_n_lo, s2_n_hi;                 /* smallest and largest N */
     double s2_open_lo_ns, s2_open_hi_ns;     /* flat, at those N */
     double s2_open_hi_sub_ns;                /* subdirectories, at the largest N */
+    /* S1: write degradation (0..1), mean over chunk sizes, per mode
+     * (direct, mutex, iotask) and load level 0..4 */
+    int has_s1;
+    double s1_deg_sum[3][5];
+    uint32_t s1_deg_n[3][5];
+    uint32_t s1_priority;                    /* storage tasks' real-time priority, 0 = none */
+    /* M2 */
+    int has_m2;
+    uint32_t m2_lifecycles;
+    double m2_threshold_ns, m2_total_bytes;
+    double m2_first_create_ns, m2_first_free, m2_last_create_ns, m2_last_free;
+    double m2_open_max_ns, m2_open_max_free;
+    int m2_has_exp;
+    double m2_create_a_ns, m2_create_b, m2_create_r2;
+    double m2_cross_free;                    /* create crossed the threshold here; < 0: never */
+    /* L1, per mode at the nominal rates; scale < 0 when not bisected */
+    int has_l1;
+    char l1_streams[64];
+    int l1_seen[3];
+    double l1_need[3], l1_stall[3], l1_lost[3], l1_late[3], l1_scale[3];
 };
 
 /* Thresholds; every default is the and is documented in docs. */
@@ -45,6 +65,8 @@ struct sts_an_config {
     double plateau_band;  /* throughput within +-this of the plateau (0.10) */
     double dip_drop;      /* at least this far below both neighbours is a dip (0.20) */
     double stall_rate_bps;/* data rate used to size buffers for the worst stall (100 KiB/s) */
+    double concurrency_loss; /* S1: a loss at 4 load tasks from which it matters (0.30) */
+    double preopen_ns;    /* an open at least this slow belongs off time-critical paths (1 ms) */
 };
 void sts_an_config_default(struct sts_an_config *cfg);
 

@@ -54,6 +54,10 @@ struct sts_plan {
                                 that does not fit is lost; 0 = 64 KiB */
     uint64_t sync_interval_ns; /* how often everything is made durable; 0 = 1 s */
     int bisect;              /* also search the highest lossless rate per mode */
+    /* S1: real-time priority (SCHED_FIFO on POSIX) of the storage-side tasks,
+     * never of the CPU-load tasks; S1's runs are bounded by their iteration
+     * count. 0 = the default policy. */
+    uint32_t rt_priority;
     const volatile int *stop; /* non-zero asks the run to stop (Ctrl-C) */
 };
 

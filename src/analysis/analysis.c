@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "storscope/error.h"
+#include "an_text.h"
 
 void sts_an_config_default(struct sts_an_config *cfg)
 {
@@ -16,6 +17,8 @@ void sts_an_config_default(struct sts_an_config *cfg)
     cfg->plateau_band = 0.10;
     cfg->dip_drop = 0.20;
     cfg->stall_rate_bps = 100.0 * 1024.0;
+    cfg->concurrency_loss = 0.30;
+    cfg->preopen_ns = 1e6;
 }
 
 /* ---- detectors ----------------------------------------------------------- */
@@ -115,93 +118,6 @@ void sts_an_growth_class(double slope, double ci95, char *out, size_t n)
     }
 }
 
-/* ---- text ------------------------------------------------------------------ */
-static void fixed(char *buf, size_t n, double v, int decimals)
-{
-    char tmp[40];
-    size_t k = 0;
-    if (v < 0) {
-        tmp[k++] = '-';
-        v = -v;
-    }
-    uint64_t scale = 1;
-    for (int i = 0; i < decimals; i++)
-        scale *= 10;
-    uint64_t x = (uint64_t)(v * (double)scale + 0.5);
-    k += sts_fmt_u64(tmp + k, x / scale);
-    if (decimals) {
-        tmp[k++] = '.';
-        uint64_t frac = x % scale;
-        for (int i = decimals - 1; i >= 0; i--) {
-            uint64_t p = 1;
-            for (int j = 0; j < i; j++)
-                p *= 10;
-            tmp[k++] = (char)('0' + (frac / p) % 10);
-        }
-    }
-    tmp[k] = '\0';
-    sts_strlcpy(buf, tmp, n);
-}
-
-static void rate(char *buf, size_t n, double bps)
-{
-    static const char *const unit[] = {" B/s", " KiB/s", " MiB/s", " GiB/s"};
-    int u = 0;
-    while (u < 3 && bps >= 1024.0)
-        bps /= 1024.0, u++;
-    fixed(buf, n, bps, bps >= 100 ? 0 : bps >= 10 ? 1 : 2);
-    sts_strlcat(buf, unit[u], n);
-}
-
-static void ms(char *buf, size_t n, double ns)
-{
-    if (ns >= 1e6) {
-        fixed(buf, n, ns / 1e6, ns >= 1e8 ? 0 : 2);
-        sts_strlcat(buf, " ms", n);
-    } else {
-        fixed(buf, n, ns / 1e3, 1);
-        sts_strlcat(buf, " us", n);
-    }
-}
-
-static void ratio(char *buf, size_t n, double r)
-{
-    fixed(buf, n, r, r >= 10 ? 0 : 1);
-    sts_strlcat(buf, "x", n);
-}
-
-static void bytes(char *buf, size_t n, uint64_t b)
-{
-    sts_fmt_bytes(buf, n, b);
-}
-
-/* Joins up to 8 strings into an item. */
-static struct sts_an_item *add(struct sts_an_item *items, size_t *count, const char *kind,
-                               const char *test)
-{
-    if (*count >= STS_AN_MAX_ITEMS)
-        return NULL;
-    struct sts_an_item *it = &items[(*count)++];
-    memset(it, 0, sizeof(*it));
-    sts_strlcpy(it->kind, kind, sizeof(it->kind));
-    sts_strlcpy(it->test, test, sizeof(it->test));
-    return it;
-}
-
-static void say(struct sts_an_item *it, const char *const *parts, size_t n)
-{
-    if (!it)
-        return;
-    it->text[0] = '\0';
-    for (size_t i = 0; i < n; i++)
-        sts_strlcat(it->text, parts[i], sizeof(it->text));
-}
-#define SAY(it, ...)                                                        \
-    do {                                                                    \
-        const char *const parts_[] = {__VA_ARGS__};                         \
-        say((it), parts_, sizeof(parts_) / sizeof(parts_[0]));              \
-    } while (0)
-
 /* ---- the tier table (reference: seed 001 + public PLP/consumer figures) -- */
 struct tier_row {
     const char *name;
@@ -283,21 +199,21 @@ void sts_analyze(const struct sts_an_input *in, const struct sts_an_config *cfg,
         out->write_knee_bytes = (int64_t)w->chunk[k];
         double gain = w->bps[k] / w->bps[0];
         double next = (w->bps[k + 1] / w->bps[k] - 1.0) * 100.0;
-        bytes(a, sizeof(a), w->chunk[k]);
-        bytes(b, sizeof(b), w->chunk[0]);
-        ratio(c, sizeof(c), gain);
-        fixed(d, sizeof(d), next, 0);
+        an_bytes(a, sizeof(a), w->chunk[k]);
+        an_bytes(b, sizeof(b), w->chunk[0]);
+        an_ratio(c, sizeof(c), gain);
+        an_fixed(d, sizeof(d), next, 0);
         char ra[24], rb[24];
-        rate(ra, sizeof(ra), w->bps[0]);
-        rate(rb, sizeof(rb), w->bps[k]);
-        SAY(add(out->finding, &out->n_findings, "knee", w->test), "write knee at ", a,
+        an_rate(ra, sizeof(ra), w->bps[0]);
+        an_rate(rb, sizeof(rb), w->bps[k]);
+        SAY(an_add(out->finding, &out->n_findings, "knee", w->test), "write knee at ", a,
             ": throughput rises ", c, " from ", b, " (", ra, ") to ", a, " (", rb,
             "), then one doubling gains only ", d, " %");
-        SAY(add(out->guideline, &out->n_guidelines, "chunk size", w->test), "Write in chunks of at least ",
+        SAY(an_add(out->guideline, &out->n_guidelines, "chunk size", w->test), "Write in chunks of at least ",
             a, ", aligned to ", a, ": below that, write throughput falls up to ", c, " (",
             w->test, ": ", rb, " at ", a, " vs ", ra, " at ", b, ").");
         if (gain >= 4.0)
-            SAY(add(out->guideline, &out->n_guidelines, "buffer small writes", w->test),
+            SAY(an_add(out->guideline, &out->n_guidelines, "buffer small writes", w->test),
                 "Buffer small records in RAM and write them out as ", a,
                 "-aligned chunks: byte-sized writes run ", c, " slower (", w->test, ").");
     }
@@ -307,13 +223,13 @@ void sts_analyze(const struct sts_an_input *in, const struct sts_an_config *cfg,
     int p = r ? sts_an_plateau(r, cfg->plateau_band) : -1;
     if (p >= 0 && p > 0) {
         out->read_plateau_bytes = (int64_t)r->chunk[p];
-        bytes(a, sizeof(a), r->chunk[p]);
-        bytes(b, sizeof(b), r->chunk[r->n - 1]);
-        rate(c, sizeof(c), r->bps[p]);
-        fixed(d, sizeof(d), cfg->plateau_band * 100.0, 0);
-        SAY(add(out->finding, &out->n_findings, "plateau", r->test), "read throughput plateaus at ",
+        an_bytes(a, sizeof(a), r->chunk[p]);
+        an_bytes(b, sizeof(b), r->chunk[r->n - 1]);
+        an_rate(c, sizeof(c), r->bps[p]);
+        an_fixed(d, sizeof(d), cfg->plateau_band * 100.0, 0);
+        SAY(an_add(out->finding, &out->n_findings, "plateau", r->test), "read throughput plateaus at ",
             c, " from ", a, " up to ", b, " (within +-", d, " %)");
-        SAY(add(out->guideline, &out->n_guidelines, "read buffer", r->test),
+        SAY(an_add(out->guideline, &out->n_guidelines, "read buffer", r->test),
             "A read buffer of ", a, " is enough: larger reads gain less than ", d,
             " % (", r->test, ": ", c, " at ", a, ").");
     }
@@ -324,15 +240,15 @@ void sts_analyze(const struct sts_an_input *in, const struct sts_an_config *cfg,
     if (dp > 0) {
         out->write_dip_bytes = (int64_t)dw->chunk[dp];
         double nb = dw->bps[dp - 1] < dw->bps[dp + 1] ? dw->bps[dp - 1] : dw->bps[dp + 1];
-        bytes(a, sizeof(a), dw->chunk[dp]);
-        fixed(b, sizeof(b), (1.0 - dw->bps[dp] / nb) * 100.0, 0);
-        rate(c, sizeof(c), dw->bps[dp]);
-        bytes(d, sizeof(d), dw->chunk[dp - 1]);
+        an_bytes(a, sizeof(a), dw->chunk[dp]);
+        an_fixed(b, sizeof(b), (1.0 - dw->bps[dp] / nb) * 100.0, 0);
+        an_rate(c, sizeof(c), dw->bps[dp]);
+        an_bytes(d, sizeof(d), dw->chunk[dp - 1]);
         char e[24];
-        bytes(e, sizeof(e), dw->chunk[dp + 1]);
-        SAY(add(out->finding, &out->n_findings, "dip", dw->test), "write throughput dips at ", a,
+        an_bytes(e, sizeof(e), dw->chunk[dp + 1]);
+        SAY(an_add(out->finding, &out->n_findings, "dip", dw->test), "write throughput dips at ", a,
             ": ", c, ", ", b, " % below both ", d, " and ", e);
-        SAY(add(out->guideline, &out->n_guidelines, "sizes to avoid", dw->test), "Avoid writes of ",
+        SAY(an_add(out->guideline, &out->n_guidelines, "sizes to avoid", dw->test), "Avoid writes of ",
             a, ": ", b, " % slower than ", d, " or ", e, " (", dw->test, ").");
     }
 
@@ -341,9 +257,9 @@ void sts_analyze(const struct sts_an_input *in, const struct sts_an_config *cfg,
     if (w && rw && w->n && rw->n) {
         uint32_t i = (w->n < rw->n ? w->n : rw->n) - 1;
         if (w->chunk[i] == rw->chunk[i] && w->bps[i] > 0) {
-            ratio(a, sizeof(a), rw->bps[i] / w->bps[i]);
-            bytes(b, sizeof(b), w->chunk[i]);
-            SAY(add(out->finding, &out->n_findings, "asymmetry", w->test), "reads are ", a,
+            an_ratio(a, sizeof(a), rw->bps[i] / w->bps[i]);
+            an_bytes(b, sizeof(b), w->chunk[i]);
+            SAY(an_add(out->finding, &out->n_findings, "asymmetry", w->test), "reads are ", a,
                 " as fast as writes at ", b);
         }
     }
@@ -357,11 +273,11 @@ void sts_analyze(const struct sts_an_input *in, const struct sts_an_config *cfg,
                     j = (int)q;
             if (j < 0 || in->seq_read.bps[j] <= 0)
                 continue;
-            bytes(a, sizeof(a), in->rand_read.chunk[i]);
-            fixed(b, sizeof(b), (1.0 - in->rand_read.bps[i] / in->seq_read.bps[j]) * 100.0, 0);
-            rate(c, sizeof(c), in->rand_read.bps[i]);
-            rate(d, sizeof(d), in->seq_read.bps[j]);
-            SAY(add(out->finding, &out->n_findings, "random penalty", "M1"),
+            an_bytes(a, sizeof(a), in->rand_read.chunk[i]);
+            an_fixed(b, sizeof(b), (1.0 - in->rand_read.bps[i] / in->seq_read.bps[j]) * 100.0, 0);
+            an_rate(c, sizeof(c), in->rand_read.bps[i]);
+            an_rate(d, sizeof(d), in->seq_read.bps[j]);
+            SAY(an_add(out->finding, &out->n_findings, "random penalty", "M1"),
                 "random reads of ", a, " run at ", c, " against ", d, " sequential: a ", b,
                 " % penalty");
             break;
@@ -373,20 +289,20 @@ void sts_analyze(const struct sts_an_input *in, const struct sts_an_config *cfg,
         char cls[48], cls_sub[48];
         sts_an_growth_class(in->s2_exp_flat, in->s2_ci_flat, cls, sizeof(cls));
         sts_an_growth_class(in->s2_exp_sub, in->s2_ci_sub, cls_sub, sizeof(cls_sub));
-        fixed(a, sizeof(a), in->s2_exp_flat, 2);
-        fixed(b, sizeof(b), in->s2_ci_flat, 2);
-        ms(c, sizeof(c), in->s2_open_lo_ns);
-        ms(d, sizeof(d), in->s2_open_hi_ns);
+        an_fixed(a, sizeof(a), in->s2_exp_flat, 2);
+        an_fixed(b, sizeof(b), in->s2_ci_flat, 2);
+        an_ms(c, sizeof(c), in->s2_open_lo_ns);
+        an_ms(d, sizeof(d), in->s2_open_hi_ns);
         char nlo[24], nhi[24], sub_ns[24];
-        fixed(nlo, sizeof(nlo), in->s2_n_lo, 0);
-        fixed(nhi, sizeof(nhi), in->s2_n_hi, 0);
-        ms(sub_ns, sizeof(sub_ns), in->s2_open_hi_sub_ns);
-        SAY(add(out->finding, &out->n_findings, "metadata growth", "S2"),
+        an_fixed(nlo, sizeof(nlo), in->s2_n_lo, 0);
+        an_fixed(nhi, sizeof(nhi), in->s2_n_hi, 0);
+        an_ms(sub_ns, sizeof(sub_ns), in->s2_open_hi_sub_ns);
+        SAY(an_add(out->finding, &out->n_findings, "metadata growth", "S2"),
             "open+close per file grows ", cls, " with files per directory (slope ", a, " +- ",
             b, "): ", c, " at ", nlo, " files, ", d, " at ", nhi, "; ", cls_sub,
             " spread over subdirectories (", sub_ns, " at ", nhi, ")");
         if (in->s2_exp_flat - in->s2_ci_flat >= 0.5) /* at least linear, with confidence */
-            SAY(add(out->guideline, &out->n_guidelines, "fewer files", "S2"),
+            SAY(an_add(out->guideline, &out->n_guidelines, "fewer files", "S2"),
                 "Keep directories small or aggregate records into fewer files: opening a file "
                 "costs ", cls, " in the directory's size (S2: ", c, " at ", nlo, " files, ", d,
                 " at ", nhi, "); spread over subdirectories it costs ", sub_ns, ".");
@@ -394,25 +310,26 @@ void sts_analyze(const struct sts_an_input *in, const struct sts_an_config *cfg,
 
     /* tail and tier (fsync) */
     if (in->has_fsync) {
-        ms(a, sizeof(a), in->fsync_max_ns);
-        ms(b, sizeof(b), in->fsync_mean_ns);
-        ratio(c, sizeof(c), in->fsync_max_ns / (in->fsync_mean_ns > 0 ? in->fsync_mean_ns : 1));
-        ms(d, sizeof(d), in->fsync_p9999_ns);
-        SAY(add(out->finding, &out->n_findings, "tail", "fsync"), "worst write+flush ", a, " = ", c,
+        an_ms(a, sizeof(a), in->fsync_max_ns);
+        an_ms(b, sizeof(b), in->fsync_mean_ns);
+        an_ratio(c, sizeof(c), in->fsync_max_ns / (in->fsync_mean_ns > 0 ? in->fsync_mean_ns : 1));
+        an_ms(d, sizeof(d), in->fsync_p9999_ns);
+        SAY(an_add(out->finding, &out->n_findings, "tail", "fsync"), "worst write+flush ", a, " = ", c,
             " the mean (", b, "); p99.99 ", d);
         double need = cfg->stall_rate_bps * in->fsync_max_ns / 1e9;
         char r1[24], sz[24];
-        rate(r1, sizeof(r1), cfg->stall_rate_bps);
-        bytes(sz, sizeof(sz), (uint64_t)(need + 0.5));
-        SAY(add(out->guideline, &out->n_guidelines, "stall buffer", "fsync"),
+        an_rate(r1, sizeof(r1), cfg->stall_rate_bps);
+        an_bytes(sz, sizeof(sz), (uint64_t)(need + 0.5));
+        SAY(an_add(out->guideline, &out->n_guidelines, "stall buffer", "fsync"),
             "Size the RAM buffer in front of storage for the worst stall: at ", r1,
             " of data, a ", a, " stall needs at least ", sz, " (fsync max); scale with your rate.");
         sts_an_tier(in, out->tier, sizeof(out->tier));
         char iops[24];
-        fixed(iops, sizeof(iops), in->fsync_iops, 0);
-        SAY(add(out->finding, &out->n_findings, "tier", "fsync"), "medium tier: ", out->tier,
+        an_fixed(iops, sizeof(iops), in->fsync_iops, 0);
+        SAY(an_add(out->finding, &out->n_findings, "tier", "fsync"), "medium tier: ", out->tier,
             " (", iops, " fsync/s, mean ", b, ")");
     }
+    an_system(in, cfg, out);
 }
 
 void sts_an_s2_point(struct sts_an_input *in, int flat, double n, double v)
@@ -440,6 +357,7 @@ static void append(struct sts_series *s, const char *test, const struct sts_poin
 static int collect_point(void *ctx, const struct sts_test_info *ti, const struct sts_point *p)
 {
     struct sts_an_input *in = ctx;
+    an_system_point(in, ti, p);
     int is_write = strcmp(p->name, "write") == 0, is_read = strcmp(p->name, "read") == 0;
     if (!strcmp(ti->id, "B0") || !strcmp(ti->id, "B1")) {
         struct sts_series *s = is_write ? &in->seq_write : is_read ? &in->seq_read : NULL;
@@ -491,6 +409,7 @@ static int collect_point(void *ctx, const struct sts_test_info *ti, const struct
 static int collect_test_end(void *ctx, const struct sts_test_end *te)
 {
     struct sts_an_input *in = ctx;
+    an_system_test_end(in, te);
     if (strcmp(te->id, "S2") || te->status != STS_TEST_OK)
         return 0;
     const struct sts_kv *e = sts_kv_find(te->summary, te->n_summary, "open_close_exponent_flat");

@@ -441,7 +441,8 @@ static int lossless(const struct l1_result *r)
     return r->lost == 0 && r->late == 0;
 }
 
-static int emit(struct l1 *l, const char *name, int mode, double scale)
+/* with_lat: the latency recorders hold this run (not so after a search) */
+static int emit(struct l1 *l, const char *name, int mode, double scale, int with_lat)
 {
     const struct l1_result *r = &l->r;
     struct sts_kv params[] = {STS_KV_S("mode", mode_name[mode]), STS_KV_D("rate_scale", scale),
@@ -464,12 +465,13 @@ static int emit(struct l1 *l, const char *name, int mode, double scale)
     struct sts_lat_report lat[] = {{"storage_call", &l->c->lat[0]},
                                    {"record_to_durable", &l->c->lat[1]}};
     return wl_emit_runs(l->c, name, params, WL_COUNT(params), &run, 1, metrics,
-                        WL_COUNT(metrics), lat, 2);
+                        WL_COUNT(metrics), lat, with_lat ? 2 : 0);
 }
 
 /* Highest multiplier of every stream's rate with nothing lost or late:
  * doubling to the first failure, then halving the interval 8 times. */
-static int bisect(struct l1 *l, int mode, double *best, double *best_bps)
+static int bisect(struct l1 *l, int mode, double *best, double *best_bps,
+                  struct l1_result *best_r)
 {
     double lo = 0, hi = 1;
     int rc;
@@ -479,13 +481,13 @@ static int bisect(struct l1 *l, int mode, double *best, double *best_bps)
             return rc;
         if (!lossless(&l->r))
             break;
+        *best_r = l->r;
+        *best_bps = wl_rate(l->r.payload_bytes, l->r.elapsed_ns);
         if (hi >= 1048576) { /* the device outruns any stream rate worth testing */
             *best = hi;
-            *best_bps = wl_rate(l->r.payload_bytes, l->r.elapsed_ns);
             return STS_OK;
         }
         lo = hi;
-        *best_bps = wl_rate(l->r.payload_bytes, l->r.elapsed_ns);
         hi *= 2;
     }
     if (lo == 0) /* even the nominal rate loses: search below it */
@@ -497,6 +499,7 @@ static int bisect(struct l1 *l, int mode, double *best, double *best_bps)
             return rc;
         if (lossless(&l->r)) {
             lo = mid;
+            *best_r = l->r;
             *best_bps = wl_rate(l->r.payload_bytes, l->r.elapsed_ns);
         } else {
             hi = mid;
@@ -551,7 +554,7 @@ static int l1_run(struct sts_ctx *c)
         }
         rc = run_once(l, mode, 1.0);
         if (!rc)
-            rc = emit(l, "sustained", mode, 1.0);
+            rc = emit(l, "sustained", mode, 1.0, 1);
         if (rc)
             break;
         sts_set_summary(c, STS_KV_U(sum_key[mode][0], l->r.required_buffer));
@@ -559,12 +562,14 @@ static int l1_run(struct sts_ctx *c)
         sts_set_summary(c, STS_KV_B(sum_key[mode][2], lossless(&l->r)));
         if (p->bisect) {
             double best = 0, bps = 0;
-            rc = bisect(l, mode, &best, &bps);
+            memset(&l->r, 0, sizeof(l->r)); /* lossy at every rate tried: zeros */
+            struct l1_result found = l->r;
+            rc = bisect(l, mode, &best, &bps, &found);
             if (rc)
                 break;
-            rc = run_once(l, mode, best); /* the point shows the rate found */
-            if (!rc)
-                rc = emit(l, "max_lossless", mode, best);
+            /* the lossless probe itself, not a rerun: real time is not repeatable */
+            l->r = found;
+            rc = emit(l, "max_lossless", mode, best, 0);
             sts_set_summary(c, STS_KV_D(sum_key[mode][3], best));
             sts_set_summary(c, STS_KV_D(sum_key[mode][4], bps));
         }

@@ -55,6 +55,7 @@ struct s1_run {
     uint8_t staging[S1_ALIGN * 2];
     uint32_t staged;
     uint64_t io_writes, io_aligned;
+    int priority_applied;
     struct storage_task a, b, io;
 };
 
@@ -213,6 +214,8 @@ static int s1_point(struct sts_ctx *c, struct s1_mem *mem, int mode, int is_writ
     r->mode = mode;
     r->chunk = chunk;
     struct sts_task_attr attr = {0, pin ? 0 : -1};
+    /* the storage side may run above the load (the guideline's I/O task) */
+    struct sts_task_attr sattr = {(int)c->plan->rt_priority, pin ? 0 : -1};
     int rc = port->mutex_init(&r->fs_lock);
     if (!rc && mode == MODE_IOTASK)
         rc = sts_queue_init(&r->q, port, r->q_storage, 4 + chunk, S1_QUEUE);
@@ -235,26 +238,27 @@ static int s1_point(struct sts_ctx *c, struct s1_mem *mem, int mode, int is_writ
     uint64_t t0 = wl_now(c);
     if (mode == MODE_DIRECT) {
         sa->ops_left = ops;
-        port->task_start(&sa->task, storage_step, sa, &attr);
+        port->task_start(&sa->task, storage_step, sa, &sattr);
         port->task_join(&sa->task);
     } else if (mode == MODE_MUTEX) {
         sa->ops_left = ops / 2;
         sb->ops_left = ops - ops / 2;
-        port->task_start(&sa->task, storage_step, sa, &attr);
-        port->task_start(&sb->task, storage_step, sb, &attr);
+        port->task_start(&sa->task, storage_step, sa, &sattr);
+        port->task_start(&sb->task, storage_step, sb, &sattr);
         port->task_join(&sa->task);
         port->task_join(&sb->task);
     } else {
         sa->ops_left = ops / 2;
         sb->ops_left = ops - ops / 2;
-        port->task_start(&io->task, io_step, io, &attr);
-        port->task_start(&sa->task, producer_step, sa, &attr);
-        port->task_start(&sb->task, producer_step, sb, &attr);
+        port->task_start(&io->task, io_step, io, &sattr);
+        port->task_start(&sa->task, producer_step, sa, &sattr);
+        port->task_start(&sb->task, producer_step, sb, &sattr);
         port->task_join(&sa->task);
         port->task_join(&sb->task);
         port->task_join(&io->task);
     }
     uint64_t t1 = wl_now(c);
+    r->priority_applied = sa->task.priority_applied;
     __atomic_store_n(&stop_loads, 1, __ATOMIC_RELEASE);
     *load_iters = 0;
     for (int i = 0; i < n_loads; i++) {
@@ -290,6 +294,7 @@ static int s1_run(struct sts_ctx *c)
         STS_KV_U("max_load_tasks", 4),
         STS_KV_B("pinned_to_one_cpu", pin),
         STS_KV_S("port", port->name),
+        STS_KV_U("storage_priority", c->plan->rt_priority),
     };
     int rc = sts_test_begin(c, tp, WL_COUNT(tp));
     if (rc)
@@ -346,6 +351,8 @@ static int s1_run(struct sts_ctx *c)
                                       metrics, nm, NULL, 0);
                 }
             }
+    if (c->plan->rt_priority) /* asked for: say whether the port could set it */
+        sts_set_summary(c, STS_KV_B("priority_applied", mem->run.priority_applied != 0));
     int r1 = wl_remove(c, "s1_a.dat"), r2 = wl_remove(c, "s1_b.dat");
     return rc ? rc : r1 ? r1 : r2;
 }

@@ -207,18 +207,144 @@ static void metadata_guideline_only_when_cost_grows(void)
     in.s2_open_hi_ns = 16360700;
     in.s2_open_hi_sub_ns = 2100000;
     sts_analyze(&in, &cfg, &an);
-    CHECK_EQ(an.n_guidelines, 1);
+    CHECK_EQ(an.n_guidelines, 2);
     CHECK(strstr(an.guideline[0].text, "O(n)") && strstr(an.guideline[0].text, "16.36 ms") &&
           strstr(an.guideline[0].text, "(S2:"));
-    in.s2_exp_flat = 0.05; /* flat: a finding, no guideline */
+    /* a 16 ms open belongs off time-critical paths: the study's pre-open guideline */
+    CHECK(strstr(an.guideline[1].text, "Open files before") &&
+          strstr(an.guideline[1].text, "16.36 ms") && strstr(an.guideline[1].text, "1000 files"));
+    in.s2_exp_flat = 0.05; /* flat and fast: a finding, no guideline */
+    in.s2_open_hi_ns = 500000;
     sts_analyze(&in, &cfg, &an);
     CHECK_EQ(an.n_findings, 1);
     CHECK_EQ(an.n_guidelines, 0);
 }
 
+/* Feeds points to the collector as a run would. */
+static void feed(struct sts_sink *sink, const struct sts_test_info *ti, const char *name,
+                 const struct sts_kv *params, size_t np, const struct sts_kv *metrics, size_t nm)
+{
+    struct sts_point p = {.name = name, .params = params, .n_params = np, .metrics = metrics,
+                          .n_metrics = nm};
+    sink->ops->point(sink->ctx, ti, &p);
+}
+
+static void concurrency_guideline_names_the_modes(void)
+{
+    struct sts_an_input in;
+    struct sts_sink sink;
+    sts_an_collector_init(&in, &sink);
+    struct sts_kv tp[] = {STS_KV_U("storage_priority", 0)};
+    struct sts_test_info ti = {"S1", "", tp, 1};
+    static const char *const modes[] = {"direct", "mutex", "iotask"};
+    static const double deg4[] = {0.80, 0.75, 0.40};
+    for (int m = 0; m < 3; m++)
+        for (int chunk = 0; chunk < 2; chunk++) {
+            /* two chunk sizes whose mean is deg4[m] */
+            struct sts_kv params[] = {STS_KV_S("mode", modes[m]), STS_KV_U("load_tasks", 4)};
+            struct sts_kv metrics[] = {STS_KV_D("degradation", deg4[m] + (chunk ? 0.05 : -0.05))};
+            feed(&sink, &ti, "write", params, 2, metrics, 1);
+            feed(&sink, &ti, "read", params, 2, metrics, 1); /* reads do not count */
+        }
+    struct sts_an_config cfg;
+    struct sts_analysis an;
+    sts_an_config_default(&cfg);
+    sts_analyze(&in, &cfg, &an);
+    CHECK_EQ(an.n_findings, 1);
+    CHECK(strstr(an.finding[0].text, "falls 80 % with direct access, 75 % through a mutex, "
+                                     "40 % through an I/O task"));
+    CHECK_EQ(an.n_guidelines, 1);
+    CHECK(strstr(an.guideline[0].text, "I/O task with a request queue") &&
+          strstr(an.guideline[0].text, "keeps 20 %") && strstr(an.guideline[0].text, "60 %") &&
+          strstr(an.guideline[0].text, "priority above"));
+    /* an I/O task that does not help is not recommended */
+    in.s1_deg_sum[2][4] = 2 * 0.78;
+    sts_analyze(&in, &cfg, &an);
+    CHECK(strstr(an.guideline[0].text, "Keep CPU-bound tasks off"));
+    /* a small loss is no finding worth a guideline */
+    in.s1_deg_sum[0][4] = 2 * 0.10;
+    sts_analyze(&in, &cfg, &an);
+    CHECK_EQ(an.n_guidelines, 0);
+}
+
+static void aging_floor_from_the_crossing(void)
+{
+    struct sts_an_input in;
+    struct sts_sink sink;
+    sts_an_collector_init(&in, &sink);
+    struct sts_kv tp[] = {STS_KV_U("threshold_ns", 200000000)};
+    struct sts_test_info ti = {"M2", "", tp, 1};
+    for (int k = 0; k < 10; k++) {
+        struct sts_kv params[] = {STS_KV_U("lifecycle", k)};
+        struct sts_kv metrics[] = {
+            STS_KV_D("create_ns", 20e6 * (k + 1) * (k + 1)), STS_KV_D("open_max_ns", 5e5 * (k + 1)),
+            STS_KV_U("free_bytes", (uint64_t)(1000 - 100 * k) << 20),
+            STS_KV_U("total_bytes", 1000ull << 20)};
+        feed(&sink, &ti, "lifecycle", params, 1, metrics, 4);
+    }
+    struct sts_kv summary[] = {STS_KV_U("create_threshold_free_bytes", 700ull << 20),
+                               STS_KV_D("create_exp_a_ns", 30e6),
+                               STS_KV_D("create_exp_b_per_day", 0.96),
+                               STS_KV_D("create_exp_r2", 0.98)};
+    struct sts_test_end te = {.id = "M2", .summary = summary, .n_summary = 4};
+    sink.ops->test_end(sink.ctx, &te);
+    struct sts_an_config cfg;
+    struct sts_analysis an;
+    sts_an_config_default(&cfg);
+    sts_analyze(&in, &cfg, &an);
+    CHECK_EQ(an.n_findings, 1);
+    CHECK(strstr(an.finding[0].text, "from 20.00 ms with 1000 MiB free to 2000 ms with 100 MiB "
+                                     "free") &&
+          strstr(an.finding[0].text, "30.00 ms x exp(0.96 t/day), R^2 0.98"));
+    CHECK_EQ(an.n_guidelines, 2);
+    CHECK(strstr(an.guideline[0].text, "Keep at least 70 % of the volume free") &&
+          strstr(an.guideline[0].text, "200 ms") && strstr(an.guideline[0].text, "700 MiB"));
+    /* the slowest open (5 ms, at 100 MiB free) is a pre-open guideline */
+    CHECK(strstr(an.guideline[1].text, "Open files before") &&
+          strstr(an.guideline[1].text, "5.00 ms") && strstr(an.guideline[1].text, "100 MiB"));
+}
+
+static void logging_buffer_and_io_task_from_l1(void)
+{
+    struct sts_an_input in;
+    struct sts_sink sink;
+    sts_an_collector_init(&in, &sink);
+    struct sts_kv tp[] = {STS_KV_S("streams", "imu:1000x12")};
+    struct sts_test_info ti = {"L1", "", tp, 1};
+    static const char *const modes[] = {"direct", "mutex", "iotask"};
+    for (int m = 0; m < 3; m++) {
+        struct sts_kv params[] = {STS_KV_S("mode", modes[m]), STS_KV_D("rate_scale", 1.0)};
+        struct sts_kv metrics[] = {STS_KV_U("required_buffer_bytes", 1000 * (m + 1)),
+                                   STS_KV_U("worst_stall_ns", 30000000),
+                                   STS_KV_U("records_lost", m == 0 ? 7 : 0),
+                                   STS_KV_U("records_late", 0)};
+        feed(&sink, &ti, "sustained", params, 2, metrics, 4);
+        struct sts_kv best[] = {STS_KV_S("mode", modes[m]), STS_KV_D("rate_scale", m ? 40 : 2)};
+        feed(&sink, &ti, "max_lossless", best, 2, metrics, 0);
+    }
+    struct sts_an_config cfg;
+    struct sts_analysis an;
+    sts_an_config_default(&cfg);
+    sts_analyze(&in, &cfg, &an);
+    CHECK_EQ(an.n_findings, 1);
+    CHECK(strstr(an.finding[0].text, "direct needed 1000 B (worst stall 30.00 ms, 7 lost"));
+    CHECK_EQ(an.n_guidelines, 2);
+    CHECK(strstr(an.guideline[0].text, "at least 2.9 KiB") &&
+          strstr(an.guideline[0].text, "(L1 iotask)"));
+    CHECK(strstr(an.guideline[1].text, "sustained 40x") &&
+          strstr(an.guideline[1].text, "writing 2.0x"));
+    /* lossy in every mode: said so, no buffer size */
+    in.l1_lost[1] = in.l1_lost[2] = 3;
+    sts_analyze(&in, &cfg, &an);
+    CHECK(strstr(an.guideline[0].text, "did not keep up"));
+}
+
 const struct sts_test_case test_analysis_cases[] = {
     {"slope_tells_o1_on_on2_apart", slope_tells_o1_on_on2_apart},
     {"metadata_guideline_only_when_cost_grows", metadata_guideline_only_when_cost_grows},
+    {"concurrency_guideline_names_the_modes", concurrency_guideline_names_the_modes},
+    {"aging_floor_from_the_crossing", aging_floor_from_the_crossing},
+    {"logging_buffer_and_io_task_from_l1", logging_buffer_and_io_task_from_l1},
     {"knee_found_where_it_is", knee_found_where_it_is},
     {"plateau_found_from_64k", plateau_found_from_64k},
     {"dip_found_at_128k_and_not_elsewhere", dip_found_at_128k_and_not_elsewhere},

@@ -1,0 +1,35 @@
+/* Internal to src/analysis: formatting numbers into finding and guideline
+ * text without stdio, and appending items. */
+#ifndef STORSCOPE_AN_TEXT_H
+#define STORSCOPE_AN_TEXT_H
+
+#include "storscope/analysis.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+void an_fixed(char *buf, size_t n, double v, int decimals); /* "12.35" */
+void an_rate(char *buf, size_t n, double bps);             /* "1.5 MiB/s" */
+void an_ms(char *buf, size_t n, double ns);                /* "2.50 ms", "15.0 us" */
+void an_ratio(char *buf, size_t n, double r);              /* "18x", "2.5x" */
+void an_bytes(char *buf, size_t n, uint64_t b);            /* "4 KiB" */
+/* A new item in a list, or NULL when the list is full. */
+struct sts_an_item *an_add(struct sts_an_item *items, size_t *count, const char *kind,
+                           const char *test);
+/* Joins strings into the item's text (nothing when it is NULL). */
+void an_say(struct sts_an_item *it, const char *const *parts, size_t n);
+#define SAY(it, ...)                                                        \
+    do {                                                                    \
+        const char *const parts_[] = {__VA_ARGS__};                         \
+        an_say((it), parts_, sizeof(parts_) / sizeof(parts_[0]));           \
+    } while (0)
+
+/* Concurrency (S1), aging (M2), pre-opening (M2, S2) and sustained logging
+ * (L1): what the collector keeps of them and what the analysis says. */
+void an_system_point(struct sts_an_input *in, const struct sts_test_info *ti,
+                     const struct sts_point *p);
+void an_system_test_end(struct sts_an_input *in, const struct sts_test_end *te);
+void an_system(const struct sts_an_input *in, const struct sts_an_config *cfg,
+               struct sts_analysis *out);
+
+#endif

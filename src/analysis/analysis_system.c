@@ -1,0 +1,257 @@
+/* Findings and guidelines about the system around the medium: concurrency
+ * (S1), aging (M2), slow opens (M2, S2) and sustained logging (L1). Every
+ * number comes from a named point or summary of the results. */
+#include "an_text.h"
+#include "storscope/target.h"
+
+#include <string.h>
+
+enum { MODE_DIRECT, MODE_MUTEX, MODE_IOTASK, N_MODES };
+static const char *const mode_name[N_MODES] = {"direct", "mutex", "iotask"};
+
+static int mode_of(const struct sts_point *p)
+{
+    const struct sts_kv *m = sts_kv_find(p->params, p->n_params, "mode");
+    if (!m || m->type != STS_KV_STR)
+        return -1;
+    for (int i = 0; i < N_MODES; i++)
+        if (!strcmp(m->v.s, mode_name[i]))
+            return i;
+    return -1;
+}
+
+static double num(const struct sts_kv *kv, size_t n, const char *key, double dflt)
+{
+    const struct sts_kv *k = sts_kv_find(kv, n, key);
+    return k ? sts_kv_number(k) : dflt;
+}
+
+static double metric(const struct sts_point *p, const char *key)
+{
+    return num(p->metrics, p->n_metrics, key, 0.0);
+}
+
+void an_system_point(struct sts_an_input *in, const struct sts_test_info *ti,
+                     const struct sts_point *p)
+{
+    if (p->skipped)
+        return;
+    int mode = mode_of(p);
+    if (!strcmp(ti->id, "S1") && !strcmp(p->name, "write") && mode >= 0) {
+        double loads = num(p->params, p->n_params, "load_tasks", -1);
+        if (loads < 0 || loads > 4)
+            return;
+        in->has_s1 = 1;
+        in->s1_priority = (uint32_t)num(ti->params, ti->n_params, "storage_priority", 0);
+        in->s1_deg_sum[mode][(int)loads] += metric(p, "degradation");
+        in->s1_deg_n[mode][(int)loads]++;
+    } else if (!strcmp(ti->id, "M2") && !strcmp(p->name, "lifecycle")) {
+        double create = metric(p, "create_ns"), free_b = metric(p, "free_bytes");
+        if (!in->m2_lifecycles) {
+            in->m2_first_create_ns = create;
+            in->m2_first_free = free_b;
+            in->m2_threshold_ns = num(ti->params, ti->n_params, "threshold_ns", 200e6);
+            in->m2_cross_free = -1;
+        }
+        in->m2_lifecycles++;
+        in->m2_total_bytes = metric(p, "total_bytes");
+        in->m2_last_create_ns = create;
+        in->m2_last_free = free_b;
+        if (metric(p, "open_max_ns") >= in->m2_open_max_ns) {
+            in->m2_open_max_ns = metric(p, "open_max_ns");
+            in->m2_open_max_free = free_b;
+        }
+    } else if (!strcmp(ti->id, "L1") && mode >= 0) {
+        const struct sts_kv *streams = sts_kv_find(ti->params, ti->n_params, "streams");
+        if (streams && streams->type == STS_KV_STR)
+            sts_strlcpy(in->l1_streams, streams->v.s, sizeof(in->l1_streams));
+        if (!strcmp(p->name, "max_lossless")) {
+            in->l1_scale[mode] = num(p->params, p->n_params, "rate_scale", -1);
+            return;
+        }
+        if (strcmp(p->name, "sustained"))
+            return;
+        if (!in->has_l1)
+            for (int i = 0; i < N_MODES; i++)
+                in->l1_scale[i] = -1;
+        in->has_l1 = 1;
+        in->l1_seen[mode] = 1;
+        in->l1_need[mode] = metric(p, "required_buffer_bytes");
+        in->l1_stall[mode] = metric(p, "worst_stall_ns");
+        in->l1_lost[mode] = metric(p, "records_lost");
+        in->l1_late[mode] = metric(p, "records_late");
+    }
+}
+
+void an_system_test_end(struct sts_an_input *in, const struct sts_test_end *te)
+{
+    if (strcmp(te->id, "M2") || !in->m2_lifecycles)
+        return;
+    in->has_m2 = 1;
+    const struct sts_kv *s = te->summary;
+    size_t n = te->n_summary;
+    in->m2_cross_free = num(s, n, "create_threshold_free_bytes", -1);
+    in->m2_create_b = num(s, n, "create_exp_b_per_day", 0);
+    in->m2_create_a_ns = num(s, n, "create_exp_a_ns", 0);
+    in->m2_create_r2 = num(s, n, "create_exp_r2", -1);
+    in->m2_has_exp = in->m2_create_r2 >= 0;
+}
+
+static double s1_mean(const struct sts_an_input *in, int mode, int loads)
+{
+    uint32_t n = in->s1_deg_n[mode][loads];
+    return n ? in->s1_deg_sum[mode][loads] / n : -1;
+}
+
+static void concurrency(const struct sts_an_input *in, const struct sts_an_config *cfg,
+                        struct sts_analysis *out)
+{
+    double d = s1_mean(in, MODE_DIRECT, 4), io = s1_mean(in, MODE_IOTASK, 4);
+    double mx = s1_mean(in, MODE_MUTEX, 4);
+    if (d < 0)
+        return;
+    char a[24], b[24], c[24], n[24];
+    an_fixed(a, sizeof(a), d * 100, 0);
+    an_fixed(b, sizeof(b), mx * 100, 0);
+    an_fixed(c, sizeof(c), io * 100, 0);
+    an_fixed(n, sizeof(n), in->s1_deg_n[MODE_DIRECT][4], 0);
+    SAY(an_add(out->finding, &out->n_findings, "concurrency", "S1"),
+        "with 4 CPU-load tasks on the storage core, write throughput falls ", a,
+        " % with direct access, ", mx >= 0 ? b : "-", " % through a mutex, ",
+        io >= 0 ? c : "-", " % through an I/O task (mean over ", n, " chunk sizes)");
+    if (d < cfg->concurrency_loss)
+        return;
+    char keep_d[24], keep_io[24];
+    an_fixed(keep_d, sizeof(keep_d), (1 - d) * 100, 0);
+    an_fixed(keep_io, sizeof(keep_io), (1 - io) * 100, 0);
+    if (io >= 0 && io <= d - 0.10)
+        SAY(an_add(out->guideline, &out->n_guidelines, "io task", "S1"),
+            "Put one I/O task with a request queue in front of the filesystem: with 4 CPU-load "
+            "tasks direct access keeps ", keep_d, " % of its write throughput, the I/O task ",
+            keep_io, " % (S1)",
+            in->s1_priority ? "." : "; give it a priority above the load tasks, at equal "
+                                    "priority it only gets its share of the CPU.");
+    else
+        SAY(an_add(out->guideline, &out->n_guidelines, "cpu load", "S1"),
+            "Keep CPU-bound tasks off the storage core or run storage at a higher priority: "
+            "with 4 load tasks write throughput falls ", a, " % and an I/O task did not "
+            "change that here (S1: ", io >= 0 ? c : "-", " %).");
+}
+
+static void aging(const struct sts_an_input *in, struct sts_analysis *out)
+{
+    if (!in->has_m2)
+        return;
+    char a[24], b[24], c[24], d[24];
+    an_ms(a, sizeof(a), in->m2_first_create_ns);
+    an_bytes(b, sizeof(b), (uint64_t)in->m2_first_free);
+    an_ms(c, sizeof(c), in->m2_last_create_ns);
+    an_bytes(d, sizeof(d), (uint64_t)in->m2_last_free);
+    char fit[96] = "";
+    if (in->m2_has_exp) {
+        char fa[24], fb[24], fr[24];
+        an_ms(fa, sizeof(fa), in->m2_create_a_ns);
+        an_fixed(fb, sizeof(fb), in->m2_create_b, 2);
+        an_fixed(fr, sizeof(fr), in->m2_create_r2, 2);
+        const char *parts[] = {"; fit ", fa, " x exp(", fb, " t/day), R^2 ", fr};
+        for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+            sts_strlcat(fit, parts[i], sizeof(fit));
+    }
+    SAY(an_add(out->finding, &out->n_findings, "aging", "M2"), "create latency went from ", a,
+        " with ", b, " free to ", c, " with ", d, " free", fit);
+    char thr[24];
+    an_ms(thr, sizeof(thr), in->m2_threshold_ns);
+    if (in->m2_cross_free >= 0 && in->m2_total_bytes > 0) {
+        char pct[24], fr[24];
+        /* round the floor up to whole percent: it must hold the latency */
+        double p = in->m2_cross_free / in->m2_total_bytes * 100.0;
+        an_fixed(pct, sizeof(pct), (double)(uint64_t)(p + 0.999), 0);
+        an_bytes(fr, sizeof(fr), (uint64_t)in->m2_cross_free);
+        SAY(an_add(out->guideline, &out->n_guidelines, "free-space floor", "M2"),
+            "Keep at least ", pct, " % of the volume free: create latency exceeded ", thr,
+            " once free space was down to ", fr, " (M2).");
+    } else if (in->m2_last_create_ns >= 2 * in->m2_first_create_ns && in->m2_lifecycles >= 3) {
+        SAY(an_add(out->guideline, &out->n_guidelines, "free-space floor", "M2"),
+            "Keep a free-space floor and monitor it: create latency grew from ", a, " to ", c,
+            " as free space fell from ", b, " to ", d, " (M2; it stayed under ", thr, ").");
+    }
+}
+
+static void preopen(const struct sts_an_input *in, const struct sts_an_config *cfg,
+                    struct sts_analysis *out)
+{
+    double m2 = in->has_m2 ? in->m2_open_max_ns : 0, s2 = in->has_s2 ? in->s2_open_hi_ns : 0;
+    if (m2 < cfg->preopen_ns && s2 < cfg->preopen_ns)
+        return;
+    char a[24], b[24];
+    if (m2 >= s2) {
+        an_ms(a, sizeof(a), m2);
+        an_bytes(b, sizeof(b), (uint64_t)in->m2_open_max_free);
+        SAY(an_add(out->guideline, &out->n_guidelines, "pre-open", "M2"),
+            "Open files before time-critical paths and keep them open: an open took up to ", a,
+            " (M2, with ", b, " free).");
+    } else {
+        an_ms(a, sizeof(a), s2);
+        an_fixed(b, sizeof(b), in->s2_n_hi, 0);
+        SAY(an_add(out->guideline, &out->n_guidelines, "pre-open", "S2"),
+            "Open files before time-critical paths and keep them open: open+close took ", a,
+            " per file with ", b, " files in the directory (S2).");
+    }
+}
+
+static void logging(const struct sts_an_input *in, struct sts_analysis *out)
+{
+    if (!in->has_l1)
+        return;
+    char text[STS_AN_TEXT] = "";
+    int best = -1;
+    for (int m = 0; m < N_MODES; m++) {
+        if (!in->l1_seen[m])
+            continue;
+        char need[24], stall[24], lost[24];
+        an_bytes(need, sizeof(need), (uint64_t)in->l1_need[m]);
+        an_ms(stall, sizeof(stall), in->l1_stall[m]);
+        an_fixed(lost, sizeof(lost), in->l1_lost[m] + in->l1_late[m], 0);
+        const char *parts[] = {text[0] ? "; " : "", mode_name[m], " needed ", need,
+                               " (worst stall ", stall, ", ", lost, " lost or late)"};
+        for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+            sts_strlcat(text, parts[i], sizeof(text));
+        int ok = in->l1_lost[m] == 0 && in->l1_late[m] == 0;
+        if (ok && (best < 0 || m == MODE_IOTASK))
+            best = m; /* the guideline's architecture when it holds */
+    }
+    SAY(an_add(out->finding, &out->n_findings, "sustained logging", "L1"), "streams ",
+        in->l1_streams, ": ", text);
+    if (best < 0) {
+        SAY(an_add(out->guideline, &out->n_guidelines, "too slow", "L1"),
+            "This medium did not keep up with streams ", in->l1_streams,
+            " in any mode: records were lost or late (L1); lower the rate, give more RAM or "
+            "choose a faster medium.");
+        return;
+    }
+    char need[24], stall[24];
+    an_bytes(need, sizeof(need), (uint64_t)in->l1_need[best]);
+    an_ms(stall, sizeof(stall), in->l1_stall[best]);
+    SAY(an_add(out->guideline, &out->n_guidelines, "logger buffer", "L1"),
+        "Give the logger at least ", need, " of RAM for records waiting to be written: that "
+        "held every stall seen (worst ", stall, ") at streams ", in->l1_streams, " (L1 ",
+        mode_name[best], ").");
+    double d = in->l1_scale[MODE_DIRECT], io = in->l1_scale[MODE_IOTASK];
+    if (d > 0 && io >= 1.5 * d) {
+        char a[24], b[24];
+        an_ratio(a, sizeof(a), io);
+        an_ratio(b, sizeof(b), d);
+        SAY(an_add(out->guideline, &out->n_guidelines, "io task", "L1"),
+            "Write through one I/O task in aligned 4 KiB chunks: it sustained ", a,
+            " the streams' rate without loss, record-by-record writing ", b, " (L1 --bisect).");
+    }
+}
+
+void an_system(const struct sts_an_input *in, const struct sts_an_config *cfg,
+               struct sts_analysis *out)
+{
+    concurrency(in, cfg, out);
+    aging(in, out);
+    preopen(in, cfg, out);
+    logging(in, out);
+}
