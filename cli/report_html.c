@@ -5,9 +5,12 @@
 #define _GNU_SOURCE
 #include "cli.h"
 #include "json_in.h"
+#include "report_plot.h"
+#include "report_system.h"
 #include "storscope/analysis.h"
 #include "storscope/units.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,93 +27,6 @@ static void esc(FILE *f, const char *s)
         default: fputc(*s, f);
         }
     }
-}
-
-static int have_gnuplot(void)
-{
-    return system("gnuplot -e 'exit' >/dev/null 2>&1") == 0;
-}
-
-/* One data block per series: "x y" lines. */
-struct plot {
-    const char *title, *xlabel, *ylabel;
-    int logx, logy;
-    char data[4][16384]; /* up to 4 series */
-    const char *names[4];
-    int n;
-    double xmin, xmax;
-};
-
-static void add_xy(struct plot *p, int s, double x, double y)
-{
-    if (p->xmax == 0 || x < p->xmin)
-        p->xmin = x;
-    if (x > p->xmax)
-        p->xmax = x;
-    size_t len = strlen(p->data[s]);
-    snprintf(p->data[s] + len, sizeof(p->data[s]) - len, "%.9g %.9g\n", x, y);
-}
-
-/* Renders with gnuplot into an SVG string inlined into out. */
-static int render(FILE *out, const struct plot *p)
-{
-    char script[] = "/tmp/storscope-plot-XXXXXX";
-    int fd = mkstemp(script);
-    if (fd < 0)
-        return -1;
-    char svg[sizeof(script) + 8];
-    snprintf(svg, sizeof(svg), "%s.svg", script);
-    FILE *g = fdopen(fd, "w");
-    if (!g) {
-        close(fd);
-        unlink(script);
-        return -1;
-    }
-    fprintf(g, "set terminal svg size 760,400 font 'sans,12' background '#ffffff'\n");
-    fprintf(g, "set output '%s'\nset grid\nset key top left\n", svg);
-    fprintf(g, "set title '%s'\nset xlabel '%s'\nset ylabel '%s'\n", p->title, p->xlabel,
-            p->ylabel);
-    if (p->logx) { /* binary sizes on the tics: 1 B, 4 B ... 1 KiB ... 2 MiB */
-        fprintf(g, "set logscale x 2\nset xtics (");
-        int first = 1;
-        for (double x = 1; x <= p->xmax * 1.01; x *= 4)
-            if (x >= p->xmin / 1.01) {
-                char lab[24];
-                sts_fmt_bytes(lab, sizeof(lab), (uint64_t)x);
-                fprintf(g, "%s\"%s\" %.0f", first ? "" : ", ", lab, x);
-                first = 0;
-            }
-        fprintf(g, ")\n");
-    }
-    if (p->logy)
-        fprintf(g, "set logscale y\n");
-    for (int s = 0; s < p->n; s++)
-        fprintf(g, "$d%d << EOD\n%sEOD\n", s, p->data[s]);
-    fprintf(g, "plot ");
-    for (int s = 0; s < p->n; s++)
-        fprintf(g, "%s$d%d using 1:2 with linespoints lw 2 pt 7 title '%s'", s ? ", " : "", s,
-                p->names[s]);
-    fprintf(g, "\n");
-    fclose(g);
-    char cmd[256];
-    snprintf(cmd, sizeof(cmd), "gnuplot '%s' 2>/dev/null", script);
-    int rc = system(cmd);
-    unlink(script);
-    FILE *in = rc == 0 ? fopen(svg, "r") : NULL;
-    if (!in) {
-        unlink(svg);
-        return -1;
-    }
-    char line[4096];
-    fputs("<figure>", out);
-    while (fgets(line, sizeof(line), in))
-        if (strncmp(line, "<?xml", 5) && strncmp(line, "<!DOCTYPE", 9) &&
-            !strstr(line, "svg11.dtd"))
-            fputs(line, out);
-    fputs("</figure>\n", out);
-    fclose(in);
-    unlink(svg);
-    return 0;
 }
 
 static const cJSON *obj(const cJSON *o, const char *k)
@@ -132,9 +48,9 @@ static int sweep_plot(FILE *out, const cJSON *doc, const char *id, const char *t
         if (!cJSON_IsString(nm) || !runs)
             continue;
         int s = !strcmp(nm->valuestring, "read");
-        add_xy(&pl, s, cli_num(obj(p, "params"), "chunk_bytes"), cli_num(runs, "mean") / 1024.0);
+        report_add_xy(&pl, s, cli_num(obj(p, "params"), "chunk_bytes"), cli_num(runs, "mean") / 1024.0);
     }
-    return render(out, &pl) == 0;
+    return report_render(out, &pl) == 0;
 }
 
 static int m1_plot(FILE *out, const cJSON *doc)
@@ -149,10 +65,10 @@ static int m1_plot(FILE *out, const cJSON *doc)
     {
         if (!obj(p, "runs"))
             continue;
-        add_xy(&pl, 0, cli_num(obj(p, "params"), "chunk_bytes"),
+        report_add_xy(&pl, 0, cli_num(obj(p, "params"), "chunk_bytes"),
                cli_num(obj(p, "metrics"), "mean_latency_ns") / 1e3);
     }
-    return render(out, &pl) == 0;
+    return report_render(out, &pl) == 0;
 }
 
 static int s2_plot(FILE *out, const cJSON *doc)
@@ -174,10 +90,10 @@ static int s2_plot(FILE *out, const cJSON *doc)
         int s = !strcmp(nm->valuestring, "open_close") ? (flat ? 0 : 1)
                 : (!strcmp(nm->valuestring, "create") && flat) ? 2 : -1;
         if (s >= 0)
-            add_xy(&pl, s, cli_num(obj(p, "params"), "files"),
+            report_add_xy(&pl, s, cli_num(obj(p, "params"), "files"),
                    cli_num(obj(p, "metrics"), "per_file_mean_ns") / 1e3);
     }
-    return render(out, &pl) == 0;
+    return report_render(out, &pl) == 0;
 }
 
 static int fsync_plot(FILE *out, const cJSON *doc)
@@ -189,15 +105,38 @@ static int fsync_plot(FILE *out, const cJSON *doc)
                            : NULL;
     if (!pct)
         return 0;
+    /* x = the number of nines, so the tail gets the room it deserves */
     struct plot pl = {.title = "fsync: latency of a 4 KiB write + flush by percentile",
                       .xlabel = "percentile", .ylabel = "latency (ms)", .logy = 1,
-                      .names = {"write+flush"}, .n = 1};
+                      .names = {"write+flush"}, .n = 1,
+                      .xtics = "(\"0\" 0, \"50\" 0.30103, \"90\" 1, \"99\" 2, \"99.9\" 3, "
+                               "\"99.99\" 4)"};
     const cJSON *v;
     cJSON_ArrayForEach(v, pct)
     {
-        add_xy(&pl, 0, atof(v->string), v->valuedouble / 1e6);
+        double pc = atof(v->string);
+        if (pc < 100)
+            report_add_xy(&pl, 0, -log10(1.0 - pc / 100.0), v->valuedouble / 1e6);
     }
-    return render(out, &pl) == 0;
+    return report_render(out, &pl) == 0;
+}
+
+/* fsync: how many operations took how long (log-log, 4 bins per octave). */
+static int fsync_hist_plot(FILE *out, const cJSON *doc)
+{
+    const cJSON *t = cli_test(doc, "fsync");
+    const cJSON *p = t ? cJSON_GetArrayItem(obj(t, "points"), 0) : NULL;
+    const cJSON *h = obj(obj(obj(p, "latency"), "write+flush"), "histogram");
+    const cJSON *lo = obj(h, "lo_ns"), *count = obj(h, "count");
+    if (!cJSON_IsArray(lo) || !cJSON_IsArray(count) || cJSON_GetArraySize(lo) < 1)
+        return 0;
+    struct plot pl = {.title = "fsync: latency histogram of a 4 KiB write + flush",
+                      .xlabel = "latency (ms)", .ylabel = "operations", .logx = 2, .logy = 1,
+                      .names = {"operations per bin (4 per power of two)"}, .n = 1};
+    for (int i = 0; i < cJSON_GetArraySize(lo); i++)
+        report_add_xy(&pl, 0, cJSON_GetArrayItem(lo, i)->valuedouble / 1e6,
+                      cJSON_GetArrayItem(count, i)->valuedouble);
+    return report_render(out, &pl) == 0;
 }
 
 static void fsync_table(FILE *out, const cJSON *doc, const struct sts_analysis *an)
@@ -285,13 +224,15 @@ int cli_report_html(const char *path, const cJSON *doc, const struct sts_analysi
     }
     fputs("</ul>\n<h2>Figures</h2>\n", out);
     int figures = 0;
-    if (have_gnuplot()) {
+    if (report_have_gnuplot()) {
         figures += sweep_plot(out, doc, "B0", "B0: throughput against chunk size, 1 MiB file");
         figures += sweep_plot(out, doc, "B1", "B1: throughput against chunk size, 4 MiB file");
         figures += sweep_plot(out, doc, "B2", "B2: fixed iteration count, 1 B .. 2 MiB");
         figures += m1_plot(out, doc);
         figures += s2_plot(out, doc);
+        figures += fsync_hist_plot(out, doc);
         figures += fsync_plot(out, doc);
+        figures += report_system_figures(out, doc);
         if (!figures)
             fputs("<p>The results hold no series to plot.</p>\n", out);
     } else {
@@ -300,6 +241,7 @@ int cli_report_html(const char *path, const cJSON *doc, const struct sts_analysi
     }
     fsync_table(out, doc, an);
     s2_table(out, doc);
+    report_system_tables(out, doc);
     fputs("<h2>Environment</h2>\n<table>\n", out);
     cJSON_ArrayForEach(kv, env)
     {

@@ -49,6 +49,7 @@ struct sts_an_input {
     double m2_threshold_ns, m2_total_bytes;
     double m2_first_create_ns, m2_first_free, m2_last_create_ns, m2_last_free;
     double m2_open_max_ns, m2_open_max_free;
+    double m2_span_days;                     /* time of the last lifecycle */
     int m2_has_exp;
     double m2_create_a_ns, m2_create_b, m2_create_r2;
     double m2_cross_free;                    /* create crossed the threshold here; < 0: never */
@@ -70,7 +71,7 @@ struct sts_an_config {
 };
 void sts_an_config_default(struct sts_an_config *cfg);
 
-#define STS_AN_TEXT 256
+#define STS_AN_TEXT 384
 struct sts_an_item {
     char kind[20];             /* "knee", "plateau", "dip", "asymmetry", "tier"... */
     char test[8];              /* the test it rests on */

@@ -68,6 +68,12 @@ void sts_hist_record(struct sts_hist *h, uint64_t v);
 void sts_hist_percentiles(const struct sts_hist *h, const double *pct,
                           size_t n, uint64_t *out);
 uint64_t sts_hist_percentile(const struct sts_hist *h, double pct);
+/* The distribution in coarse bins of 2^bin_bits per power of two (the bars
+ * of a figure): lo[] gets each non-empty bin's lower bound, ascending,
+ * count[] its samples. Returns the number of bins (at most max; when more
+ * are needed the last one takes the rest). */
+size_t sts_hist_bins(const struct sts_hist *h, unsigned bin_bits, uint64_t *lo, uint64_t *count,
+                     size_t max);
 /* Upper bound of the relative error of a reported percentile. */
 double sts_hist_relative_error(const struct sts_hist *h);
 

@@ -64,6 +64,48 @@ static uint64_t bucket_mid(const struct sts_hist *h, uint32_t idx)
     return lo + ((1ull << shift) >> 1);
 }
 
+static uint64_t bucket_lo(const struct sts_hist *h, uint32_t idx)
+{
+    unsigned sb = h->sub_bits;
+    if (idx < (2u << sb))
+        return idx;
+    uint32_t k = idx - (2u << sb);
+    uint64_t mantissa = (1ull << sb) + (k & ((1u << sb) - 1));
+    return mantissa << ((k >> sb) + 1);
+}
+
+/* Lower bound of the coarse bin holding v: the top bin_bits bits below the
+ * leading one are kept. */
+static uint64_t bin_lo(uint64_t v, unsigned bin_bits)
+{
+    if (v < (2ull << bin_bits))
+        return v;
+    unsigned shift = floor_log2(v) - bin_bits;
+    return (v >> shift) << shift;
+}
+
+size_t sts_hist_bins(const struct sts_hist *h, unsigned bin_bits, uint64_t *lo, uint64_t *count,
+                     size_t max)
+{
+    size_t n = 0;
+    if (bin_bits > h->sub_bits)
+        bin_bits = h->sub_bits;
+    for (uint32_t i = 0; i < h->n_buckets; i++) {
+        if (!h->counts[i])
+            continue;
+        uint64_t b = bin_lo(bucket_lo(h, i), bin_bits);
+        if (n && lo[n - 1] == b) {
+            count[n - 1] += h->counts[i];
+        } else if (n < max) {
+            lo[n] = b;
+            count[n++] = h->counts[i];
+        } else {
+            count[n - 1] += h->counts[i]; /* out of room: the last bin takes the rest */
+        }
+    }
+    return n;
+}
+
 void sts_hist_record(struct sts_hist *h, uint64_t v)
 {
     h->counts[bucket_of(h, v)]++;

@@ -63,6 +63,8 @@ static int js_test_begin(void *ctx, const struct sts_test_info *ti)
     return js_sync(js);
 }
 
+#define STS_JSON_HIST_BINS 168 /* 4 per octave over 2^42 */
+
 static void latency(struct sts_jw *w, const struct sts_lat_report *lr)
 {
     const struct sts_lat *l = lr->lat;
@@ -81,6 +83,20 @@ static void latency(struct sts_jw *w, const struct sts_lat_report *lr)
         sts_fmt_double(key, sts_default_percentiles[i]);
         sts_jw_u64(w, key, pv[i]);
     }
+    sts_jw_end(w);
+    /* 4 bins per power of two: enough for a figure, ~80 bins for 1 us .. 1 s */
+    uint64_t lo[STS_JSON_HIST_BINS], count[STS_JSON_HIST_BINS];
+    size_t n = sts_hist_bins(&l->h, 2, lo, count, STS_JSON_HIST_BINS);
+    sts_jw_object(w, "histogram");
+    sts_jw_u64(w, "bins_per_octave", 4);
+    sts_jw_array(w, "lo_ns", 1);
+    for (size_t i = 0; i < n; i++)
+        sts_jw_u64(w, NULL, lo[i]);
+    sts_jw_end(w);
+    sts_jw_array(w, "count", 1);
+    for (size_t i = 0; i < n; i++)
+        sts_jw_u64(w, NULL, count[i]);
+    sts_jw_end(w);
     sts_jw_end(w);
     sts_jw_end(w);
 }

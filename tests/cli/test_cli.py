@@ -608,7 +608,21 @@ class Report(Base):
         r = run("report", self.out, "-o", html)
         self.assertEqual(r.returncode, 0, r.stderr)
         if shutil.which("gnuplot"):
+            self.assertEqual(parse(html).get("svg"), 2)  # histogram and percentiles
+        with open(html) as f:
+            self.assertIn("latency histogram", f.read())
+        # L1's figure and table
+        r = run("run", "-q", "-t", "sim:sd-consumer", "--tests", "L1", "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        r = run("report", self.out, "-o", html)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(html) as f:
+            text = f.read()
+        self.assertIn("L1: sustained logging", text)
+        self.assertIn("Give the logger at least", text)
+        if shutil.which("gnuplot"):
             self.assertEqual(parse(html).get("svg"), 1)
+            self.assertIn("buffer occupancy", text)
         # without gnuplot: tables, and how to get the figures
         r = run("report", self.out, "-o", html, env=dict(os.environ, PATH="/nonexistent"))
         self.assertEqual(r.returncode, 0, r.stderr)

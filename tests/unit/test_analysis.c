@@ -279,8 +279,9 @@ static void aging_floor_from_the_crossing(void)
         struct sts_kv metrics[] = {
             STS_KV_D("create_ns", 20e6 * (k + 1) * (k + 1)), STS_KV_D("open_max_ns", 5e5 * (k + 1)),
             STS_KV_U("free_bytes", (uint64_t)(1000 - 100 * k) << 20),
-            STS_KV_U("total_bytes", 1000ull << 20)};
-        feed(&sink, &ti, "lifecycle", params, 1, metrics, 4);
+            STS_KV_U("total_bytes", 1000ull << 20),
+            STS_KV_U("t_ns", k * 1800000000000ull)};
+        feed(&sink, &ti, "lifecycle", params, 1, metrics, 5);
     }
     struct sts_kv summary[] = {STS_KV_U("create_threshold_free_bytes", 700ull << 20),
                                STS_KV_D("create_exp_a_ns", 30e6),

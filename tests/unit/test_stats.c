@@ -185,7 +185,38 @@ static void rng_is_seeded_and_uniform(void)
     CHECK_EQ(sts_rng_below(&a, 0), 0);
 }
 
+/* Coarse bins for figures: 4 per power of two, every sample in the bin
+ * whose range holds it, nothing lost when room runs out. */
+static void hist_bins_for_figures(void)
+{
+    struct sts_hist h;
+    CHECK_EQ(sts_hist_init(&h, buckets, STS_HIST_BUCKETS, STS_HIST_SUB_BITS, STS_HIST_MAX_EXP), 0);
+    /* 5 at 3 (exact), 7 in [1024, 1280), 2 in [1280, 1536), 1 at 10^6 */
+    for (int i = 0; i < 5; i++)
+        sts_hist_record(&h, 3);
+    for (int i = 0; i < 7; i++)
+        sts_hist_record(&h, 1024 + 36 * (uint64_t)i);
+    sts_hist_record(&h, 1300);
+    sts_hist_record(&h, 1535);
+    sts_hist_record(&h, 1000000);
+    uint64_t lo[8], count[8];
+    size_t n = sts_hist_bins(&h, 2, lo, count, 8);
+    CHECK_EQ(n, 4);
+    CHECK_EQ(lo[0], 3);
+    CHECK_EQ(count[0], 5);
+    CHECK_EQ(lo[1], 1024);
+    CHECK_EQ(count[1], 7);
+    CHECK_EQ(lo[2], 1280);
+    CHECK_EQ(count[2], 2);
+    CHECK_EQ(lo[3], 917504); /* 10^6 lies in [7 * 2^17, 2^20) */
+    CHECK_EQ(count[3], 1);
+    n = sts_hist_bins(&h, 2, lo, count, 2); /* no room: the last bin takes the rest */
+    CHECK_EQ(n, 2);
+    CHECK_EQ(count[0] + count[1], 15);
+}
+
 const struct sts_test_case test_stats_cases[] = {
+    {"hist_bins_for_figures", hist_bins_for_figures},
     {"hist_random_log_uniform", hist_random_log_uniform},
     {"hist_adversarial", hist_adversarial},
     {"hist_single_values_everywhere", hist_single_values_everywhere},

@@ -1,0 +1,96 @@
+/* gnuplot figures rendered to SVG and inlined into the HTML report. */
+#define _GNU_SOURCE
+#include "report_plot.h"
+#include "storscope/units.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int report_have_gnuplot(void)
+{
+    return system("gnuplot -e 'exit' >/dev/null 2>&1") == 0;
+}
+
+
+void report_add_xy(struct plot *p, int s, double x, double y)
+{
+    if (p->xmax == 0 || x < p->xmin)
+        p->xmin = x;
+    if (x > p->xmax)
+        p->xmax = x;
+    size_t len = strlen(p->data[s]);
+    snprintf(p->data[s] + len, sizeof(p->data[s]) - len, "%.9g %.9g\n", x, y);
+}
+
+/* Renders with gnuplot into an SVG string inlined into out. */
+int report_render(FILE *out, const struct plot *p)
+{
+    char script[] = "/tmp/storscope-plot-XXXXXX";
+    int fd = mkstemp(script);
+    if (fd < 0)
+        return -1;
+    char svg[sizeof(script) + 8];
+    snprintf(svg, sizeof(svg), "%s.svg", script);
+    FILE *g = fdopen(fd, "w");
+    if (!g) {
+        close(fd);
+        unlink(script);
+        return -1;
+    }
+    fprintf(g, "set terminal svg size 760,400 font 'sans,12' background '#ffffff'\n");
+    fprintf(g, "set output '%s'\nset grid\nset key top left\n", svg);
+    fprintf(g, "set title '%s'\nset xlabel '%s'\nset ylabel '%s'\n", p->title, p->xlabel,
+            p->ylabel);
+    if (p->logx == 2)
+        fprintf(g, "set logscale x\n");
+    if (p->logx == 1) { /* binary sizes on the tics: 1 B, 4 B ... 1 KiB ... 2 MiB */
+        fprintf(g, "set logscale x 2\nset xtics (");
+        int first = 1;
+        for (double x = 1; x <= p->xmax * 1.01; x *= 4)
+            if (x >= p->xmin / 1.01) {
+                char lab[24];
+                sts_fmt_bytes(lab, sizeof(lab), (uint64_t)x);
+                fprintf(g, "%s\"%s\" %.0f", first ? "" : ", ", lab, x);
+                first = 0;
+            }
+        fprintf(g, ")\n");
+    }
+    if (p->logy)
+        fprintf(g, "set logscale y\n");
+    for (int s = 0; s < p->n; s++)
+        fprintf(g, "$d%d << EOD\n%sEOD\n", s, p->data[s]);
+    if (p->xtics)
+        fprintf(g, "set xtics %s\n", p->xtics);
+    if (p->boxes)
+        fprintf(g, "set style fill solid 0.6\nset boxwidth 0.6\nset yrange [0:*]\n");
+    fprintf(g, "plot ");
+    for (int s = 0; s < p->n; s++)
+        fprintf(g, "%s$d%d using 1:2 with %s title '%s'", s ? ", " : "", s,
+                p->boxes ? "boxes" : "linespoints lw 2 pt 7", p->names[s]);
+    for (int f = 0; f < p->n_fn; f++)
+        fprintf(g, ", %s with lines lw 2 dt 2 title '%s'", p->fn[f], p->fn_names[f]);
+    fprintf(g, "\n");
+    fclose(g);
+    char cmd[256];
+    snprintf(cmd, sizeof(cmd), "gnuplot '%s' 2>/dev/null", script);
+    int rc = system(cmd);
+    unlink(script);
+    FILE *in = rc == 0 ? fopen(svg, "r") : NULL;
+    if (!in) {
+        unlink(svg);
+        return -1;
+    }
+    char line[4096];
+    fputs("<figure>", out);
+    while (fgets(line, sizeof(line), in))
+        if (strncmp(line, "<?xml", 5) && strncmp(line, "<!DOCTYPE", 9) &&
+            !strstr(line, "svg11.dtd"))
+            fputs(line, out);
+    fputs("</figure>\n", out);
+    fclose(in);
+    unlink(svg);
+    return 0;
+}
+
