@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "json_in.h"
 #include "storscope/output.h"
+#include "storscope/units.h"
 
 #include <getopt.h>
 #include <math.h>
@@ -94,6 +95,17 @@ static double f_s2(const cJSON *d, int *f)
 {
     return test_key(d, "S2", "open_close_exponent_flat", f);
 }
+static double f_l1io(const cJSON *d, int *f) { return test_key(d, "L1", "iotask_max_lossless_bps", f); }
+static double f_l1d(const cJSON *d, int *f) { return test_key(d, "L1", "direct_max_lossless_bps", f); }
+static double f_l1buf(const cJSON *d, int *f)
+{
+    return test_key(d, "L1", "iotask_required_buffer_bytes", f);
+}
+static double f_l1stall(const cJSON *d, int *f) { return test_key(d, "L1", "iotask_worst_stall_ns", f); }
+static double f_m2(const cJSON *d, int *f)
+{
+    return test_key(d, "M2", "create_threshold_free_bytes", f);
+}
 
 static const struct figure figures[] = {
     {"B0 write, 1 B chunks", 1, 1, 0, f_b0w1},
@@ -109,6 +121,11 @@ static const struct figure figures[] = {
     {"seq write (dd), best", 1, 1, 0, f_seqw},
     {"seq read uncached, best", 1, 1, 0, f_seqr},
     {"S2 open+close growth exponent", 0, 0, 2, f_s2},
+    {"L1 iotask, highest lossless rate", 1, 1, 0, f_l1io},
+    {"L1 direct, highest lossless rate", 1, 1, 0, f_l1d},
+    {"L1 iotask, RAM needed", 0, 0, 3, f_l1buf},
+    {"L1 iotask, worst stall", 0, 0, 0, f_l1stall},
+    {"M2 create over threshold, free", 0, 0, 3, f_m2},
 };
 #define N_FIGURES (sizeof(figures) / sizeof(figures[0]))
 
@@ -120,6 +137,8 @@ static void show(char *buf, size_t n, const struct figure *fg, double v)
         snprintf(buf, n, "%.0f", v);
     else if (fg->is_count == 2)
         snprintf(buf, n, "%.2f", v);
+    else if (fg->is_count == 3)
+        sts_fmt_bytes(buf, n, (uint64_t)v);
     else
         sts_fmt_ns(buf, n, v);
 }
@@ -132,12 +151,77 @@ static const char *base_name(const char *path)
 
 static void compare_usage(FILE *f)
 {
-    fputs("usage: storscope compare [--format text|md] [--threshold PCT] A.json B.json ...\n"
+    fputs("usage: storscope compare [--format text|md|html] [--threshold PCT] A.json B.json ...\n"
           "\n"
           "Headline figures of each file side by side, with the ratio to the first.\n"
           "--threshold PCT: exit 1 when a later file is worse than the first by more\n"
           "than PCT percent on any figure both files have.\n",
           f);
+}
+
+enum fmt { FMT_TEXT, FMT_MD, FMT_HTML };
+
+static void html_text(const char *t)
+{
+    for (; *t; t++)
+        if (*t == '<')
+            fputs("&lt;", stdout);
+        else if (*t == '>')
+            fputs("&gt;", stdout);
+        else if (*t == '&')
+            fputs("&amp;", stdout);
+        else
+            putchar(*t);
+}
+
+/* A row starts with its label; the header row opens the document. */
+static void row_begin(enum fmt fmt, int header, const char *label)
+{
+    if (fmt == FMT_HTML && header)
+        fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+              "<title>storscope compare</title><style>body{font-family:sans-serif}"
+              "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2em .6em;"
+              "text-align:left}</style></head><body>\n<h1>storscope compare</h1>\n<table>\n",
+              stdout);
+    if (fmt == FMT_TEXT)
+        printf("%-32s", label);
+    else if (fmt == FMT_MD)
+        printf("| %s", label);
+    else {
+        fputs(header ? "<tr><th>" : "<tr><td>", stdout);
+        html_text(label);
+        fputs(header ? "</th>" : "</td>", stdout);
+    }
+}
+
+static void cell(enum fmt fmt, int header, const char *text)
+{
+    if (fmt == FMT_TEXT)
+        printf("  %-24.24s", text);
+    else if (fmt == FMT_MD)
+        printf(" | %s", text);
+    else {
+        fputs(header ? "<th>" : "<td>", stdout);
+        html_text(text);
+        fputs(header ? "</th>" : "</td>", stdout);
+    }
+}
+
+static void row_end(enum fmt fmt, int header, int n)
+{
+    if (fmt == FMT_TEXT) {
+        putchar('\n');
+    } else if (fmt == FMT_MD) {
+        fputs(" |\n", stdout);
+        if (header) {
+            fputs("| ---", stdout);
+            for (int i = 0; i < n; i++)
+                fputs(" | ---", stdout);
+            fputs(" |\n", stdout);
+        }
+    } else {
+        fputs("</tr>\n", stdout);
+    }
 }
 
 int cmd_compare(int argc, char **argv)
@@ -148,7 +232,8 @@ int cmd_compare(int argc, char **argv)
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    int md = 0, ch;
+    enum fmt fmt = FMT_TEXT;
+    int ch;
     double threshold = -1;
     opterr = 0;
     optind = 1;
@@ -156,11 +241,16 @@ int cmd_compare(int argc, char **argv)
         char *end;
         switch (ch) {
         case 'f':
-            if (strcmp(optarg, "md") && strcmp(optarg, "text")) {
-                cli_error("bad --format '%s' (text or md)", optarg);
+            if (!strcmp(optarg, "text"))
+                fmt = FMT_TEXT;
+            else if (!strcmp(optarg, "md"))
+                fmt = FMT_MD;
+            else if (!strcmp(optarg, "html"))
+                fmt = FMT_HTML;
+            else {
+                cli_error("bad --format '%s' (text, md or html)", optarg);
                 return EXIT_USAGE;
             }
-            md = !strcmp(optarg, "md");
             break;
         case 't':
             threshold = strtod(optarg, &end);
@@ -189,17 +279,13 @@ int cmd_compare(int argc, char **argv)
             return EXIT_USAGE;
         }
     }
-    const char *sep = md ? " | " : "  ";
-    printf(md ? "| %s" : "%-32s", "figure");
+    const char *names[MAX_FILES];
     for (int i = 0; i < n; i++)
-        printf(md ? " | %s" : "  %-24.24s", base_name(argv[optind + i]));
-    printf(md ? " |\n" : "\n");
-    if (md) {
-        printf("| ---");
-        for (int i = 0; i < n; i++)
-            printf(" | ---");
-        printf(" |\n");
-    }
+        names[i] = base_name(argv[optind + i]);
+    row_begin(fmt, 1, "figure");
+    for (int i = 0; i < n; i++)
+        cell(fmt, 1, names[i]);
+    row_end(fmt, 1, n);
     int regressions = 0;
     char why[2048] = "";
     for (size_t k = 0; k < N_FIGURES; k++) {
@@ -213,17 +299,17 @@ int cmd_compare(int argc, char **argv)
         }
         if (!any)
             continue; /* a figure none of the files has */
-        printf(md ? "| %s" : "%-32s", fg->label);
+        row_begin(fmt, 0, fg->label);
         for (int i = 0; i < n; i++) {
-            char cell[64] = "-", val[32];
+            char text[64] = "-", val[32];
             if (found[i]) {
                 show(val, sizeof(val), fg, v[i]);
                 if (i && found[0] && v[0] != 0)
-                    snprintf(cell, sizeof(cell), "%s (%.2fx)", val, v[i] / v[0]);
+                    snprintf(text, sizeof(text), "%s (%.2fx)", val, v[i] / v[0]);
                 else
-                    snprintf(cell, sizeof(cell), "%s", val);
+                    snprintf(text, sizeof(text), "%s", val);
             }
-            printf(md ? "%s%s" : "%s%-24s", md ? sep : "", cell);
+            cell(fmt, 0, text);
             if (threshold >= 0 && i && found[i] && found[0] && v[0] != 0) {
                 double change = (v[i] - v[0]) / fabs(v[0]) * 100.0;
                 double worse = fg->higher_is_better ? -change : change;
@@ -236,8 +322,10 @@ int cmd_compare(int argc, char **argv)
                 }
             }
         }
-        printf(md ? " |\n" : "\n");
+        row_end(fmt, 0, n);
     }
+    if (fmt == FMT_HTML)
+        fputs("</table>\n<p>Ratios are to the first file.</p>\n</body></html>\n", stdout);
     for (int i = 0; i < n; i++)
         cJSON_Delete(docs[i]);
     if (regressions) {

@@ -53,22 +53,27 @@ static int sweep_plot(FILE *out, const cJSON *doc, const char *id, const char *t
     return report_render(out, &pl) == 0;
 }
 
+/* M1: latency per read and throughput against chunk size. */
 static int m1_plot(FILE *out, const cJSON *doc)
 {
     const cJSON *t = cli_test(doc, "M1"), *p;
     if (!t)
         return 0;
-    struct plot pl = {.title = "M1: random reads of a 1 MiB file", .xlabel = "chunk size",
-                      .ylabel = "mean latency (us)", .logx = 1, .names = {"latency per read"},
-                      .n = 1};
+    struct plot lat = {.title = "M1: random reads of a 1 MiB file, latency", .xlabel = "chunk size",
+                       .ylabel = "mean latency (us)", .logx = 1, .names = {"latency per read"},
+                       .n = 1};
+    struct plot tp = {.title = "M1: random reads of a 1 MiB file, throughput",
+                      .xlabel = "chunk size", .ylabel = "throughput (KiB/s)", .logx = 1,
+                      .logy = 1, .names = {"random read"}, .n = 1};
     cJSON_ArrayForEach(p, obj(t, "points"))
     {
         if (!obj(p, "runs"))
             continue;
-        report_add_xy(&pl, 0, cli_num(obj(p, "params"), "chunk_bytes"),
-               cli_num(obj(p, "metrics"), "mean_latency_ns") / 1e3);
+        double chunk = cli_num(obj(p, "params"), "chunk_bytes");
+        report_add_xy(&lat, 0, chunk, cli_num(obj(p, "metrics"), "mean_latency_ns") / 1e3);
+        report_add_xy(&tp, 0, chunk, cli_num(obj(p, "runs"), "mean") / 1024.0);
     }
-    return report_render(out, &pl) == 0;
+    return (report_render(out, &lat) == 0) + (report_render(out, &tp) == 0);
 }
 
 static int s2_plot(FILE *out, const cJSON *doc)

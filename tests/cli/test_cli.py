@@ -664,6 +664,11 @@ class Compare(Base):
         self.assertIn("seq write (dd), best", lines)    # only the second has it
         md = run("compare", "--format", "md", study, self.out).stdout
         self.assertTrue(md.startswith("| figure | study.json | out.json |"))
+        html = run("compare", "--format", "html", study, self.out).stdout
+        self.assertTrue(html.startswith("<!DOCTYPE html>"))
+        self.assertIn("<tr><td>fsync IOPS</td><td>201</td>", html)
+        self.assertTrue(html.rstrip().endswith("</html>"))
+        self.assertEqual(run("compare", "--format", "pdf", study, study).returncode, 2)
         # gating: none against itself, a planted regression is caught and named
         self.assertEqual(run("compare", "--threshold", "5", study, study).returncode, 0)
         with open(study) as f:
