@@ -1,0 +1,225 @@
+/* sensorlog: a flash log store for data loggers, built on what the
+ * reference study found. Producers append records to RAM and never wait
+ * for the device; a pump (an I/O task, or a super loop calling sl_pump())
+ * writes only whole, program-unit-aligned chunks, one device operation per
+ * call; segments are written in order and recycled circularly, so no
+ * operation's cost depends on how many streams exist or how full the medium
+ * is. The on-flash format is in docs/sensorlog-format.md.
+ *
+ * It needs nothing from storscope but the block-device interface
+ * (storscope/device.h): no heap, no stdio, no OS; the caller provides every
+ * buffer and, for appends from several tasks, a lock. */
+#ifndef SENSORLOG_H
+#define SENSORLOG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "storscope/device.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SL_FORMAT_VERSION 1
+#define SL_NAME_MAX 16       /* stream name, bytes including the terminating NUL */
+#define SL_MAX_STREAMS 32    /* streams one log can hold */
+#define SL_RECORD_MAX 255    /* bytes of data in one record */
+
+/* Error codes: the same values as storscope's STS_E* (device errors pass through). */
+enum {
+    SL_OK = 0,
+    SL_EIO = -1,      /* the device failed */
+    SL_EINVAL = -2,   /* bad argument or configuration */
+    SL_ENOENT = -3,   /* no such stream; no formatted log on the medium */
+    SL_EEXIST = -4,   /* a stream with that name exists */
+    SL_ENOSPC = -5,   /* every stream slot is taken */
+    SL_ENOMEM = -6,   /* a caller-provided buffer is too small */
+    SL_ECORRUPT = -9, /* the medium holds something sensorlog did not write */
+    SL_EFULL = -13,   /* the RAM buffer is full (reject-newest policy) */
+    SL_BUSY = 1,      /* sl_pump(): a device operation is in flight */
+};
+
+/* What append does when the RAM buffer cannot take a record. */
+enum sl_full_policy {
+    SL_REJECT_NEWEST = 0, /* return SL_EFULL; what is buffered stays */
+    SL_DROP_OLDEST = 1,   /* discard the oldest buffered records to make room */
+};
+
+/* Per segment, kept in RAM from sl_mount() on: lets reads find a time or a
+ * sequence number without reading every header again. */
+struct sl_seg_info {
+    uint32_t seq;          /* segment sequence number; 0 = free (erased or never used) */
+    uint32_t erase_count;
+    uint64_t first_gseq;   /* sequence number of the segment's first record */
+    uint64_t ts_start;     /* running maximum of timestamps when the segment opened */
+    uint8_t erased;        /* known erased (or trimmed): can be opened without an erase */
+};
+
+struct sl_config {
+    /* The medium. The log uses [offset, offset + size) of the device. */
+    struct sts_bd bd;
+    uint64_t offset;        /* bytes; a multiple of the erase block */
+    uint64_t size;          /* bytes; 0 = to the end of the device */
+    /* Chunk: the unit of every write, a multiple of the device's program
+     * unit. Larger chunks amortise per-command cost (the study's knee: 512 B
+     * on its eMMC, 4 KiB on SD cards) but pad more on each sync and need a
+     * larger staging buffer. 0 = max(program unit, 512 B). */
+    uint32_t chunk_bytes;
+    /* Segment: the unit of erase and recycling, a multiple of the erase
+     * block and of the chunk. Larger segments mean fewer headers to read at
+     * mount but coarser retention (a whole segment is evicted at once).
+     * 0 = max(erase block, 16 chunks). */
+    uint32_t segment_bytes;
+    /* Free-space floor: segments kept erased ahead of the writer. Erasing
+     * happens in idle pumps, never in front of a write, as long as appends
+     * leave the pump time; more segments = more headroom, less retention.
+     * 0 = 1. */
+    uint32_t free_segments;
+    /* RAM for records between append and the device: at least the largest
+     * stall times the data rate (measure it with storscope's L1). */
+    uint8_t *buffer;
+    size_t buffer_bytes;
+    enum sl_full_policy full_policy;
+    /* Staging for one chunk (chunk_bytes) and a read buffer (chunk_bytes);
+     * both aligned as the device needs. */
+    uint8_t *chunk_buf;
+    uint8_t *read_buf;
+    /* One entry per segment (size / segment_bytes entries). */
+    struct sl_seg_info *segs;
+    uint32_t n_segs;
+    /* Optional: called before the oldest segment is erased, with its first
+     * and last sequence numbers, so it can be archived; the log is readable
+     * in the callback. */
+    void (*evict)(void *ctx, uint64_t first_gseq, uint64_t end_gseq);
+    void *evict_ctx;
+    /* Optional: appends from several tasks (or from an interrupt) need a
+     * lock around the RAM buffer; it is held for a copy only. */
+    void (*lock)(void *ctx);
+    void (*unlock)(void *ctx);
+    void *lock_ctx;
+    /* Optional: a clock (ns) for the worst append/pump statistics. */
+    uint64_t (*now_ns)(void *ctx);
+    void *clock_ctx;
+};
+
+struct sl_stream_info {
+    uint8_t id;                /* 1..255; 0 = free slot */
+    char name[SL_NAME_MAX];
+    uint64_t created_gseq;     /* records before this belong to an older stream */
+};
+
+struct sl_stats {
+    uint64_t capacity_bytes;       /* bytes of chunks the log can hold */
+    uint64_t free_bytes;           /* bytes that can be written before the oldest data goes */
+    uint64_t appended_records, appended_bytes, dropped_records, rejected_records;
+    uint64_t programmed_bytes;     /* to the device, with headers and padding */
+    double write_amplification;    /* programmed / appended bytes */
+    uint32_t erase_min, erase_max; /* erase counts over segments (wear spread) */
+    uint64_t erases, evictions, syncs;
+    uint64_t worst_append_ns, worst_pump_ns; /* with a clock configured */
+    uint64_t buffered_bytes;       /* in RAM now */
+};
+
+/* One record as read back. */
+struct sl_record {
+    uint8_t stream;
+    uint8_t len;
+    uint64_t ts;        /* as appended */
+    uint64_t gseq;      /* position in the log */
+    const uint8_t *data;/* valid until the next call on the iterator */
+};
+
+struct sl_log;
+
+/* Reads stream records in log order. */
+struct sl_iter {
+    struct sl_log *log;
+    uint8_t stream;        /* 0 = every stream */
+    uint64_t created_gseq;
+    uint32_t seg;          /* segment index being read */
+    uint32_t chunk;        /* chunk index in it */
+    uint32_t pos;          /* byte offset of the next record in read_buf */
+    uint32_t used, n_left; /* payload bytes, records left in the loaded chunk */
+    uint64_t gseq, ts_base;
+    uint64_t from_gseq, from_ts;
+    uint32_t seg_seq, gen;  /* the loaded chunk's segment and the buffer's generation */
+    int loaded, done;
+};
+
+struct sl_log {
+    struct sl_config cfg;
+    /* geometry */
+    uint64_t base;
+    uint32_t prog, chunk, seg_bytes, chunks_per_seg, hdr_chunks, n_segs;
+    int needs_erase;
+    /* catalog */
+    struct sl_stream_info streams[SL_MAX_STREAMS];
+    uint32_t catalog_version;
+    int catalog_dirty;
+    /* RAM buffer: a ring of encoded records */
+    size_t head, tail, fill;
+    /* writer */
+    uint32_t cur_seg;            /* segment being written; UINT32_MAX: none open */
+    uint32_t next_chunk;         /* next chunk index in cur_seg */
+    uint32_t seq;                /* sequence number of cur_seg */
+    uint16_t cat_chunk;          /* latest catalog chunk in cur_seg; 0xFFFF none */
+    uint64_t next_gseq, ts_max;
+    uint32_t staged, staged_records; /* bytes / records in chunk_buf's payload */
+    uint64_t staged_gseq, staged_ts_base;
+    uint64_t taken;              /* records that left the RAM buffer (staged or dropped) */
+    uint64_t sync_target;        /* sync done once taken reaches this and all is flushed */
+    int sync_wanted;
+    uint8_t last_id;
+    struct sts_bd_req req;
+    int in_flight;               /* 0, or what the request in flight writes */
+    uint32_t open_target;        /* segment whose header is in flight */
+    struct sl_stats st;
+    uint32_t read_gen;           /* bumped whenever read_buf is reused by the writer */
+    int mounted;
+};
+
+/* Formats the region: erases (raw) or trims (managed) every segment and
+ * writes the first header. Everything in the region is lost. */
+int sl_format(struct sl_log *log, const struct sl_config *cfg);
+/* Finds the log: reads every segment header and searches the end of the
+ * newest segment in O(log n) reads. SL_ENOENT when no log is there. Writing
+ * continues in a fresh segment (a torn chunk is never programmed over). */
+int sl_mount(struct sl_log *log, const struct sl_config *cfg);
+
+/* Streams: O(1) device operations whatever the count or fill (a catalog
+ * chunk is written at the next pump). */
+int sl_stream_create(struct sl_log *log, const char *name, uint8_t *id);
+int sl_stream_open(struct sl_log *log, const char *name, uint8_t *id);
+int sl_stream_delete(struct sl_log *log, uint8_t id);
+const struct sl_stream_info *sl_stream_info(const struct sl_log *log, uint8_t id);
+
+/* Copies a record into RAM; bounded time, never touches the device. Safe
+ * from several tasks with cfg.lock set. */
+int sl_append(struct sl_log *log, uint8_t stream, uint64_t ts, const void *data, size_t len);
+
+/* Does at most one device operation: SL_OK when there was nothing left to
+ * do, SL_BUSY when work remains (call again), or an error. */
+int sl_pump(struct sl_log *log);
+/* Asks for everything appended so far to be made durable; the next pumps
+ * write the partial chunk (padded) and flush the device. */
+void sl_sync_request(struct sl_log *log);
+/* Pumps until everything appended before the call is durable. */
+int sl_sync(struct sl_log *log);
+
+/* Iterators: from a sequence number or a timestamp (the first record whose
+ * timestamp is at or after ts), found in O(log n) device reads. */
+int sl_iter_from_gseq(struct sl_log *log, struct sl_iter *it, uint8_t stream, uint64_t gseq);
+int sl_iter_from_ts(struct sl_log *log, struct sl_iter *it, uint8_t stream, uint64_t ts);
+/* SL_OK with *rec filled, SL_ENOENT at the end of what is on the medium. */
+int sl_iter_next(struct sl_iter *it, struct sl_record *rec);
+
+void sl_stats(const struct sl_log *log, struct sl_stats *out);
+
+/* CRC-32C (Castagnoli) of the chunks; exposed for tools that read images. */
+uint32_t sl_crc32c(uint32_t crc, const void *data, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

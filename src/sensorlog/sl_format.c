@@ -1,0 +1,338 @@
+/* sensorlog: geometry, the encoding of headers and chunks, format and
+ * mount. Mount reads every segment header (one read each) and then finds
+ * the end of the newest segment by bisection: O(log n) chunk reads; it
+ * never replays the log. */
+#include "sl_internal.h"
+
+/* ---- CRC-32C, four bits at a time: 64 bytes of table, fast enough for
+ * chunks, small enough for any MCU -------------------------------------- */
+uint32_t sl_crc32c(uint32_t crc, const void *data, size_t len)
+{
+    static const uint32_t t[16] = {
+        0x00000000u, 0x105EC76Fu, 0x20BD8EDEu, 0x30E349B1u, 0x417B1DBCu, 0x5125DAD3u,
+        0x61C69362u, 0x7198540Du, 0x82F63B78u, 0x92A8FC17u, 0xA24BB5A6u, 0xB21572C9u,
+        0xC38D26C4u, 0xD3D3E1ABu, 0xE330A81Au, 0xF36E6F75u,
+    };
+    const uint8_t *p = data;
+    crc = ~crc;
+    while (len--) {
+        crc ^= *p++;
+        crc = (crc >> 4) ^ t[crc & 15];
+        crc = (crc >> 4) ^ t[crc & 15];
+    }
+    return ~crc;
+}
+
+/* ---- geometry --------------------------------------------------------- */
+int sl_geometry(struct sl_log *log, const struct sl_config *cfg)
+{
+    if (!cfg->bd.ops || !cfg->buffer || !cfg->chunk_buf || !cfg->read_buf || !cfg->segs)
+        return SL_EINVAL;
+    struct sts_bd_geometry g;
+    cfg->bd.ops->geometry(cfg->bd.ctx, &g);
+    memset(log, 0, sizeof(*log));
+    log->cfg = *cfg;
+    uint32_t prog = g.prog_size ? g.prog_size : 1;
+    uint32_t erase = g.erase_size ? g.erase_size : prog;
+    uint32_t chunk = cfg->chunk_bytes ? cfg->chunk_bytes : (prog > 4096 ? prog : 4096);
+    if (chunk < SL_MIN_CHUNK || chunk % prog || chunk > 65535u + SL_CHUNK_HDR)
+        return SL_EINVAL;
+    uint32_t seg = cfg->segment_bytes;
+    if (!seg)
+        seg = erase > 16 * chunk ? erase : 16 * chunk;
+    if (seg % erase || seg % chunk || seg / chunk < 2)
+        return SL_EINVAL;
+    uint64_t size = cfg->size ? cfg->size : g.capacity - cfg->offset;
+    if (cfg->offset % erase || cfg->offset + size > g.capacity)
+        return SL_EINVAL;
+    uint64_t n = size / seg;
+    uint32_t floor = cfg->free_segments ? cfg->free_segments : 1;
+    if (n < floor + 2 || n > cfg->n_segs || cfg->buffer_bytes < SL_RING_HDR + SL_RECORD_MAX)
+        return n > cfg->n_segs ? SL_ENOMEM : SL_EINVAL;
+    log->base = cfg->offset;
+    log->prog = prog;
+    log->chunk = chunk;
+    log->seg_bytes = seg;
+    log->chunks_per_seg = seg / chunk;
+    log->hdr_chunks = 1;
+    log->n_segs = (uint32_t)n;
+    log->cfg.free_segments = floor;
+    log->needs_erase = (g.flags & STS_BD_NEEDS_ERASE) != 0;
+    log->cur_seg = SL_NO_SEG;
+    log->cat_chunk = SL_NO_CAT;
+    return SL_OK;
+}
+
+uint64_t sl_seg_addr(const struct sl_log *log, uint32_t seg)
+{
+    return log->base + (uint64_t)seg * log->seg_bytes;
+}
+
+uint64_t sl_chunk_addr(const struct sl_log *log, uint32_t seg, uint32_t chunk)
+{
+    return sl_seg_addr(log, seg) + (uint64_t)chunk * log->chunk;
+}
+
+/* ---- catalog ------------------------------------------------------------ */
+size_t sl_catalog_encode(const struct sl_log *log, uint8_t *p)
+{
+    uint16_t n = 0;
+    uint8_t *e = p + 4;
+    for (int i = 0; i < SL_MAX_STREAMS; i++) {
+        const struct sl_stream_info *s = &log->streams[i];
+        if (!s->id)
+            continue;
+        memset(e, 0, SL_CAT_ENTRY);
+        e[0] = s->id;
+        memcpy(e + 1, s->name, strlen(s->name)); /* <= 15 bytes, NUL-padded */
+        sl_put64(e + 16, s->created_gseq);
+        e += SL_CAT_ENTRY;
+        n++;
+    }
+    sl_put16(p, n);
+    sl_put16(p + 2, 0);
+    return 4 + (size_t)n * SL_CAT_ENTRY;
+}
+
+int sl_catalog_decode(struct sl_log *log, const uint8_t *p, uint32_t n)
+{
+    if (n > SL_MAX_STREAMS)
+        return SL_ECORRUPT;
+    memset(log->streams, 0, sizeof(log->streams));
+    const uint8_t *e = p + 4;
+    for (uint32_t i = 0; i < n; i++, e += SL_CAT_ENTRY) {
+        struct sl_stream_info *s = &log->streams[i];
+        if (!e[0])
+            return SL_ECORRUPT;
+        s->id = e[0];
+        memcpy(s->name, e + 1, SL_CAT_NAME);
+        s->name[SL_CAT_NAME] = '\0';
+        s->created_gseq = sl_get64(e + 16);
+    }
+    return SL_OK;
+}
+
+/* ---- segment header ----------------------------------------------------- */
+void sl_seg_hdr_encode(const struct sl_log *log, uint8_t *buf, const struct sl_seg_hdr *h)
+{
+    memset(buf, 0xFF, log->chunk); /* the unused rest stays as erased flash */
+    sl_put32(buf, SL_SEG_MAGIC);
+    sl_put16(buf + 4, SL_FORMAT_VERSION);
+    sl_put32(buf + 8, h->seq);
+    sl_put32(buf + 12, h->erase_count);
+    sl_put64(buf + 16, h->first_gseq);
+    sl_put64(buf + 24, h->ts_start);
+    sl_put32(buf + 32, log->chunk);
+    sl_put32(buf + 36, log->seg_bytes);
+    sl_put32(buf + 40, log->n_segs);
+    sl_put32(buf + 44, log->catalog_version);
+    size_t cat = sl_catalog_encode(log, buf + SL_SEG_HDR);
+    uint16_t total = (uint16_t)(SL_SEG_HDR + cat + 4);
+    sl_put16(buf + 6, total);
+    sl_put32(buf + total - 4, sl_crc32c(0, buf, total - 4u));
+}
+
+int sl_seg_hdr_decode(const struct sl_log *log, const uint8_t *buf, struct sl_seg_hdr *h)
+{
+    uint16_t total = sl_get16(buf + 6);
+    if (sl_get32(buf) != SL_SEG_MAGIC || total < SL_SEG_HDR + 8 || total > log->chunk)
+        return SL_ENOENT;
+    if (sl_get32(buf + total - 4) != sl_crc32c(0, buf, total - 4u))
+        return SL_ENOENT; /* torn or foreign: not a header */
+    if (sl_get16(buf + 4) != SL_FORMAT_VERSION)
+        return SL_ECORRUPT; /* a newer format: refuse rather than misread */
+    h->seq = sl_get32(buf + 8);
+    h->erase_count = sl_get32(buf + 12);
+    h->first_gseq = sl_get64(buf + 16);
+    h->ts_start = sl_get64(buf + 24);
+    h->chunk_bytes = sl_get32(buf + 32);
+    h->segment_bytes = sl_get32(buf + 36);
+    h->n_segments = sl_get32(buf + 40);
+    h->n_streams = sl_get16(buf + SL_SEG_HDR);
+    if (h->chunk_bytes != log->chunk || h->segment_bytes != log->seg_bytes ||
+        h->n_segments != log->n_segs || h->seq == 0 ||
+        SL_SEG_HDR + 8u + (uint32_t)h->n_streams * SL_CAT_ENTRY != total)
+        return SL_ECORRUPT; /* formatted with another geometry */
+    return SL_OK;
+}
+
+/* ---- chunks --------------------------------------------------------------- */
+void sl_chunk_seal(const struct sl_log *log, uint8_t *buf, const struct sl_chunk_hdr *h)
+{
+    (void)log;
+    sl_put16(buf, SL_CHUNK_MAGIC);
+    buf[2] = h->type;
+    buf[3] = h->flags;
+    sl_put16(buf + 4, h->used);
+    sl_put16(buf + 6, h->n_records);
+    sl_put32(buf + 8, h->seg_seq);
+    sl_put16(buf + 12, h->cat_chunk);
+    sl_put16(buf + 14, h->index);
+    sl_put64(buf + 16, h->first_gseq);
+    sl_put64(buf + 24, h->ts_base);
+    sl_put64(buf + 32, h->ts_hi);
+    sl_put32(buf + 40, h->catalog_version);
+    uint32_t crc = sl_crc32c(0, buf, 44);
+    sl_put32(buf + 44, sl_crc32c(crc, buf + SL_CHUNK_HDR, h->used));
+}
+
+int sl_chunk_check(const struct sl_log *log, const uint8_t *buf, uint32_t seg_seq,
+                   uint32_t index, struct sl_chunk_hdr *h)
+{
+    if (sl_get16(buf) != SL_CHUNK_MAGIC)
+        return SL_ENOENT;
+    h->type = buf[2];
+    h->flags = buf[3];
+    h->used = sl_get16(buf + 4);
+    h->n_records = sl_get16(buf + 6);
+    h->seg_seq = sl_get32(buf + 8);
+    h->cat_chunk = sl_get16(buf + 12);
+    h->index = sl_get16(buf + 14);
+    h->first_gseq = sl_get64(buf + 16);
+    h->ts_base = sl_get64(buf + 24);
+    h->ts_hi = sl_get64(buf + 32);
+    h->catalog_version = sl_get32(buf + 40);
+    if (h->used > log->chunk - SL_CHUNK_HDR)
+        return SL_ENOENT;
+    uint32_t crc = sl_crc32c(sl_crc32c(0, buf, 44), buf + SL_CHUNK_HDR, h->used);
+    if (crc != sl_get32(buf + 44))
+        return SL_ENOENT; /* torn, or never written */
+    /* intact but from an earlier lap of the circle, or misplaced */
+    return h->seg_seq == seg_seq && h->index == index ? SL_OK : SL_ENOENT;
+}
+
+int sl_read_chunk(struct sl_log *log, uint32_t seg, uint32_t chunk, struct sl_chunk_hdr *h)
+{
+    log->read_gen++;
+    int rc = log->cfg.bd.ops->read(log->cfg.bd.ctx, sl_chunk_addr(log, seg, chunk),
+                                   log->cfg.read_buf, log->chunk);
+    if (rc)
+        return rc == SL_EIO ? SL_ENOENT : rc; /* a torn page reads as an error */
+    return sl_chunk_check(log, log->cfg.read_buf, log->cfg.segs[seg].seq, chunk, h);
+}
+
+void sl_live_range(const struct sl_log *log, uint32_t *oldest, uint32_t *count)
+{
+    /* live segments form one run ending at the newest; the oldest has the
+     * smallest sequence number */
+    uint32_t best = SL_NO_SEG, n = 0;
+    for (uint32_t i = 0; i < log->n_segs; i++) {
+        const struct sl_seg_info *s = &log->cfg.segs[i];
+        if (!s->seq)
+            continue;
+        n++;
+        if (best == SL_NO_SEG || s->seq < log->cfg.segs[best].seq)
+            best = i;
+    }
+    *oldest = best;
+    *count = n;
+}
+
+/* ---- format and mount ------------------------------------------------------ */
+int sl_erase_seg(struct sl_log *log, uint32_t seg)
+{
+    int rc = log->cfg.bd.ops->erase(log->cfg.bd.ctx, sl_seg_addr(log, seg), log->seg_bytes);
+    if (rc)
+        return rc;
+    struct sl_seg_info *s = &log->cfg.segs[seg];
+    s->seq = 0;
+    s->erased = 1;
+    s->erase_count++;
+    log->st.erases++;
+    return SL_OK;
+}
+
+int sl_format(struct sl_log *log, const struct sl_config *cfg)
+{
+    int rc = sl_geometry(log, cfg);
+    if (rc)
+        return rc;
+    memset(log->cfg.segs, 0, sizeof(struct sl_seg_info) * log->n_segs);
+    for (uint32_t i = 0; i < log->n_segs && !rc; i++)
+        rc = sl_erase_seg(log, i);
+    log->seq = 0; /* the first segment opened gets 1 */
+    log->next_gseq = 0;
+    log->ts_max = 0;
+    log->mounted = 1;
+    return rc;
+}
+
+/* Smallest chunk index in [1, chunks_per_seg] that does not hold an intact
+ * chunk of this segment: written chunks form a prefix, so bisection finds
+ * the end in log2(chunks) reads. */
+static uint32_t find_end(struct sl_log *log, uint32_t seg)
+{
+    uint32_t lo = log->hdr_chunks, hi = log->chunks_per_seg;
+    struct sl_chunk_hdr h;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (sl_read_chunk(log, seg, mid, &h) == SL_OK)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+int sl_mount(struct sl_log *log, const struct sl_config *cfg)
+{
+    int rc = sl_geometry(log, cfg);
+    if (rc)
+        return rc;
+    struct sts_bd_geometry g;
+    cfg->bd.ops->geometry(cfg->bd.ctx, &g);
+    uint32_t head = SL_NO_SEG;
+    uint8_t *buf = log->cfg.read_buf;
+    for (uint32_t i = 0; i < log->n_segs; i++) {
+        struct sl_seg_info *s = &log->cfg.segs[i];
+        memset(s, 0, sizeof(*s));
+        struct sl_seg_hdr h;
+        rc = cfg->bd.ops->read(cfg->bd.ctx, sl_seg_addr(log, i), buf, log->chunk);
+        if (rc == SL_OK)
+            rc = sl_seg_hdr_decode(log, buf, &h);
+        if (rc == SL_ECORRUPT)
+            return rc;
+        if (rc) { /* free: erased if it reads as erased flash */
+            int all_ff = 1;
+            for (uint32_t k = 0; k < log->chunk && all_ff; k++)
+                all_ff = buf[k] == 0xFF;
+            s->erased = log->needs_erase && all_ff;
+            continue;
+        }
+        *s = (struct sl_seg_info){h.seq, h.erase_count, h.first_gseq, h.ts_start, 0};
+        if (head == SL_NO_SEG || h.seq > log->cfg.segs[head].seq) {
+            head = i;
+            rc = sl_catalog_decode(log, buf + SL_SEG_HDR, h.n_streams);
+            if (rc)
+                return rc;
+            log->catalog_version = sl_get32(buf + 44);
+        }
+    }
+    if (head == SL_NO_SEG)
+        return SL_ENOENT;
+    struct sl_seg_info *hs = &log->cfg.segs[head];
+    log->seq = hs->seq;
+    log->next_gseq = hs->first_gseq;
+    log->ts_max = hs->ts_start;
+    uint32_t end = find_end(log, head);
+    struct sl_chunk_hdr h;
+    if (end > log->hdr_chunks && sl_read_chunk(log, head, end - 1, &h) == SL_OK) {
+        log->next_gseq = h.first_gseq + h.n_records;
+        log->ts_max = h.ts_hi;
+        if (h.cat_chunk != SL_NO_CAT && h.catalog_version != log->catalog_version) {
+            struct sl_chunk_hdr c;
+            rc = sl_read_chunk(log, head, h.cat_chunk, &c);
+            if (rc == SL_OK && c.type == SL_CHUNK_CATALOG)
+                rc = sl_catalog_decode(log, log->cfg.read_buf + SL_CHUNK_HDR,
+                                       sl_get16(log->cfg.read_buf + SL_CHUNK_HDR));
+            if (rc)
+                return rc == SL_ENOENT ? SL_ECORRUPT : rc;
+            log->catalog_version = c.catalog_version;
+        }
+    }
+    /* writing goes on in a fresh segment: the end of this one may be torn */
+    log->cur_seg = head;
+    log->next_chunk = log->chunks_per_seg;
+    log->mounted = 1;
+    return SL_OK;
+}

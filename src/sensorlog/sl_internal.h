@@ -1,0 +1,104 @@
+/* sensorlog internals: the on-flash layout (docs/sensorlog-format.md) and
+ * what the write, mount and read files share. */
+#ifndef SENSORLOG_INTERNAL_H
+#define SENSORLOG_INTERNAL_H
+
+#include "sensorlog/sensorlog.h"
+
+#include <string.h>
+
+/* ---- layout, version 1 ------------------------------------------------ */
+#define SL_SEG_MAGIC 0x47534C53u   /* "SLSG" little-endian */
+#define SL_CHUNK_MAGIC 0x4B43u     /* "CK" */
+#define SL_SEG_HDR 48u             /* fixed part of a segment header */
+#define SL_CAT_ENTRY 24u           /* id, name (15 bytes, NUL-padded), created_gseq */
+#define SL_CAT_NAME 15u
+#define SL_CHUNK_HDR 48u
+#define SL_REC_HDR 6u              /* stream, len, ts delta (int32) */
+#define SL_RING_HDR 10u            /* in RAM: stream, len, ts (u64) */
+#define SL_MIN_CHUNK 1024u         /* a segment header with a full catalog fits */
+#define SL_NO_SEG 0xFFFFFFFFu
+#define SL_NO_CAT 0xFFFFu
+
+enum { SL_CHUNK_DATA = 1, SL_CHUNK_CATALOG = 2 };
+enum { SL_FLAG_PADDED = 0x1 };
+
+/* Decoded chunk header. */
+struct sl_chunk_hdr {
+    uint8_t type, flags;
+    uint16_t used, n_records;
+    uint32_t seg_seq;
+    uint16_t cat_chunk, index;
+    uint64_t first_gseq, ts_base, ts_hi;
+    uint32_t catalog_version;
+};
+
+/* Decoded segment header (the catalog stays in the buffer). */
+struct sl_seg_hdr {
+    uint32_t seq, erase_count;
+    uint64_t first_gseq, ts_start;
+    uint32_t chunk_bytes, segment_bytes, n_segments;
+    uint16_t n_streams;
+};
+
+static inline void sl_put16(uint8_t *p, uint16_t v)
+{
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+}
+static inline void sl_put32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+static inline void sl_put64(uint8_t *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+static inline uint16_t sl_get16(const uint8_t *p)
+{
+    return (uint16_t)(p[0] | (p[1] << 8));
+}
+static inline uint32_t sl_get32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
+           ((uint32_t)p[3] << 24);
+}
+static inline uint64_t sl_get64(const uint8_t *p)
+{
+    return (uint64_t)sl_get32(p) | ((uint64_t)sl_get32(p + 4) << 32);
+}
+
+/* ---- shared between the files ---------------------------------------- */
+int sl_geometry(struct sl_log *log, const struct sl_config *cfg);
+uint64_t sl_seg_addr(const struct sl_log *log, uint32_t seg);
+uint64_t sl_chunk_addr(const struct sl_log *log, uint32_t seg, uint32_t chunk);
+
+/* Encodes the catalog at p (2-byte count, 2 spare, entries); returns bytes. */
+size_t sl_catalog_encode(const struct sl_log *log, uint8_t *p);
+/* Decodes a catalog of n entries; SL_ECORRUPT when it makes no sense. */
+int sl_catalog_decode(struct sl_log *log, const uint8_t *p, uint32_t n);
+
+/* Fills buf (one chunk) with a segment header and its CRC. */
+void sl_seg_hdr_encode(const struct sl_log *log, uint8_t *buf, const struct sl_seg_hdr *h);
+/* SL_OK when buf holds a version-1 header of this geometry. */
+int sl_seg_hdr_decode(const struct sl_log *log, const uint8_t *buf, struct sl_seg_hdr *h);
+
+/* Writes header fields and CRC over header + payload[0, used). */
+void sl_chunk_seal(const struct sl_log *log, uint8_t *buf, const struct sl_chunk_hdr *h);
+/* SL_OK when buf holds an intact chunk written as chunk `index` of the
+ * segment with sequence number seg_seq. */
+int sl_chunk_check(const struct sl_log *log, const uint8_t *buf, uint32_t seg_seq,
+                   uint32_t index, struct sl_chunk_hdr *h);
+
+/* Reads one chunk into log->cfg.read_buf and checks it. */
+int sl_read_chunk(struct sl_log *log, uint32_t seg, uint32_t chunk, struct sl_chunk_hdr *h);
+
+/* Erases (raw) or trims (managed) a segment and marks it free and erased. */
+int sl_erase_seg(struct sl_log *log, uint32_t seg);
+
+/* Segments in log order: the oldest holding data, and how many do. */
+void sl_live_range(const struct sl_log *log, uint32_t *oldest, uint32_t *count);
+
+#endif

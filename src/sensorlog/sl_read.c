@@ -1,0 +1,165 @@
+/* sensorlog: reading. A start position is found by bisection, first over
+ * the segments (their first sequence number and starting timestamp are in
+ * RAM since mount), then over the chunks of one segment (O(log n) reads);
+ * from there records come out in log order. Timestamps are searched through
+ * their running maximum, which only grows, so records appended slightly out
+ * of order between streams are still found. */
+#include "sl_internal.h"
+
+static uint32_t next_seg(const struct sl_log *log, uint32_t seg)
+{
+    uint32_t n = (seg + 1) % log->n_segs;
+    const struct sl_seg_info *a = &log->cfg.segs[seg], *b = &log->cfg.segs[n];
+    return a->seq && b->seq == a->seq + 1 ? n : SL_NO_SEG;
+}
+
+/* Chunks of a segment that may hold data. */
+static uint32_t seg_end(const struct sl_log *log, uint32_t seg)
+{
+    return seg == log->cur_seg ? log->next_chunk : log->chunks_per_seg;
+}
+
+/* The last live segment whose key is below (ts) or at (gseq) the target. */
+static uint32_t find_seg(const struct sl_log *log, int by_ts, uint64_t key)
+{
+    uint32_t oldest, count;
+    sl_live_range(log, &oldest, &count);
+    if (!count)
+        return SL_NO_SEG;
+    uint32_t lo = 0, hi = count; /* answer in [lo, hi) */
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        const struct sl_seg_info *s = &log->cfg.segs[(oldest + mid) % log->n_segs];
+        int before = by_ts ? s->ts_start < key : s->first_gseq <= key;
+        if (before)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return (oldest + lo) % log->n_segs;
+}
+
+/* First chunk of seg that can hold the target: bisection over chunks,
+ * an unreadable chunk counting as past the end. */
+static uint32_t find_chunk(struct sl_log *log, uint32_t seg, int by_ts, uint64_t key)
+{
+    uint32_t lo = log->hdr_chunks, hi = seg_end(log, seg);
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        struct sl_chunk_hdr h;
+        int at_or_after = 1;
+        if (sl_read_chunk(log, seg, mid, &h) == SL_OK)
+            at_or_after = by_ts ? h.ts_hi >= key : h.first_gseq + h.n_records > key;
+        if (at_or_after)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+static int iter_init(struct sl_log *log, struct sl_iter *it, uint8_t stream, int by_ts,
+                     uint64_t key)
+{
+    memset(it, 0, sizeof(*it));
+    it->log = log;
+    it->stream = stream;
+    if (stream) {
+        const struct sl_stream_info *s = sl_stream_info(log, stream);
+        if (!s)
+            return SL_ENOENT;
+        it->created_gseq = s->created_gseq;
+    }
+    if (by_ts)
+        it->from_ts = key;
+    else
+        it->from_gseq = key;
+    it->seg = find_seg(log, by_ts, key);
+    if (it->seg == SL_NO_SEG) {
+        it->done = 1;
+        return SL_OK;
+    }
+    it->chunk = find_chunk(log, it->seg, by_ts, key);
+    it->seg_seq = log->cfg.segs[it->seg].seq;
+    return SL_OK;
+}
+
+int sl_iter_from_gseq(struct sl_log *log, struct sl_iter *it, uint8_t stream, uint64_t gseq)
+{
+    return iter_init(log, it, stream, 0, gseq);
+}
+
+int sl_iter_from_ts(struct sl_log *log, struct sl_iter *it, uint8_t stream, uint64_t ts)
+{
+    return iter_init(log, it, stream, 1, ts);
+}
+
+/* Loads it->chunk (again, if the writer reused the buffer); 1 when there is
+ * no chunk there, 0 loaded, < 0 an error. */
+static int load(struct sl_iter *it)
+{
+    struct sl_log *log = it->log;
+    if (log->cfg.segs[it->seg].seq != it->seg_seq)
+        return 1; /* recycled under the reader */
+    if (it->chunk >= seg_end(log, it->seg))
+        return 1;
+    struct sl_chunk_hdr h;
+    int rc = sl_read_chunk(log, it->seg, it->chunk, &h);
+    if (rc == SL_ENOENT)
+        return 1;
+    if (rc)
+        return rc;
+    it->gen = log->read_gen;
+    if (it->loaded) /* a reload: the position stays */
+        return 0;
+    it->loaded = 1;
+    it->used = h.used;
+    it->n_left = h.type == SL_CHUNK_DATA ? h.n_records : 0;
+    it->pos = SL_CHUNK_HDR;
+    it->gseq = h.first_gseq;
+    it->ts_base = h.ts_base;
+    return 0;
+}
+
+int sl_iter_next(struct sl_iter *it, struct sl_record *rec)
+{
+    struct sl_log *log = it->log;
+    while (!it->done) {
+        if (!it->loaded || it->gen != log->read_gen) {
+            int rc = load(it);
+            if (rc < 0)
+                return rc;
+            if (rc) { /* past this segment's data: on to the next, if it is there */
+                if (it->seg == log->cur_seg && it->chunk >= log->next_chunk)
+                    return SL_ENOENT; /* the writer's position: more may come */
+                uint32_t n = next_seg(log, it->seg);
+                if (n == SL_NO_SEG)
+                    return SL_ENOENT;
+                it->seg = n;
+                it->seg_seq = log->cfg.segs[n].seq;
+                it->chunk = log->hdr_chunks;
+                it->loaded = 0;
+                continue;
+            }
+        }
+        if (!it->n_left) {
+            it->loaded = 0;
+            it->chunk++;
+            continue;
+        }
+        const uint8_t *r = log->cfg.read_buf + it->pos;
+        if (it->pos + SL_REC_HDR + r[1] > SL_CHUNK_HDR + it->used)
+            return SL_ECORRUPT; /* the CRC held, the records do not: a bug, not wear */
+        rec->stream = r[0];
+        rec->len = r[1];
+        rec->ts = it->ts_base + (uint64_t)(int64_t)(int32_t)sl_get32(r + 2);
+        rec->gseq = it->gseq++;
+        rec->data = r + SL_REC_HDR;
+        it->pos += SL_REC_HDR + r[1];
+        it->n_left--;
+        if ((!it->stream || rec->stream == it->stream) && rec->gseq >= it->from_gseq &&
+            rec->ts >= it->from_ts && rec->gseq >= it->created_gseq)
+            return SL_OK;
+    }
+    return SL_ENOENT;
+}

@@ -1,0 +1,429 @@
+/* sensorlog: streams, append and the pump. Append only copies into the RAM
+ * ring under the caller's lock; the pump moves records into a chunk and
+ * does at most one device operation per call, so a super loop or an I/O
+ * task stays in control of its timing. */
+#include "sl_internal.h"
+
+enum { FLIGHT_NONE, FLIGHT_DATA, FLIGHT_CATALOG, FLIGHT_HEADER };
+
+static void lock(struct sl_log *log)
+{
+    if (log->cfg.lock)
+        log->cfg.lock(log->cfg.lock_ctx);
+}
+
+static void unlock(struct sl_log *log)
+{
+    if (log->cfg.unlock)
+        log->cfg.unlock(log->cfg.lock_ctx);
+}
+
+static uint64_t now(const struct sl_log *log)
+{
+    return log->cfg.now_ns ? log->cfg.now_ns(log->cfg.clock_ctx) : 0;
+}
+
+/* ---- streams ------------------------------------------------------------- */
+static struct sl_stream_info *find_name(struct sl_log *log, const char *name)
+{
+    for (int i = 0; i < SL_MAX_STREAMS; i++)
+        if (log->streams[i].id && !strcmp(log->streams[i].name, name))
+            return &log->streams[i];
+    return NULL;
+}
+
+static int id_used(const struct sl_log *log, uint8_t id)
+{
+    for (int i = 0; i < SL_MAX_STREAMS; i++)
+        if (log->streams[i].id == id)
+            return 1;
+    return 0;
+}
+
+int sl_stream_create(struct sl_log *log, const char *name, uint8_t *id)
+{
+    size_t len = name ? strlen(name) : 0;
+    if (!log->mounted || len == 0 || len > SL_CAT_NAME)
+        return SL_EINVAL;
+    if (find_name(log, name))
+        return SL_EEXIST;
+    struct sl_stream_info *slot = NULL;
+    for (int i = 0; i < SL_MAX_STREAMS && !slot; i++)
+        if (!log->streams[i].id)
+            slot = &log->streams[i];
+    if (!slot)
+        return SL_ENOSPC;
+    if (!log->last_id)
+        for (int i = 0; i < SL_MAX_STREAMS; i++)
+            if (log->streams[i].id > log->last_id)
+                log->last_id = log->streams[i].id;
+    /* ids go round 1..255 so a deleted stream's id is reused as late as can be */
+    uint8_t next = log->last_id;
+    do
+        next = (uint8_t)(next == 255 ? 1 : next + 1);
+    while (id_used(log, next));
+    log->last_id = next;
+    slot->id = next;
+    memcpy(slot->name, name, len + 1);
+    /* the stream's records are those staged from now on */
+    slot->created_gseq = log->next_gseq;
+    log->catalog_version++;
+    log->catalog_dirty = 1;
+    *id = next;
+    return SL_OK;
+}
+
+int sl_stream_open(struct sl_log *log, const char *name, uint8_t *id)
+{
+    const struct sl_stream_info *s = name ? find_name(log, name) : NULL;
+    if (!s)
+        return SL_ENOENT;
+    *id = s->id;
+    return SL_OK;
+}
+
+int sl_stream_delete(struct sl_log *log, uint8_t id)
+{
+    for (int i = 0; i < SL_MAX_STREAMS; i++)
+        if (id && log->streams[i].id == id) {
+            memset(&log->streams[i], 0, sizeof(log->streams[i]));
+            log->catalog_version++;
+            log->catalog_dirty = 1;
+            return SL_OK;
+        }
+    return SL_ENOENT;
+}
+
+const struct sl_stream_info *sl_stream_info(const struct sl_log *log, uint8_t id)
+{
+    for (int i = 0; i < SL_MAX_STREAMS; i++)
+        if (id && log->streams[i].id == id)
+            return &log->streams[i];
+    return NULL;
+}
+
+/* ---- the RAM ring: records as stream, len, ts (8), data ------------------- */
+static void ring_write(struct sl_log *log, const void *src, size_t n)
+{
+    const uint8_t *p = src;
+    size_t cap = log->cfg.buffer_bytes, first = cap - log->head < n ? cap - log->head : n;
+    memcpy(log->cfg.buffer + log->head, p, first);
+    memcpy(log->cfg.buffer, p + first, n - first);
+    log->head = (log->head + n) % cap;
+}
+
+static void ring_read(const struct sl_log *log, size_t at, void *dst, size_t n)
+{
+    uint8_t *p = dst;
+    size_t cap = log->cfg.buffer_bytes, first = cap - at < n ? cap - at : n;
+    memcpy(p, log->cfg.buffer + at, first);
+    memcpy(p + first, log->cfg.buffer, n - first);
+}
+
+/* Removes the oldest record; the caller holds the lock. */
+static void ring_drop(struct sl_log *log)
+{
+    uint8_t hdr[SL_RING_HDR];
+    ring_read(log, log->tail, hdr, sizeof(hdr));
+    size_t n = SL_RING_HDR + hdr[1];
+    log->tail = (log->tail + n) % log->cfg.buffer_bytes;
+    log->fill -= n;
+    log->taken++;
+}
+
+int sl_append(struct sl_log *log, uint8_t stream, uint64_t ts, const void *data, size_t len)
+{
+    if (len > SL_RECORD_MAX || !stream || (len && !data))
+        return SL_EINVAL;
+    uint64_t t0 = now(log);
+    size_t need = SL_RING_HDR + len;
+    uint8_t hdr[SL_RING_HDR];
+    hdr[0] = stream;
+    hdr[1] = (uint8_t)len;
+    sl_put64(hdr + 2, ts);
+    lock(log);
+    while (log->cfg.buffer_bytes - log->fill < need) {
+        if (log->cfg.full_policy != SL_DROP_OLDEST || !log->fill) {
+            log->st.rejected_records++;
+            unlock(log);
+            return SL_EFULL;
+        }
+        ring_drop(log);
+        log->st.dropped_records++;
+    }
+    ring_write(log, hdr, sizeof(hdr));
+    ring_write(log, data, len);
+    log->fill += need;
+    log->st.appended_records++;
+    log->st.appended_bytes += len;
+    unlock(log);
+    uint64_t dt = now(log) - t0;
+    if (dt > log->st.worst_append_ns)
+        log->st.worst_append_ns = dt;
+    return SL_OK;
+}
+
+/* ---- staging: records from the ring into the chunk ------------------------ */
+/* 1 when the chunk cannot take the next record (it must be written). */
+static int stage(struct sl_log *log)
+{
+    uint32_t cap = log->chunk - SL_CHUNK_HDR;
+    uint8_t *out = log->cfg.chunk_buf + SL_CHUNK_HDR;
+    for (;;) {
+        lock(log);
+        if (!log->fill) {
+            unlock(log);
+            return 0;
+        }
+        uint8_t hdr[SL_RING_HDR];
+        ring_read(log, log->tail, hdr, sizeof(hdr));
+        uint64_t ts = sl_get64(hdr + 2);
+        if (!log->staged_records) {
+            log->staged_ts_base = ts;
+            log->staged_gseq = log->next_gseq;
+        }
+        int64_t delta = (int64_t)(ts - log->staged_ts_base);
+        if (log->staged + SL_REC_HDR + hdr[1] > cap || delta > INT32_MAX || delta < INT32_MIN) {
+            unlock(log);
+            return 1;
+        }
+        uint8_t *r = out + log->staged;
+        r[0] = hdr[0];
+        r[1] = hdr[1];
+        sl_put32(r + 2, (uint32_t)(int32_t)delta);
+        ring_read(log, (log->tail + SL_RING_HDR) % log->cfg.buffer_bytes, r + SL_REC_HDR, hdr[1]);
+        size_t n = SL_RING_HDR + hdr[1];
+        log->tail = (log->tail + n) % log->cfg.buffer_bytes;
+        log->fill -= n;
+        log->taken++;
+        unlock(log);
+        log->staged += SL_REC_HDR + hdr[1];
+        log->staged_records++;
+        log->next_gseq++;
+        if (ts > log->ts_max)
+            log->ts_max = ts;
+    }
+}
+
+/* ---- device operations ------------------------------------------------------ */
+/* Starts writing buf at addr: on the device's non-blocking path when it has
+ * one (SL_BUSY until a later pump sees it done), else at once. */
+static int program(struct sl_log *log, uint64_t addr, uint8_t *buf, int what)
+{
+    const struct sts_bd_ops *ops = log->cfg.bd.ops;
+    log->st.programmed_bytes += log->chunk;
+    if (ops->submit && ops->poll) {
+        log->req = (struct sts_bd_req){STS_BD_PROGRAM, addr, buf, log->chunk, 0};
+        int rc = ops->submit(log->cfg.bd.ctx, &log->req);
+        if (rc)
+            return rc;
+        log->in_flight = what;
+        return SL_BUSY;
+    }
+    int rc = ops->program(log->cfg.bd.ctx, addr, buf, log->chunk);
+    if (rc)
+        return rc;
+    log->in_flight = what;
+    return SL_OK;
+}
+
+/* What a finished write means for the log. */
+static void written(struct sl_log *log)
+{
+    int what = log->in_flight;
+    log->in_flight = FLIGHT_NONE;
+    if (what == FLIGHT_HEADER) {
+        struct sl_seg_info *s = &log->cfg.segs[log->open_target];
+        s->seq = ++log->seq;
+        s->first_gseq = log->next_gseq;
+        s->ts_start = log->ts_max;
+        s->erased = 0;
+        log->cur_seg = log->open_target;
+        log->next_chunk = log->hdr_chunks;
+        log->cat_chunk = SL_NO_CAT;
+        log->catalog_dirty = 0; /* the header carries the catalog */
+        return;
+    }
+    if (what == FLIGHT_CATALOG) {
+        log->cat_chunk = (uint16_t)log->next_chunk;
+        log->catalog_dirty = 0;
+    } else {
+        log->staged = log->staged_records = 0;
+    }
+    log->next_chunk++;
+}
+
+static int finish(struct sl_log *log, int rc)
+{
+    if (rc == SL_OK && log->in_flight) {
+        written(log);
+        return SL_BUSY; /* more may follow */
+    }
+    return rc;
+}
+
+static int erase_or_trim(struct sl_log *log, uint32_t seg)
+{
+    int rc = sl_erase_seg(log, seg);
+    return rc ? rc : SL_BUSY;
+}
+
+/* The oldest live segment leaves the log: the archive hook sees it first. */
+static void evict(struct sl_log *log, uint32_t seg)
+{
+    struct sl_seg_info *s = &log->cfg.segs[seg];
+    uint32_t next = (seg + 1) % log->n_segs;
+    uint64_t end = log->cfg.segs[next].seq ? log->cfg.segs[next].first_gseq : log->next_gseq;
+    if (log->cfg.evict)
+        log->cfg.evict(log->cfg.evict_ctx, s->first_gseq, end);
+    s->seq = 0;
+    s->erased = 0;
+    log->st.evictions++;
+}
+
+/* Opens the next segment in circular order: evict, erase, header. */
+static int open_segment(struct sl_log *log)
+{
+    uint32_t target = log->cur_seg == SL_NO_SEG ? 0 : (log->cur_seg + 1) % log->n_segs;
+    struct sl_seg_info *s = &log->cfg.segs[target];
+    if (s->seq)
+        evict(log, target);
+    if (!s->erased)
+        return erase_or_trim(log, target);
+    struct sl_seg_hdr h = {log->seq + 1, s->erase_count, log->next_gseq, log->ts_max, 0, 0, 0, 0};
+    log->read_gen++; /* the header is built in the read buffer */
+    sl_seg_hdr_encode(log, log->cfg.read_buf, &h);
+    log->open_target = target;
+    return program(log, sl_seg_addr(log, target), log->cfg.read_buf, FLIGHT_HEADER);
+}
+
+static int write_catalog(struct sl_log *log)
+{
+    uint8_t *buf = log->cfg.read_buf;
+    log->read_gen++;
+    memset(buf, 0xFF, log->chunk);
+    size_t used = sl_catalog_encode(log, buf + SL_CHUNK_HDR);
+    struct sl_chunk_hdr h = {SL_CHUNK_CATALOG, 0, (uint16_t)used, 0, log->seq,
+                             (uint16_t)log->next_chunk, (uint16_t)log->next_chunk,
+                             log->next_gseq, log->ts_max, log->ts_max, log->catalog_version};
+    sl_chunk_seal(log, buf, &h);
+    return program(log, sl_chunk_addr(log, log->cur_seg, log->next_chunk), buf, FLIGHT_CATALOG);
+}
+
+static int write_staged(struct sl_log *log, int closed_by_sync)
+{
+    uint8_t *buf = log->cfg.chunk_buf;
+    uint32_t cap = log->chunk - SL_CHUNK_HDR;
+    memset(buf + SL_CHUNK_HDR + log->staged, 0xFF, cap - log->staged); /* padding */
+    struct sl_chunk_hdr h = {SL_CHUNK_DATA, closed_by_sync ? SL_FLAG_PADDED : 0,
+                             (uint16_t)log->staged, (uint16_t)log->staged_records, log->seq,
+                             log->cat_chunk, (uint16_t)log->next_chunk, log->staged_gseq,
+                             log->staged_ts_base, log->ts_max, log->catalog_version};
+    sl_chunk_seal(log, buf, &h);
+    return program(log, sl_chunk_addr(log, log->cur_seg, log->next_chunk), buf, FLIGHT_DATA);
+}
+
+/* Keeps cfg.free_segments erased ahead of the writer, in idle pumps. */
+static int keep_floor(struct sl_log *log)
+{
+    if (log->cur_seg == SL_NO_SEG)
+        return SL_OK;
+    for (uint32_t k = 1; k < log->n_segs; k++) {
+        uint32_t i = (log->cur_seg + k) % log->n_segs;
+        struct sl_seg_info *s = &log->cfg.segs[i];
+        if (s->seq == 0 && s->erased) {
+            if (k >= log->cfg.free_segments)
+                return SL_OK;
+            continue;
+        }
+        if (s->seq)
+            evict(log, i);
+        return erase_or_trim(log, i);
+    }
+    return SL_OK;
+}
+
+static int pump_step(struct sl_log *log)
+{
+    if (!log->mounted)
+        return SL_EINVAL;
+    if (log->in_flight) {
+        struct sts_bd_req *done = NULL;
+        int r = log->cfg.bd.ops->poll(log->cfg.bd.ctx, &done);
+        if (r < 0)
+            return r;
+        if (r == 0 || done != &log->req)
+            return SL_BUSY;
+        return finish(log, log->req.result);
+    }
+    if (log->cur_seg == SL_NO_SEG || log->next_chunk >= log->chunks_per_seg)
+        return finish(log, open_segment(log));
+    if (log->catalog_dirty)
+        return finish(log, write_catalog(log));
+    int full = stage(log);
+    int sync_due = log->sync_wanted && log->taken >= log->sync_target;
+    if (full || (sync_due && log->staged_records))
+        return finish(log, write_staged(log, !full));
+    if (sync_due) {
+        int rc = log->cfg.bd.ops->flush(log->cfg.bd.ctx);
+        if (rc)
+            return rc;
+        log->sync_wanted = 0;
+        log->st.syncs++;
+        return SL_BUSY;
+    }
+    return keep_floor(log);
+}
+
+int sl_pump(struct sl_log *log)
+{
+    uint64_t t0 = now(log);
+    int rc = pump_step(log);
+    uint64_t dt = now(log) - t0;
+    if (dt > log->st.worst_pump_ns)
+        log->st.worst_pump_ns = dt;
+    return rc;
+}
+
+void sl_sync_request(struct sl_log *log)
+{
+    lock(log);
+    /* every record appended so far has left the ring once taken gets here */
+    log->sync_target = log->st.appended_records;
+    unlock(log);
+    log->sync_wanted = 1;
+}
+
+int sl_sync(struct sl_log *log)
+{
+    sl_sync_request(log);
+    while (log->sync_wanted) {
+        int rc = sl_pump(log);
+        if (rc < 0)
+            return rc;
+    }
+    return SL_OK;
+}
+
+void sl_stats(const struct sl_log *log, struct sl_stats *out)
+{
+    *out = log->st;
+    uint32_t per_seg = log->chunks_per_seg - log->hdr_chunks;
+    out->capacity_bytes = (uint64_t)log->n_segs * per_seg * log->chunk;
+    uint64_t free_chunks = 0;
+    out->erase_min = UINT32_MAX;
+    for (uint32_t i = 0; i < log->n_segs; i++) {
+        const struct sl_seg_info *s = &log->cfg.segs[i];
+        if (!s->seq)
+            free_chunks += per_seg;
+        out->erase_min = s->erase_count < out->erase_min ? s->erase_count : out->erase_min;
+        out->erase_max = s->erase_count > out->erase_max ? s->erase_count : out->erase_max;
+    }
+    if (log->cur_seg != SL_NO_SEG && log->next_chunk < log->chunks_per_seg)
+        free_chunks += log->chunks_per_seg - log->next_chunk;
+    out->free_bytes = free_chunks * log->chunk;
+    out->write_amplification =
+        log->st.appended_bytes ? (double)log->st.programmed_bytes / (double)log->st.appended_bytes
+                               : 0.0;
+    out->buffered_bytes = log->fill;
+}
