@@ -486,7 +486,15 @@ static void streams_cost_the_same_however_many_there_are(void)
     CHECK_EQ(sl_stream_create(&lg, "a-name-far-too-long", &id), SL_EINVAL);
 }
 
+/* The published check value, so other tools can read the format. */
+static void crc32c_check_value(void)
+{
+    CHECK_EQ(sl_crc32c(0, "123456789", 9), 0xE3069283u);
+    CHECK_EQ(sl_crc32c(sl_crc32c(0, "1234", 4), "56789", 5), 0xE3069283u);
+}
+
 const struct sts_test_case test_sensorlog_cases[] = {
+    {"crc32c_check_value", crc32c_check_value},
     {"roundtrip_on_nor", roundtrip_on_nor},
     {"mount_finds_everything_in_log_reads", mount_finds_everything_in_log_reads},
     {"wraps_around_evicting_the_oldest_evenly", wraps_around_evicting_the_oldest_evenly},
