@@ -54,6 +54,7 @@ struct sl_seg_info {
     uint64_t first_gseq;   /* sequence number of the segment's first record */
     uint64_t ts_start;     /* running maximum of timestamps when the segment opened */
     uint8_t erased;        /* known erased (or trimmed): can be opened without an erase */
+    uint8_t bad;           /* retired: an erase or a program failed there */
 };
 
 struct sl_config {
@@ -117,6 +118,7 @@ struct sl_stats {
     double write_amplification;    /* programmed / appended bytes */
     uint32_t erase_min, erase_max; /* erase counts over segments (wear spread) */
     uint64_t erases, evictions, syncs;
+    uint64_t bad_segments, write_errors; /* retired segments; failed writes redone elsewhere */
     uint64_t worst_append_ns, worst_pump_ns; /* with a clock configured */
     uint64_t buffered_bytes;       /* in RAM now */
 };
@@ -174,6 +176,7 @@ struct sl_log {
     struct sts_bd_req req;
     int in_flight;               /* 0, or what the request in flight writes */
     uint32_t open_target;        /* segment whose header is in flight */
+    uint32_t fail_streak;        /* device operations failed in a row */
     struct sl_stats st;
     uint32_t read_gen;           /* bumped whenever read_buf is reused by the writer */
     int mounted;

@@ -63,6 +63,19 @@ static void *task_main(void *arg)
     return NULL;
 }
 
+/* Thread attributes with the task's CPU, so a task that is quickly done is
+ * still pinned (set after creation, it could already be gone). 1 when pinned. */
+static int attr_for(pthread_attr_t *pa, int cpu)
+{
+    pthread_attr_init(pa);
+    if (cpu < 0)
+        return 0;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    return pthread_attr_setaffinity_np(pa, sizeof(set), &set) == 0;
+}
+
 static int px_task_start(struct sts_task *t, sts_step_fn step, void *arg,
                          const struct sts_task_attr *attr)
 {
@@ -70,12 +83,12 @@ static int px_task_start(struct sts_task *t, sts_step_fn step, void *arg,
     t->step = step;
     t->arg = arg;
     t->attr = attr ? *attr : (struct sts_task_attr){0, -1};
+    pthread_attr_t pa;
     pthread_t th;
-    int rc = EPERM;
+    int rc = EPERM, pin = 0;
     if (t->attr.priority > 0) {
-        pthread_attr_t pa;
         struct sched_param sp = {.sched_priority = t->attr.priority};
-        pthread_attr_init(&pa);
+        pin = attr_for(&pa, t->attr.cpu);
         pthread_attr_setinheritsched(&pa, PTHREAD_EXPLICIT_SCHED);
         pthread_attr_setschedpolicy(&pa, SCHED_FIFO);
         pthread_attr_setschedparam(&pa, &sp);
@@ -83,16 +96,18 @@ static int px_task_start(struct sts_task *t, sts_step_fn step, void *arg,
         pthread_attr_destroy(&pa);
         t->priority_applied = rc == 0;
     }
-    if (rc) /* no priority asked for, or not permitted: the default policy */
+    if (rc) { /* no priority asked for, or not permitted: the default policy */
+        pin = attr_for(&pa, t->attr.cpu);
+        rc = pthread_create(&th, &pa, task_main, t);
+        pthread_attr_destroy(&pa);
+    }
+    if (rc && pin) { /* the CPU may not exist here: run unpinned */
+        pin = 0;
         rc = pthread_create(&th, NULL, task_main, t);
+    }
     if (rc)
         return STS_ENOMEM;
-    if (t->attr.cpu >= 0) {
-        cpu_set_t set;
-        CPU_ZERO(&set);
-        CPU_SET(t->attr.cpu, &set);
-        t->pinned = pthread_setaffinity_np(th, sizeof(set), &set) == 0;
-    }
+    t->pinned = pin;
     memcpy(t->impl, &th, sizeof(th));
     return STS_OK;
 }

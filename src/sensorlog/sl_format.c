@@ -231,15 +231,29 @@ void sl_live_range(const struct sl_log *log, uint32_t *oldest, uint32_t *count)
 /* ---- format and mount ------------------------------------------------------ */
 int sl_erase_seg(struct sl_log *log, uint32_t seg)
 {
+    struct sl_seg_info *s = &log->cfg.segs[seg];
     int rc = log->cfg.bd.ops->erase(log->cfg.bd.ctx, sl_seg_addr(log, seg), log->seg_bytes);
+    s->seq = 0;
+    s->erased = rc == SL_OK;
+    if (rc == SL_EIO && !s->bad) { /* a bad block: never used again */
+        s->bad = 1;
+        log->st.bad_segments++;
+    }
     if (rc)
         return rc;
-    struct sl_seg_info *s = &log->cfg.segs[seg];
-    s->seq = 0;
-    s->erased = 1;
     s->erase_count++;
     log->st.erases++;
     return SL_OK;
+}
+
+uint32_t sl_next_usable(const struct sl_log *log, uint32_t seg)
+{
+    for (uint32_t k = 1; k <= log->n_segs; k++) {
+        uint32_t i = (seg + k) % log->n_segs;
+        if (!log->cfg.segs[i].bad)
+            return i;
+    }
+    return SL_NO_SEG;
 }
 
 int sl_format(struct sl_log *log, const struct sl_config *cfg)
@@ -248,8 +262,15 @@ int sl_format(struct sl_log *log, const struct sl_config *cfg)
     if (rc)
         return rc;
     memset(log->cfg.segs, 0, sizeof(struct sl_seg_info) * log->n_segs);
-    for (uint32_t i = 0; i < log->n_segs && !rc; i++)
+    uint32_t usable = 0;
+    for (uint32_t i = 0; i < log->n_segs && !rc; i++) {
         rc = sl_erase_seg(log, i);
+        usable += rc == SL_OK;
+        if (rc == SL_EIO)
+            rc = SL_OK; /* a bad block, retired */
+    }
+    if (!rc && usable < log->cfg.free_segments + 2)
+        rc = SL_EIO; /* too few good segments to log anything */
     log->seq = 0; /* the first segment opened gets 1 */
     log->next_gseq = 0;
     log->ts_max = 0;
@@ -299,7 +320,7 @@ int sl_mount(struct sl_log *log, const struct sl_config *cfg)
             s->erased = log->needs_erase && all_ff;
             continue;
         }
-        *s = (struct sl_seg_info){h.seq, h.erase_count, h.first_gseq, h.ts_start, 0};
+        *s = (struct sl_seg_info){h.seq, h.erase_count, h.first_gseq, h.ts_start, 0, 0};
         if (head == SL_NO_SEG || h.seq > log->cfg.segs[head].seq) {
             head = i;
             rc = sl_catalog_decode(log, buf + SL_SEG_HDR, h.n_streams);

@@ -95,8 +95,11 @@ int sl_chunk_check(const struct sl_log *log, const uint8_t *buf, uint32_t seg_se
 /* Reads one chunk into log->cfg.read_buf and checks it. */
 int sl_read_chunk(struct sl_log *log, uint32_t seg, uint32_t chunk, struct sl_chunk_hdr *h);
 
-/* Erases (raw) or trims (managed) a segment and marks it free and erased. */
+/* Erases (raw) or trims (managed) a segment and marks it free and erased;
+ * an erase the device fails with SL_EIO retires the segment (bad block). */
 int sl_erase_seg(struct sl_log *log, uint32_t seg);
+/* The next segment after `seg` in circular order that is not retired. */
+uint32_t sl_next_usable(const struct sl_log *log, uint32_t seg);
 
 /* Segments in log order: the oldest holding data, and how many do. */
 void sl_live_range(const struct sl_log *log, uint32_t *oldest, uint32_t *count);

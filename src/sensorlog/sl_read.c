@@ -6,11 +6,18 @@
  * of order between streams are still found. */
 #include "sl_internal.h"
 
+/* The live segment after seg: the next one in circular order that holds
+ * data (retired and free ones are passed over), if it continues the log. */
 static uint32_t next_seg(const struct sl_log *log, uint32_t seg)
 {
-    uint32_t n = (seg + 1) % log->n_segs;
-    const struct sl_seg_info *a = &log->cfg.segs[seg], *b = &log->cfg.segs[n];
-    return a->seq && b->seq == a->seq + 1 ? n : SL_NO_SEG;
+    const struct sl_seg_info *a = &log->cfg.segs[seg];
+    for (uint32_t k = 1; a->seq && k < log->n_segs; k++) {
+        uint32_t n = (seg + k) % log->n_segs;
+        const struct sl_seg_info *b = &log->cfg.segs[n];
+        if (b->seq)
+            return b->seq == a->seq + 1 ? n : SL_NO_SEG;
+    }
+    return SL_NO_SEG;
 }
 
 /* Chunks of a segment that may hold data. */
@@ -19,24 +26,31 @@ static uint32_t seg_end(const struct sl_log *log, uint32_t seg)
     return seg == log->cur_seg ? log->next_chunk : log->chunks_per_seg;
 }
 
-/* The last live segment whose key is below (ts) or at (gseq) the target. */
+/* The last live segment whose key is below (ts) or at (gseq) the target:
+ * bisection over circular offsets from the oldest, passing over free and
+ * retired segments (in RAM: no device reads). */
 static uint32_t find_seg(const struct sl_log *log, int by_ts, uint64_t key)
 {
-    uint32_t oldest, count;
+    uint32_t oldest, count, n = log->n_segs;
     sl_live_range(log, &oldest, &count);
     if (!count)
         return SL_NO_SEG;
-    uint32_t lo = 0, hi = count; /* answer in [lo, hi) */
+    uint32_t lo = 0, hi = n; /* offset lo is live and before the target (or the oldest) */
     while (hi - lo > 1) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        const struct sl_seg_info *s = &log->cfg.segs[(oldest + mid) % log->n_segs];
-        int before = by_ts ? s->ts_start < key : s->first_gseq <= key;
-        if (before)
-            lo = mid;
+        uint32_t mid = lo + (hi - lo) / 2, m = mid;
+        while (m < hi && !log->cfg.segs[(oldest + m) % n].seq)
+            m++;
+        if (m == hi) { /* nothing live in [mid, hi) */
+            hi = mid;
+            continue;
+        }
+        const struct sl_seg_info *s = &log->cfg.segs[(oldest + m) % n];
+        if (by_ts ? s->ts_start < key : s->first_gseq <= key)
+            lo = m;
         else
             hi = mid;
     }
-    return (oldest + lo) % log->n_segs;
+    return (oldest + lo) % n;
 }
 
 /* First chunk of seg that can hold the target: bisection over chunks,

@@ -212,19 +212,13 @@ static int program(struct sl_log *log, uint64_t addr, uint8_t *buf, int what)
 {
     const struct sts_bd_ops *ops = log->cfg.bd.ops;
     log->st.programmed_bytes += log->chunk;
+    log->in_flight = what; /* also when it fails at once: finish() sorts it out */
     if (ops->submit && ops->poll) {
         log->req = (struct sts_bd_req){STS_BD_PROGRAM, addr, buf, log->chunk, 0};
         int rc = ops->submit(log->cfg.bd.ctx, &log->req);
-        if (rc)
-            return rc;
-        log->in_flight = what;
-        return SL_BUSY;
+        return rc ? rc : SL_BUSY;
     }
-    int rc = ops->program(log->cfg.bd.ctx, addr, buf, log->chunk);
-    if (rc)
-        return rc;
-    log->in_flight = what;
-    return SL_OK;
+    return ops->program(log->cfg.bd.ctx, addr, buf, log->chunk);
 }
 
 /* What a finished write means for the log. */
@@ -232,6 +226,7 @@ static void written(struct sl_log *log)
 {
     int what = log->in_flight;
     log->in_flight = FLIGHT_NONE;
+    log->fail_streak = 0;
     if (what == FLIGHT_HEADER) {
         struct sl_seg_info *s = &log->cfg.segs[log->open_target];
         s->seq = ++log->seq;
@@ -253,18 +248,55 @@ static void written(struct sl_log *log)
     log->next_chunk++;
 }
 
+/* Counts a failed device operation: a few in a row are the device's
+ * problem (or a power cut) and are reported; one is a bad page or block,
+ * worked around. */
+static int failed(struct sl_log *log, int rc)
+{
+    log->st.write_errors++;
+    return ++log->fail_streak > 3 ? rc : SL_BUSY;
+}
+
+/* A write that failed is redone elsewhere: a header in the next usable
+ * segment (this one is retired), a chunk in a fresh segment (this one keeps
+ * what it holds and is retired if its erase fails later). */
+static int write_failed(struct sl_log *log, int rc)
+{
+    int what = log->in_flight;
+    log->in_flight = FLIGHT_NONE;
+    if (rc != SL_EIO)
+        return rc;
+    if (what == FLIGHT_HEADER) {
+        struct sl_seg_info *s = &log->cfg.segs[log->open_target];
+        s->erased = 0;
+        if (!s->bad) {
+            s->bad = 1;
+            log->st.bad_segments++;
+        }
+    } else {
+        log->next_chunk = log->chunks_per_seg; /* the staged chunk stays for the next one */
+    }
+    return failed(log, rc);
+}
+
 static int finish(struct sl_log *log, int rc)
 {
     if (rc == SL_OK && log->in_flight) {
         written(log);
         return SL_BUSY; /* more may follow */
     }
+    if (rc < 0 && log->in_flight)
+        return write_failed(log, rc);
     return rc;
 }
 
 static int erase_or_trim(struct sl_log *log, uint32_t seg)
 {
     int rc = sl_erase_seg(log, seg);
+    if (rc == SL_EIO) /* retired by sl_erase_seg */
+        return failed(log, rc);
+    if (!rc)
+        log->fail_streak = 0;
     return rc ? rc : SL_BUSY;
 }
 
@@ -272,8 +304,14 @@ static int erase_or_trim(struct sl_log *log, uint32_t seg)
 static void evict(struct sl_log *log, uint32_t seg)
 {
     struct sl_seg_info *s = &log->cfg.segs[seg];
-    uint32_t next = (seg + 1) % log->n_segs;
-    uint64_t end = log->cfg.segs[next].seq ? log->cfg.segs[next].first_gseq : log->next_gseq;
+    uint64_t end = log->next_gseq;
+    for (uint32_t k = 1; k < log->n_segs; k++) { /* the next live one, past retired ones */
+        const struct sl_seg_info *n = &log->cfg.segs[(seg + k) % log->n_segs];
+        if (n->seq) {
+            end = n->seq == s->seq + 1 ? n->first_gseq : end;
+            break;
+        }
+    }
     if (log->cfg.evict)
         log->cfg.evict(log->cfg.evict_ctx, s->first_gseq, end);
     s->seq = 0;
@@ -284,7 +322,10 @@ static void evict(struct sl_log *log, uint32_t seg)
 /* Opens the next segment in circular order: evict, erase, header. */
 static int open_segment(struct sl_log *log)
 {
-    uint32_t target = log->cur_seg == SL_NO_SEG ? 0 : (log->cur_seg + 1) % log->n_segs;
+    uint32_t target =
+        sl_next_usable(log, log->cur_seg == SL_NO_SEG ? log->n_segs - 1 : log->cur_seg);
+    if (target == SL_NO_SEG || target == log->cur_seg)
+        return SL_EIO; /* every other segment is retired */
     struct sl_seg_info *s = &log->cfg.segs[target];
     if (s->seq)
         evict(log, target);
@@ -328,11 +369,12 @@ static int keep_floor(struct sl_log *log)
 {
     if (log->cur_seg == SL_NO_SEG)
         return SL_OK;
-    for (uint32_t k = 1; k < log->n_segs; k++) {
-        uint32_t i = (log->cur_seg + k) % log->n_segs;
+    uint32_t ahead = 0;
+    for (uint32_t i = sl_next_usable(log, log->cur_seg); i != SL_NO_SEG && i != log->cur_seg;
+         i = sl_next_usable(log, i)) {
         struct sl_seg_info *s = &log->cfg.segs[i];
         if (s->seq == 0 && s->erased) {
-            if (k >= log->cfg.free_segments)
+            if (++ahead >= log->cfg.free_segments)
                 return SL_OK;
             continue;
         }
