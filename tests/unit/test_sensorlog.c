@@ -184,6 +184,25 @@ static int read_back(uint8_t id, uint64_t k0, uint64_t expect_n)
     return n == expect_n ? 0 : -3;
 }
 
+/* Reads whatever the log still holds of a stream: 0 when the records run
+ * contiguously and intact from *first to *last (n of them). */
+static int read_kept(uint8_t id, uint64_t *first, uint64_t *last, uint64_t *n)
+{
+    struct sl_iter it;
+    struct sl_record r;
+    if (sl_iter_from_gseq(&lg, &it, id, 0) || sl_iter_next(&it, &r) || !record_ok(&r, r.gseq))
+        return -1;
+    *first = *last = r.gseq;
+    *n = 1;
+    while (sl_iter_next(&it, &r) == SL_OK) {
+        if (r.gseq != *last + 1 || !record_ok(&r, r.gseq))
+            return -2;
+        *last = r.gseq;
+        (*n)++;
+    }
+    return 0;
+}
+
 static void roundtrip_on_nor(void)
 {
     CHECK_EQ(nor_log(512 * 1024, 8192), 0);
@@ -290,19 +309,9 @@ static void wraps_around_evicting_the_oldest_evenly(void)
     sl_stats(&lg, &st);
     CHECK(st.erase_max - st.erase_min <= 1); /* circular: wear even by construction */
     /* what is left is the newest run of records, contiguous to the last one */
-    struct sl_iter it;
-    struct sl_record r;
-    CHECK_EQ(sl_iter_from_gseq(&lg, &it, id, 0), 0);
-    CHECK_EQ(sl_iter_next(&it, &r), 0);
-    CHECK_EQ(r.gseq, evicted_end); /* the first record not evicted */
-    uint64_t n = 1, g = r.gseq;
-    CHECK(record_ok(&r, g));
-    while (sl_iter_next(&it, &r) == SL_OK) {
-        CHECK_EQ(r.gseq, g + 1);
-        CHECK(record_ok(&r, r.gseq));
-        g = r.gseq;
-        n++;
-    }
+    uint64_t first, g, n;
+    CHECK_EQ(read_kept(id, &first, &g, &n), 0);
+    CHECK_EQ(first, evicted_end); /* the first record not evicted */
     CHECK_EQ(g, k - 1);
     /* the floor: two segments erased ahead, the rest holds data */
     CHECK(st.free_bytes >= 2 * (8192 - 1024));
@@ -606,28 +615,18 @@ static void bad_blocks_and_failed_programs_on_nand(void)
     CHECK_EQ(sl_sync(&lg), 0);
     sl_stats(&lg, &st);
     CHECK(st.write_errors > 0);
-    struct sl_iter it;
-    struct sl_record r;
-    CHECK_EQ(sl_iter_from_gseq(&lg, &it, id, 0), 0);
-    CHECK_EQ(sl_iter_next(&it, &r), 0);
-    uint64_t g = r.gseq, n = 1;
-    CHECK(record_ok(&r, g));
-    while (sl_iter_next(&it, &r) == SL_OK) {
-        CHECK_EQ(r.gseq, g + 1);
-        CHECK(record_ok(&r, r.gseq));
-        g = r.gseq;
-        n++;
-    }
+    uint64_t first, g, n;
+    CHECK_EQ(read_kept(id, &first, &g, &n), 0);
     CHECK_EQ(g, k - 1); /* nothing lost at the end, contiguous from the oldest kept */
     CHECK(n > 10000);
     /* and mount finds the same */
     struct sts_sim_faults none = {0};
     sts_sim_set_faults(&sim, &none);
     CHECK_EQ(sl_mount(&lg, &cfg), 0);
-    CHECK_EQ(sl_iter_from_gseq(&lg, &it, id, 0), 0);
-    uint64_t n2 = 0;
-    while (sl_iter_next(&it, &r) == SL_OK)
-        n2++;
+    uint64_t first2, last2, n2;
+    CHECK_EQ(read_kept(id, &first2, &last2, &n2), 0);
+    CHECK_EQ(first2, first);
+    CHECK_EQ(last2, g);
     CHECK_EQ(n2, n);
 }
 
