@@ -154,7 +154,10 @@ struct sl_log {
     /* geometry */
     uint64_t base;
     uint32_t prog, chunk, seg_bytes, chunks_per_seg, hdr_chunks, n_segs;
+    uint32_t erase_block;        /* one pump step erases this much (a raw erase block) */
     int needs_erase;
+    uint32_t erasing;            /* segment being erased block by block; UINT32_MAX none */
+    uint32_t erase_off;          /* bytes of it erased so far */
     /* catalog */
     struct sl_stream_info streams[SL_MAX_STREAMS];
     uint32_t catalog_version;

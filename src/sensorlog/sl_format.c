@@ -33,7 +33,9 @@ int sl_geometry(struct sl_log *log, const struct sl_config *cfg)
     memset(log, 0, sizeof(*log));
     log->cfg = *cfg;
     uint32_t prog = g.prog_size ? g.prog_size : 1;
-    uint32_t erase = g.erase_size ? g.erase_size : prog;
+    int raw = (g.flags & STS_BD_NEEDS_ERASE) != 0;
+    /* managed media trim at any chunk boundary; raw flash erases whole blocks */
+    uint32_t erase = raw && g.erase_size ? g.erase_size : prog;
     uint32_t chunk = cfg->chunk_bytes ? cfg->chunk_bytes : (prog > 4096 ? prog : 4096);
     if (chunk < SL_MIN_CHUNK || chunk % prog || chunk > 65535u + SL_CHUNK_HDR)
         return SL_EINVAL;
@@ -43,7 +45,7 @@ int sl_geometry(struct sl_log *log, const struct sl_config *cfg)
     if (seg % erase || seg % chunk || seg / chunk < 2)
         return SL_EINVAL;
     uint64_t size = cfg->size ? cfg->size : g.capacity - cfg->offset;
-    if (cfg->offset % erase || cfg->offset + size > g.capacity)
+    if (cfg->offset % erase || cfg->offset % chunk || cfg->offset + size > g.capacity)
         return SL_EINVAL;
     uint64_t n = size / seg;
     uint32_t floor = cfg->free_segments ? cfg->free_segments : 1;
@@ -57,7 +59,9 @@ int sl_geometry(struct sl_log *log, const struct sl_config *cfg)
     log->hdr_chunks = 1;
     log->n_segs = (uint32_t)n;
     log->cfg.free_segments = floor;
-    log->needs_erase = (g.flags & STS_BD_NEEDS_ERASE) != 0;
+    log->needs_erase = raw;
+    log->erase_block = raw ? erase : seg;
+    log->erasing = SL_NO_SEG;
     log->cur_seg = SL_NO_SEG;
     log->cat_chunk = SL_NO_CAT;
     return SL_OK;
@@ -231,16 +235,37 @@ void sl_live_range(const struct sl_log *log, uint32_t *oldest, uint32_t *count)
 /* ---- format and mount ------------------------------------------------------ */
 int sl_erase_seg(struct sl_log *log, uint32_t seg)
 {
+    int rc;
+    do
+        rc = sl_erase_step(log, seg);
+    while (rc == SL_BUSY);
+    return rc;
+}
+
+int sl_erase_step(struct sl_log *log, uint32_t seg)
+{
     struct sl_seg_info *s = &log->cfg.segs[seg];
-    int rc = log->cfg.bd.ops->erase(log->cfg.bd.ctx, sl_seg_addr(log, seg), log->seg_bytes);
-    s->seq = 0;
-    s->erased = rc == SL_OK;
-    if (rc == SL_EIO && !s->bad) { /* a bad block: never used again */
-        s->bad = 1;
-        log->st.bad_segments++;
+    if (log->erasing != seg) {
+        log->erasing = seg;
+        log->erase_off = 0;
+        s->seq = 0;
+        s->erased = 0;
     }
-    if (rc)
+    int rc = log->cfg.bd.ops->erase(log->cfg.bd.ctx, sl_seg_addr(log, seg) + log->erase_off,
+                                    log->erase_block);
+    if (rc) {
+        log->erasing = SL_NO_SEG;
+        if (rc == SL_EIO && !s->bad) { /* a bad block: never used again */
+            s->bad = 1;
+            log->st.bad_segments++;
+        }
         return rc;
+    }
+    log->erase_off += log->erase_block;
+    if (log->erase_off < log->seg_bytes)
+        return SL_BUSY;
+    log->erasing = SL_NO_SEG;
+    s->erased = 1;
     s->erase_count++;
     log->st.erases++;
     return SL_OK;

@@ -98,6 +98,8 @@ int sl_read_chunk(struct sl_log *log, uint32_t seg, uint32_t chunk, struct sl_ch
 /* Erases (raw) or trims (managed) a segment and marks it free and erased;
  * an erase the device fails with SL_EIO retires the segment (bad block). */
 int sl_erase_seg(struct sl_log *log, uint32_t seg);
+/* One erase block of it (what a pump step may do): SL_BUSY while more remain. */
+int sl_erase_step(struct sl_log *log, uint32_t seg);
 /* The next segment after `seg` in circular order that is not retired. */
 uint32_t sl_next_usable(const struct sl_log *log, uint32_t seg);
 

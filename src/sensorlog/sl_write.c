@@ -170,6 +170,10 @@ static int stage(struct sl_log *log)
     uint32_t cap = log->chunk - SL_CHUNK_HDR;
     uint8_t *out = log->cfg.chunk_buf + SL_CHUNK_HDR;
     for (;;) {
+        /* a sync closes the chunk at the records appended before it; taking
+         * newer ones would keep it open as long as records keep coming */
+        if (log->sync_wanted && log->taken >= log->sync_target)
+            return 0;
         lock(log);
         if (!log->fill) {
             unlock(log);
@@ -292,7 +296,11 @@ static int finish(struct sl_log *log, int rc)
 
 static int erase_or_trim(struct sl_log *log, uint32_t seg)
 {
-    int rc = sl_erase_seg(log, seg);
+    int rc = sl_erase_step(log, seg);
+    if (rc == SL_BUSY) {
+        log->fail_streak = 0;
+        return SL_BUSY;
+    }
     if (rc == SL_EIO) /* retired by sl_erase_seg */
         return failed(log, rc);
     if (!rc)

@@ -585,6 +585,34 @@ static void appends_from_several_tasks(void)
     }
 }
 
+/* A sync while records keep coming: it closes the chunk at what was appended
+ * before it and completes, instead of writing a chunk per new record (a
+ * bug the NOR benchmark found: write amplification 21). */
+static void sync_completes_while_records_keep_coming(void)
+{
+    CHECK_EQ(nor_log(512 * 1024, 8192), 0);
+    uint8_t id, buf[64];
+    CHECK_EQ(sl_stream_create(&lg, "imu", &id), 0);
+    uint64_t k = 0;
+    for (; k < 30; k++)
+        CHECK_EQ(sl_append(&lg, id, k, buf, make_record(id, k, buf)), 0);
+    sl_sync_request(&lg);
+    uint64_t programs = cnt.programs, pumps = 0;
+    while (lg.sync_wanted && pumps < 1000) {
+        CHECK_EQ(sl_append(&lg, id, k, buf, make_record(id, k, buf)), 0); /* one per pump */
+        k++;
+        int rc = sl_pump(&lg);
+        CHECK(rc >= 0);
+        pumps++;
+    }
+    CHECK(!lg.sync_wanted);
+    /* the segment header and catalog, then the 30 records: no chunk per record */
+    CHECK(cnt.programs - programs <= 3);
+    CHECK_EQ(cnt.flushes, 1);
+    CHECK_EQ(sl_sync(&lg), 0);
+    CHECK_EQ(read_back(id, 0, k), 0);
+}
+
 /* Raw NAND with factory bad blocks and program failures: bad blocks are
  * retired, failed writes are redone in the next segment, and every record
  * still reads back in order. */
@@ -641,6 +669,7 @@ const struct sts_test_case test_sensorlog_cases[] = {
     {"crc32c_check_value", crc32c_check_value},
     {"appends_from_several_tasks", appends_from_several_tasks},
     {"bad_blocks_and_failed_programs_on_nand", bad_blocks_and_failed_programs_on_nand},
+    {"sync_completes_while_records_keep_coming", sync_completes_while_records_keep_coming},
     {"roundtrip_on_nor", roundtrip_on_nor},
     {"mount_finds_everything_in_log_reads", mount_finds_everything_in_log_reads},
     {"wraps_around_evicting_the_oldest_evenly", wraps_around_evicting_the_oldest_evenly},
