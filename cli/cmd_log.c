@@ -21,6 +21,7 @@ struct log_mem {
     struct sl_config cfg;
     uint8_t *ring, *chunk, *read;
     struct sl_seg_info *segs;
+    struct sl_stream_info streams[SL_MAX_STREAMS];
 };
 
 static void log_mem_free(struct log_mem *m)
@@ -47,7 +48,8 @@ static int log_mem_alloc(struct log_mem *m, struct sts_bd bd, uint32_t chunk, ui
     m->cfg = (struct sl_config){.bd = bd, .size = size, .chunk_bytes = chunk,
                                 .segment_bytes = seg_bytes, .buffer = m->ring,
                                 .buffer_bytes = 65536, .chunk_buf = m->chunk,
-                                .read_buf = m->read, .segs = m->segs, .n_segs = n};
+                                .read_buf = m->read, .segs = m->segs, .n_segs = n,
+                                .streams = m->streams, .max_streams = SL_MAX_STREAMS};
     return SL_OK;
 }
 

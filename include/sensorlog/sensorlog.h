@@ -23,7 +23,7 @@ extern "C" {
 
 #define SL_FORMAT_VERSION 1
 #define SL_NAME_MAX 16       /* stream name, bytes including the terminating NUL */
-#define SL_MAX_STREAMS 32    /* streams one log can hold */
+#define SL_MAX_STREAMS 255   /* stream ids are one byte; see sl_config.streams */
 #define SL_RECORD_MAX 255    /* bytes of data in one record */
 
 /* Error codes: the same values as storscope's STS_E* (device errors pass through). */
@@ -89,6 +89,12 @@ struct sl_config {
     /* One entry per segment (size / segment_bytes entries). */
     struct sl_seg_info *segs;
     uint32_t n_segs;
+    /* The catalog: one entry per stream the log may hold. The catalog is
+     * rewritten whole (one chunk) on every create or delete and travels in
+     * each segment header, so at most (chunk_bytes - 56) / 24 streams fit
+     * (168 with 4 KiB chunks), and never more than 255. */
+    struct sl_stream_info *streams;
+    uint32_t max_streams;
     /* Optional: called before the oldest segment is erased, with its first
      * and last sequence numbers, so it can be archived; the log is readable
      * in the callback. */
@@ -158,8 +164,9 @@ struct sl_log {
     int needs_erase;
     uint32_t erasing;            /* segment being erased block by block; UINT32_MAX none */
     uint32_t erase_off;          /* bytes of it erased so far */
-    /* catalog */
-    struct sl_stream_info streams[SL_MAX_STREAMS];
+    /* catalog (cfg.streams, limited to what a chunk holds) */
+    struct sl_stream_info *streams;
+    uint32_t max_streams;
     uint32_t catalog_version;
     int catalog_dirty;
     /* RAM buffer: a ring of encoded records */

@@ -26,7 +26,8 @@ uint32_t sl_crc32c(uint32_t crc, const void *data, size_t len)
 /* ---- geometry --------------------------------------------------------- */
 int sl_geometry(struct sl_log *log, const struct sl_config *cfg)
 {
-    if (!cfg->bd.ops || !cfg->buffer || !cfg->chunk_buf || !cfg->read_buf || !cfg->segs)
+    if (!cfg->bd.ops || !cfg->buffer || !cfg->chunk_buf || !cfg->read_buf || !cfg->segs ||
+        !cfg->streams || !cfg->max_streams)
         return SL_EINVAL;
     struct sts_bd_geometry g;
     cfg->bd.ops->geometry(cfg->bd.ctx, &g);
@@ -60,6 +61,12 @@ int sl_geometry(struct sl_log *log, const struct sl_config *cfg)
     log->n_segs = (uint32_t)n;
     log->cfg.free_segments = floor;
     log->needs_erase = raw;
+    uint32_t fit = (chunk - SL_SEG_HDR - 8u) / SL_CAT_ENTRY; /* a whole catalog per chunk */
+    log->streams = cfg->streams;
+    log->max_streams = cfg->max_streams < fit ? cfg->max_streams : fit;
+    if (log->max_streams > SL_MAX_STREAMS)
+        log->max_streams = SL_MAX_STREAMS;
+    memset(log->streams, 0, sizeof(*log->streams) * log->max_streams);
     log->erase_block = raw ? erase : seg;
     log->erasing = SL_NO_SEG;
     log->cur_seg = SL_NO_SEG;
@@ -82,7 +89,7 @@ size_t sl_catalog_encode(const struct sl_log *log, uint8_t *p)
 {
     uint16_t n = 0;
     uint8_t *e = p + 4;
-    for (int i = 0; i < SL_MAX_STREAMS; i++) {
+    for (uint32_t i = 0; i < log->max_streams; i++) {
         const struct sl_stream_info *s = &log->streams[i];
         if (!s->id)
             continue;
@@ -100,9 +107,9 @@ size_t sl_catalog_encode(const struct sl_log *log, uint8_t *p)
 
 int sl_catalog_decode(struct sl_log *log, const uint8_t *p, uint32_t n)
 {
-    if (n > SL_MAX_STREAMS)
-        return SL_ECORRUPT;
-    memset(log->streams, 0, sizeof(log->streams));
+    if (n > log->max_streams)
+        return n > SL_MAX_STREAMS ? SL_ECORRUPT : SL_ENOMEM; /* a smaller table than the writer's */
+    memset(log->streams, 0, sizeof(*log->streams) * log->max_streams);
     const uint8_t *e = p + 4;
     for (uint32_t i = 0; i < n; i++, e += SL_CAT_ENTRY) {
         struct sl_stream_info *s = &log->streams[i];

@@ -16,7 +16,7 @@
 #define SL_CHUNK_HDR 48u
 #define SL_REC_HDR 6u              /* stream, len, ts delta (int32) */
 #define SL_RING_HDR 10u            /* in RAM: stream, len, ts (u64) */
-#define SL_MIN_CHUNK 1024u         /* a segment header with a full catalog fits */
+#define SL_MIN_CHUNK 1024u         /* a segment header with 40 streams fits */
 #define SL_NO_SEG 0xFFFFFFFFu
 #define SL_NO_CAT 0xFFFFu
 

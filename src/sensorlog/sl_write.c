@@ -26,7 +26,7 @@ static uint64_t now(const struct sl_log *log)
 /* ---- streams ------------------------------------------------------------- */
 static struct sl_stream_info *find_name(struct sl_log *log, const char *name)
 {
-    for (int i = 0; i < SL_MAX_STREAMS; i++)
+    for (uint32_t i = 0; i < log->max_streams; i++)
         if (log->streams[i].id && !strcmp(log->streams[i].name, name))
             return &log->streams[i];
     return NULL;
@@ -34,7 +34,7 @@ static struct sl_stream_info *find_name(struct sl_log *log, const char *name)
 
 static int id_used(const struct sl_log *log, uint8_t id)
 {
-    for (int i = 0; i < SL_MAX_STREAMS; i++)
+    for (uint32_t i = 0; i < log->max_streams; i++)
         if (log->streams[i].id == id)
             return 1;
     return 0;
@@ -48,13 +48,13 @@ int sl_stream_create(struct sl_log *log, const char *name, uint8_t *id)
     if (find_name(log, name))
         return SL_EEXIST;
     struct sl_stream_info *slot = NULL;
-    for (int i = 0; i < SL_MAX_STREAMS && !slot; i++)
+    for (uint32_t i = 0; i < log->max_streams && !slot; i++)
         if (!log->streams[i].id)
             slot = &log->streams[i];
     if (!slot)
         return SL_ENOSPC;
     if (!log->last_id)
-        for (int i = 0; i < SL_MAX_STREAMS; i++)
+        for (uint32_t i = 0; i < log->max_streams; i++)
             if (log->streams[i].id > log->last_id)
                 log->last_id = log->streams[i].id;
     /* ids go round 1..255 so a deleted stream's id is reused as late as can be */
@@ -84,7 +84,7 @@ int sl_stream_open(struct sl_log *log, const char *name, uint8_t *id)
 
 int sl_stream_delete(struct sl_log *log, uint8_t id)
 {
-    for (int i = 0; i < SL_MAX_STREAMS; i++)
+    for (uint32_t i = 0; i < log->max_streams; i++)
         if (id && log->streams[i].id == id) {
             memset(&log->streams[i], 0, sizeof(log->streams[i]));
             log->catalog_version++;
@@ -96,7 +96,7 @@ int sl_stream_delete(struct sl_log *log, uint8_t id)
 
 const struct sl_stream_info *sl_stream_info(const struct sl_log *log, uint8_t id)
 {
-    for (int i = 0; i < SL_MAX_STREAMS; i++)
+    for (uint32_t i = 0; i < log->max_streams; i++)
         if (id && log->streams[i].id == id)
             return &log->streams[i];
     return NULL;
