@@ -47,6 +47,7 @@ enum sts_target_flags {
     STS_T_USER_FS = 0x8,      /* a user's filesystem: never fill it (keep a reserve free) */
     STS_T_READ_ONLY = 0x10,   /* writes are refused: tests read what is on the medium */
     STS_T_NO_FS_METADATA = 0x20, /* files are bare extents (extentfs): no directory to measure */
+    STS_T_APPEND_ONLY = 0x40, /* files only grow (sensorlog): no rewriting in place */
 };
 
 #define STS_TARGET_MAX_ENV 32

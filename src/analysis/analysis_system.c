@@ -177,7 +177,8 @@ static void aging(const struct sts_an_input *in, struct sts_analysis *out)
         SAY(an_add(out->guideline, &out->n_guidelines, "free-space floor", "M2"),
             "Keep at least ", pct, " % of the volume free: create latency exceeded ", thr,
             " once free space was down to ", fr, " (M2).");
-    } else if (in->m2_last_create_ns >= 2 * in->m2_first_create_ns && in->m2_lifecycles >= 3) {
+    } else if (in->m2_first_create_ns > 0 && in->m2_lifecycles >= 3 &&
+               in->m2_last_create_ns >= 2 * in->m2_first_create_ns) {
         SAY(an_add(out->guideline, &out->n_guidelines, "free-space floor", "M2"),
             "Keep a free-space floor and monitor it: create latency grew from ", a, " to ", c,
             " as free space fell from ", b, " to ", d, " (M2; it stayed under ", thr, ").");

@@ -1,9 +1,12 @@
-/* Target kind "sim:PROFILE[,key=value...]": a device model under extentfs,
+/* Target kind "sim:PROFILE[,key=value...][+sensorlog[,key=value...]]": a
+ * device model under extentfs (files as bare extents) or under sensorlog,
  * run in the model's virtual time. Keys are the profile's parameters (see
  * `storscope list devices` and docs/device-models.md) plus seed=, fill=
- * (percent of the medium already holding data), data=0|1 and clock=. */
+ * (percent of the medium already holding data), data=0|1 and clock=;
+ * sensorlog takes chunk=, segment= and buffer= (bytes). */
 #include "storscope/error.h"
 #include "storscope/extentfs.h"
+#include "storscope/sensorlog_fs.h"
 #include "storscope/sim.h"
 #include "storscope/target.h"
 #include "storscope/units.h"
@@ -27,8 +30,86 @@ struct sim_target {
     struct sts_extentfs_file files[SIM_FILES];
     struct sts_sim_counters last;
     void *arena;
+    struct slfs_mem *slfs;   /* +sensorlog */
     char text[6][64];
 };
+
+/* sensorlog's memory: the target's, as an MCU application's would be static */
+struct slfs_mem {
+    struct sts_slfs fs;
+    struct sts_slfs_file files[SL_MAX_STREAMS];
+    struct sl_stream_info streams[SL_MAX_STREAMS];
+    struct sl_seg_info *segs;
+    uint8_t *ring, *chunk, *read;
+};
+
+static void slfs_free(struct slfs_mem *m)
+{
+    if (!m)
+        return;
+    free(m->segs);
+    free(m->ring);
+    free(m->chunk);
+    free(m->read);
+    free(m);
+}
+
+/* sensorlog over the model: 8 KiB chunks by default (a catalog of 255
+ * streams fits one), 1 MiB segments, a 256 KiB RAM buffer. */
+static int slfs_open(struct sim_target *st, struct sts_bd bd, const struct sts_target_spec *spec,
+                     uint64_t base, struct sts_fs *out, char *err, size_t errlen)
+{
+    uint64_t chunk = 8192, seg = 1u << 20, buffer = 256u << 10;
+    for (uint32_t i = 0; i < spec->n_fs_opts; i++) {
+        const char *k = spec->fs_opts[i].key, *v = spec->fs_opts[i].value;
+        uint64_t *dst = !strcmp(k, "chunk") ? &chunk : !strcmp(k, "segment") ? &seg
+                        : !strcmp(k, "buffer") ? &buffer : NULL;
+        if (!dst) {
+            snprintf(err, errlen, "+sensorlog: unknown option '%s' (chunk=, segment=, buffer=)", k);
+            return STS_EINVAL;
+        }
+        if (sts_parse_size(v, dst) || *dst == 0 || *dst > (1u << 30)) {
+            snprintf(err, errlen, "+sensorlog: bad value '%s' for '%s'", v, k);
+            return STS_EINVAL;
+        }
+    }
+    struct sts_bd_geometry g;
+    bd.ops->geometry(bd.ctx, &g);
+    if (g.erase_size > seg && (g.flags & STS_BD_NEEDS_ERASE))
+        seg = g.erase_size;
+    struct slfs_mem *m = calloc(1, sizeof(*m));
+    uint32_t n_segs = (uint32_t)((g.capacity - base) / seg);
+    if (m) {
+        m->segs = calloc(n_segs ? n_segs : 1, sizeof(*m->segs));
+        m->ring = malloc(buffer);
+        m->chunk = malloc(chunk);
+        m->read = malloc(chunk);
+    }
+    if (!m || !m->segs || !m->ring || !m->chunk || !m->read) {
+        slfs_free(m);
+        snprintf(err, errlen, "+sensorlog: out of memory");
+        return STS_ENOMEM;
+    }
+    struct sts_slfs_config cfg = {
+        .log = {.bd = bd, .offset = base, .chunk_bytes = (uint32_t)chunk,
+                .segment_bytes = (uint32_t)seg, .free_segments = 2, .buffer = m->ring,
+                .buffer_bytes = buffer, .chunk_buf = m->chunk, .read_buf = m->read,
+                .segs = m->segs, .n_segs = n_segs, .streams = m->streams,
+                .max_streams = SL_MAX_STREAMS},
+        .files = m->files,
+        .n_files = SL_MAX_STREAMS,
+    };
+    int rc = sts_slfs_init(&m->fs, &cfg, out);
+    if (rc) {
+        snprintf(err, errlen, "+sensorlog: cannot lay a log on this medium with chunk=%llu "
+                              "segment=%llu (%s)", (unsigned long long)chunk,
+                 (unsigned long long)seg, sts_strerror(rc));
+        slfs_free(m);
+        return rc;
+    }
+    st->slfs = m;
+    return STS_OK;
+}
 
 static size_t sim_counters(struct sts_target *t, struct sts_kv *out, size_t max)
 {
@@ -121,8 +202,10 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
                  spec->arg);
         return STS_ENOENT;
     }
-    if (spec->fs[0] && strcmp(spec->fs, "extentfs") != 0) {
-        snprintf(err, errlen, "sim: filesystem '+%s' is not available in this build", spec->fs);
+    int use_sl = !strcmp(spec->fs, "sensorlog");
+    if (spec->fs[0] && strcmp(spec->fs, "extentfs") != 0 && !use_sl) {
+        snprintf(err, errlen, "sim: filesystem '+%s' is not available in this build "
+                              "(+extentfs, +sensorlog)", spec->fs);
         return STS_ENOTSUP;
     }
     struct sts_sim_params p = *prof;
@@ -212,10 +295,15 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
     }
     struct sts_extentfs_config cfg = {.bd = real ? st->timed : st->bd, .files = st->files,
                                       .n_files = SIM_FILES, .base = base};
-    if (!rc)
+    if (!rc && use_sl) {
+        err[0] = '\0';
+        rc = slfs_open(st, cfg.bd, spec, base, &t->fs, err, errlen);
+    } else if (!rc) {
         rc = sts_extentfs_init(&st->efs, &cfg, &t->fs);
+    }
     if (rc) {
-        snprintf(err, errlen, "sim:%s: %s", spec->arg, sts_strerror(rc));
+        if (!err[0] || !use_sl)
+            snprintf(err, errlen, "sim:%s: %s", spec->arg, sts_strerror(rc));
         free(st->arena);
         free(st);
         return rc;
@@ -227,7 +315,7 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
     else
         sts_sim_clock(&st->sim, &t->clock);
     t->flags = (real ? 0 : STS_T_VIRTUAL_TIME) | (keep ? STS_T_KEEPS_DATA : 0) |
-               STS_T_NO_FS_METADATA;
+               (use_sl ? STS_T_APPEND_ONLY : STS_T_NO_FS_METADATA);
     t->io_align = 0;
     t->impl = st;
     t->counters = sim_counters;
@@ -242,7 +330,15 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
     sts_target_env(t, STS_KV_S("sim_kind", p.managed ? "managed (FTL)" : "raw flash"));
     sts_target_env(t, STS_KV_U("sim_fill_percent", fill));
     sts_target_env(t, STS_KV_B("sim_keeps_data", keep));
-    sts_target_env(t, STS_KV_S("filesystem", "extentfs"));
+    sts_target_env(t, STS_KV_S("filesystem", use_sl ? "sensorlog" : "extentfs"));
+    if (use_sl) {
+        const struct sl_log *lg = &st->slfs->fs.log;
+        sts_target_env(t, STS_KV_U("sensorlog_chunk_bytes", lg->chunk));
+        sts_target_env(t, STS_KV_U("sensorlog_segment_bytes", lg->seg_bytes));
+        sts_target_env(t, STS_KV_U("sensorlog_segments", lg->n_segs));
+        sts_target_env(t, STS_KV_U("sensorlog_buffer_bytes", lg->cfg.buffer_bytes));
+        sts_target_env(t, STS_KV_U("sensorlog_max_files", lg->max_streams));
+    }
     return STS_OK;
 }
 
@@ -253,6 +349,7 @@ static void sim_close(struct sts_target *t)
         return;
     if (st->real)
         pthread_mutex_destroy(&st->lock);
+    slfs_free(st->slfs);
     free(st->arena);
     free(st);
     t->impl = NULL;
@@ -261,6 +358,7 @@ static void sim_close(struct sts_target *t)
 const struct sts_target_kind sts_target_sim = {
     "sim",
     "sim:PROFILE[,seed=N][,fill=PERCENT][,data=0|1][,clock=virtual|real][,cut_after=N]"
+    "[+sensorlog[,chunk=B][,segment=B][,buffer=B]]"
     "[,read_errors=PPM]"
     "[,PARAM=VALUE...]",
     "a simulated medium in deterministic virtual time (`storscope list devices`)",

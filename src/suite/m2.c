@@ -48,6 +48,7 @@ struct m2_state {
     struct sts_ctx *c;
     struct m2_cfg cfg;
     uint32_t created;            /* lifecycles whose files exist */
+    uint32_t completed;          /* lifecycles measured */
     struct sts_an_aging fit[N_OPS];
     int crossed[2];              /* create / open exceeded the threshold */
     uint64_t crossed_free[2], crossed_total;
@@ -82,7 +83,13 @@ static int lifecycle(struct m2_state *m, const char *name, uint64_t *t)
     struct sts_ctx *c = m->c;
     sts_fh fh;
     uint64_t t0 = wl_now(c);
-    int rc = wl_open(c, name, STS_O_WRONLY | STS_O_CREAT | STS_O_TRUNC, &fh);
+    /* a filesystem out of names or space ends the aging run, it is no error */
+    int rc = c->target->fs.ops->open(c->target->fs.ctx, name,
+                                     STS_O_WRONLY | STS_O_CREAT | STS_O_TRUNC, &fh);
+    if (rc == STS_ENOSPC)
+        return rc;
+    if (rc)
+        return wl_open(c, name, STS_O_WRONLY | STS_O_CREAT | STS_O_TRUNC, &fh); /* names it */
     if (!rc)
         rc = wl_close(c, fh);
     uint64_t t1 = wl_now(c);
@@ -164,7 +171,7 @@ static void record(struct m2_state *m, double days, const struct sts_statvfs *sv
 static void summarize(struct m2_state *m, const char *stopped)
 {
     struct sts_ctx *c = m->c;
-    sts_set_summary(c, STS_KV_U("lifecycles", m->created));
+    sts_set_summary(c, STS_KV_U("lifecycles", m->completed));
     sts_set_summary(c, STS_KV_S("stopped_by", stopped));
     static const char *const cross_key[2] = {"create_threshold_free_bytes",
                                              "open_threshold_free_bytes"};
@@ -283,9 +290,15 @@ static int m2_run(struct sts_ctx *c)
                 max[op] = t[op] > max[op] ? t[op] : max[op];
             }
         }
+        if (rc == STS_ENOSPC) {
+            stopped = "filesystem full";
+            rc = STS_OK;
+            break;
+        }
         if (rc)
             break;
         record(&m, (double)t_ns / NS_PER_DAY, &sv, sum);
+        m.completed++;
         rc = emit_lifecycle(&m, k, t_ns, &sv, sum, max);
         if (rc)
             break;

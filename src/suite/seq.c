@@ -69,6 +69,8 @@ static int sweep_point(struct sts_ctx *c, const struct sweep *sw, uint64_t chunk
     const char *why = wl_chunk_unusable(c, chunk);
     if (!why && is_write && wl_read_only(c))
         why = WL_READ_ONLY_WHY;
+    if (!why && is_write && sw->iterations && wl_append_only(c))
+        why = WL_APPEND_ONLY_WHY; /* B2 wraps around its file */
     if (why)
         return wl_emit_skipped(c, name, params, WL_COUNT(params), why);
 

@@ -52,6 +52,12 @@ int wl_prefill(struct sts_ctx *c, const char *path, uint64_t size);
  * buffer is too small. */
 void *wl_borrow(struct sts_ctx *c, size_t skip, size_t bytes);
 
+#define WL_APPEND_ONLY_WHY "the target's files are append-only (sensorlog): this rewrites in place"
+static inline int wl_append_only(const struct sts_ctx *c)
+{
+    return (c->target->flags & STS_T_APPEND_ONLY) != 0;
+}
+
 #define WL_READ_ONLY_WHY "the target is read-only (raw: writes need --allow-destructive)"
 static inline int wl_read_only(const struct sts_ctx *c)
 {

@@ -314,6 +314,55 @@ class Runs(Base):
             self.assertEqual(r.returncode, 2, bad)
             self.assertIn(bad[0], r.stderr)
 
+    def test_paper_suite_on_sensorlog(self):
+        r = run("run", "-t", "sim:emmc-stm32u5+sensorlog", "--tests", "B0,B1,B2,M1,S2",
+                "--verify", "--runs", "1", "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        doc = self.load()
+        self.assertEqual(doc["environment"]["filesystem"], "sensorlog")
+        tests = {t["id"]: t for t in doc["tests"]}
+        self.assertTrue(all(t["status"] == "ok" for t in tests.values()),
+                        [(t["id"], t["error"]) for t in tests.values()])
+        # B2 rewrites its file in place: those points say why they were not measured
+        b2w = [p for p in tests["B2"]["points"] if p["name"] == "write"]
+        self.assertTrue(b2w and all("append-only" in p["skipped"] for p in b2w))
+        self.assertTrue(all("skipped" not in p for p in tests["B2"]["points"]
+                            if p["name"] == "read"))
+        # metadata cost does not grow with the number of files: open+close costs no
+        # device time, create one catalog chunk (the first N also fill the
+        # medium's write cache, so flatness is checked past it)
+        self.assertEqual(tests["S2"]["open_close_exponent_flat"], 0)
+        create = {p["params"]["files"]: p["metrics"]["per_file_mean_ns"]
+                  for p in tests["S2"]["points"]
+                  if p["name"] == "create" and p["params"]["layout"] == "flat"}
+        self.assertLess(create[250], 1.2 * create[100])
+        self.assertIn("grows O(1)", r.stdout)
+        # M2 ends when the catalog is full (255 files), and create latency does not
+        # grow as the medium fills
+        r = run("run", "-q", "-t", "sim:emmc-stm32u5+sensorlog", "--tests", "M2", "--size",
+                "128K", "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        m2 = self.load()["tests"][0]
+        self.assertEqual(m2["stopped_by"], "filesystem full")
+        self.assertEqual(m2["lifecycles"], 255 // 3)
+        creates = [p["metrics"]["create_ns"] for p in m2["points"]]
+        third = len(creates) // 3
+        first, last = sum(creates[:third]) / third, sum(creates[-third:]) / third
+        self.assertLess(last, 1.5 * first)
+        r = run("run", "-q", "-t", "sim:emmc-stm32u5+sensorlog", "--tests", "fsync", "-o",
+                self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        t = self.load()["tests"][0]
+        self.assertEqual(t["status"], "not_applicable")
+        self.assertIn("append-only", t["error"])
+        for spec, msg in (("sim:nor-spi+sensorlog,chunk=100", "cannot lay a log"),
+                          ("sim:nor-spi+sensorlog,colour=red", "unknown option 'colour'"),
+                          ("sim:nor-spi+sensorlog,chunk=big", "bad value 'big'"),
+                          ("sim:nor-spi+fatfs", "+extentfs, +sensorlog")):
+            r = run("run", "-t", spec, "--tests", "B0")
+            self.assertEqual(r.returncode, 2, spec)
+            self.assertIn(msg, r.stderr, spec)
+
     def test_nb_on_sim_and_not_applicable_on_posix(self):
         r = run("run", "-q", "-t", "sim:sd-consumer,poll=3463ns", "--tests", "nb", "-o", self.out)
         self.assertEqual(r.returncode, 0, r.stderr)

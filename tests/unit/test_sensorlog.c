@@ -7,7 +7,9 @@
 #include "storscope/error.h"
 #include "storscope/rng.h"
 #include "storscope/port.h"
+#include "storscope/sensorlog_fs.h"
 #include "storscope/sim.h"
+#include "storscope/suite.h"
 
 #include "test_mem.h"
 
@@ -664,6 +666,110 @@ static void bad_blocks_and_failed_programs_on_nand(void)
     CHECK_EQ(n2, n);
 }
 
+/* ---- the facade: sensorlog as a storscope filesystem ---------------------- */
+static struct sts_slfs slfs;
+static struct sts_slfs_file slfs_files[64];
+
+static int facade(struct sts_fs *fs)
+{
+    int rc = medium("emmc-stm32u5", 1024 * 1024, 65536, 0);
+    if (rc)
+        return rc;
+    struct sts_slfs_config fc = {.log = cfg, .files = slfs_files, .n_files = 64};
+    fc.log.chunk_bytes = 4096;
+    fc.log.segment_bytes = 65536;
+    return sts_slfs_init(&slfs, &fc, fs);
+}
+
+static void facade_files_append_and_read_anywhere(void)
+{
+    struct sts_fs fs;
+    CHECK_EQ(facade(&fs), 0);
+    const struct sts_fs_ops *o = fs.ops;
+    sts_fh a, b;
+    CHECK_EQ(o->mkdir(fs.ctx, "d"), 0);
+    CHECK_EQ(o->open(fs.ctx, "d/a", STS_O_WRONLY | STS_O_CREAT | STS_O_TRUNC, &a), 0);
+    CHECK_EQ(o->open(fs.ctx, "b", STS_O_WRONLY | STS_O_CREAT | STS_O_TRUNC, &b), 0);
+    /* two files written in turns: each keeps its bytes in order */
+    uint8_t buf[1000], got[1000];
+    size_t done;
+    for (int round = 0; round < 40; round++) { /* 40 stretches: past 32 the last is scanned */
+        for (int i = 0; i < 1000; i++)
+            buf[i] = (uint8_t)(round * 7 + i);
+        CHECK_EQ(o->write(fs.ctx, a, buf, 1000, &done), 0);
+        CHECK_EQ(done, 1000);
+        CHECK_EQ(o->write(fs.ctx, b, buf, 300, &done), 0);
+    }
+    CHECK_EQ(o->seek(fs.ctx, a, 10), 0);
+    CHECK_EQ(o->write(fs.ctx, a, buf, 10, &done), STS_ENOTSUP); /* append-only */
+    CHECK_EQ(o->sync(fs.ctx, a, STS_SYNC_DATA), 0);
+    struct sts_stat st;
+    CHECK_EQ(o->stat(fs.ctx, "d/a", &st), 0);
+    CHECK_EQ(st.size, 40000);
+    CHECK_EQ(o->stat(fs.ctx, "d", &st), 0);
+    CHECK(st.is_dir);
+    CHECK_EQ(o->close(fs.ctx, a), 0);
+    CHECK_EQ(o->open(fs.ctx, "d/a", STS_O_RDONLY, &a), 0);
+    /* positioned reads anywhere, including across records and runs */
+    static const uint64_t offs[] = {0, 1, 254, 255, 999, 1000, 20123, 39990};
+    for (size_t k = 0; k < sizeof(offs) / sizeof(offs[0]); k++) {
+        uint64_t before = cnt.reads;
+        CHECK_EQ(o->seek(fs.ctx, a, offs[k]), 0);
+        CHECK_EQ(o->read(fs.ctx, a, got, 10, &done), 0);
+        CHECK_EQ(done, offs[k] + 10 > 40000 ? 40000 - offs[k] : 10);
+        for (size_t i = 0; i < done; i++) {
+            uint64_t at = offs[k] + i;
+            CHECK_EQ(got[i], (uint8_t)((at / 1000) * 7 + at % 1000));
+        }
+        if (offs[k] < 32000) /* the first 32 stretches are indexed */
+            CHECK(cnt.reads - before <= 6); /* a search, not a scan */
+    }
+    /* sequential read of the whole file */
+    CHECK_EQ(o->seek(fs.ctx, a, 0), 0);
+    uint64_t total = 0;
+    while (o->read(fs.ctx, a, got, 777, &done) == 0 && done) {
+        for (size_t i = 0; i < done; i++) {
+            uint64_t at = total + i;
+            CHECK_EQ(got[i], (uint8_t)((at / 1000) * 7 + at % 1000));
+        }
+        total += done;
+    }
+    CHECK_EQ(total, 40000);
+    CHECK_EQ(o->close(fs.ctx, a), 0);
+    CHECK_EQ(o->close(fs.ctx, b), 0);
+    CHECK_EQ(o->unlink(fs.ctx, "d/a"), 0);
+    CHECK_EQ(o->open(fs.ctx, "d/a", STS_O_RDONLY, &a), STS_ENOENT);
+    CHECK_EQ(o->open(fs.ctx, "a-name-too-long-for-it", STS_O_RDONLY | STS_O_CREAT, &a),
+             STS_EINVAL);
+    struct sts_statvfs sv;
+    CHECK_EQ(o->statvfs(fs.ctx, &sv), 0);
+    CHECK(sv.free_bytes > 0 && sv.free_bytes < sv.total_bytes);
+}
+
+/* The engine's workloads on the facade, with every read verified. */
+static void workloads_run_on_the_facade(void)
+{
+    static struct sts_target t;
+    memset(&t, 0, sizeof(t));
+    CHECK_EQ(facade(&t.fs), 0);
+    sts_sim_clock(&sim, &t.clock);
+    t.kind = "sensorlog";
+    t.flags = STS_T_KEEPS_DATA | STS_T_VIRTUAL_TIME | STS_T_APPEND_ONLY;
+    /* what fits a 1 MiB medium: dd-style seq (its --size), L1, and fsync */
+    const struct sts_test_def *tests[] = {sts_test_find("seq"), sts_test_find("L1"),
+                                          sts_test_find("fsync")};
+    struct sts_plan plan = {.tests = tests, .n_tests = 3, .seed = 9, .verify = 1,
+                            .size_bytes = 64 * 1024, .runs = 1, .duration_ns = 500000000};
+    struct sts_workspace ws = {sts_test_iobuf, STS_TEST_IOBUF_BYTES, sts_test_hist,
+                               STS_HIST_BUCKETS, STS_HIST_SUB_BITS, STS_HIST_MAX_EXP};
+    struct sts_run_info ri = {.tool_version = STORSCOPE_VERSION, .target = "sensorlog:"};
+    /* fsync cannot run (it rewrites in place): the run reports it, nothing fails */
+    CHECK_EQ(sts_engine_run(&plan, &t, &ws, NULL, 0, &ri), 0);
+    struct sts_statvfs sv;
+    CHECK_EQ(t.fs.ops->statvfs(t.fs.ctx, &sv), 0);
+    CHECK(sv.free_bytes < sv.total_bytes); /* the workloads did write through it */
+}
+
 /* The published check value, so other tools can read the format. */
 static void crc32c_check_value(void)
 {
@@ -673,6 +779,8 @@ static void crc32c_check_value(void)
 
 const struct sts_test_case test_sensorlog_cases[] = {
     {"crc32c_check_value", crc32c_check_value},
+    {"facade_files_append_and_read_anywhere", facade_files_append_and_read_anywhere},
+    {"workloads_run_on_the_facade", workloads_run_on_the_facade},
     {"appends_from_several_tasks", appends_from_several_tasks},
     {"bad_blocks_and_failed_programs_on_nand", bad_blocks_and_failed_programs_on_nand},
     {"sync_completes_while_records_keep_coming", sync_completes_while_records_keep_coming},

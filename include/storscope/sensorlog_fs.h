@@ -1,0 +1,73 @@
+/* sensorlog as a storscope filesystem, so every workload can run on it
+ * (target `sim:PROFILE+sensorlog`). A file is a stream; its bytes are the
+ * payloads of the stream's records (up to 255 bytes each), stamped with a
+ * byte clock that counts every byte appended through the facade, so a
+ * positioned read is a search by timestamp: O(log n) device reads, not a
+ * scan (for a file written in at most 32 stretches between other files'
+ * writes; beyond that, reads past the 32nd stretch scan it). Reading bytes
+ * the circular log has already evicted fails with STS_ERANGE. Files are append-only: a write must start at the end of the file
+ * (targets say so with STS_T_APPEND_ONLY and workloads that rewrite in
+ * place skip those points). Directories are name prefixes. The file table
+ * lives in caller-provided RAM, as extentfs's does; the data is sensorlog's
+ * and survives a remount, the names of a facade do not. */
+#ifndef STORSCOPE_SENSORLOG_FS_H
+#define STORSCOPE_SENSORLOG_FS_H
+
+#include "sensorlog/sensorlog.h"
+#include "storscope/fs.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define STS_SLFS_RUNS 32    /* stretches of a file between other files' writes */
+#define STS_SLFS_HANDLES 16
+
+/* One stretch of a file written without another file's records between:
+ * its bytes lie at byte-clock times ts0 .. ts0 + len. */
+struct sts_slfs_run {
+    uint64_t ts0, off0, len;
+};
+
+struct sts_slfs_file {
+    char name[SL_NAME_MAX];  /* "" = free entry */
+    uint8_t id;              /* its stream */
+    uint64_t size;           /* bytes */
+    uint32_t n_runs;
+    int fragmented;          /* more stretches than runs[] holds: past the last one,
+                                a positioned read scans that stretch's records */
+    struct sts_slfs_run runs[STS_SLFS_RUNS];
+};
+
+struct sts_slfs_config {
+    struct sl_config log;          /* the medium and sensorlog's buffers */
+    struct sts_slfs_file *files;   /* caller-provided file table */
+    uint32_t n_files;
+};
+
+struct sts_slfs {
+    struct sl_log log;
+    struct sts_slfs_config cfg;
+    uint64_t byte_clock;           /* payload bytes appended: the next record's timestamp */
+    uint32_t last_file;            /* file of the last record appended */
+    int unsynced;                  /* records may be in RAM: reads sync first */
+    struct {
+        int used;
+        uint32_t file;
+        uint64_t pos;
+    } handles[STS_SLFS_HANDLES];
+    /* sequential reads continue an iterator instead of searching again */
+    struct sl_iter it;
+    struct sl_record rec;
+    uint32_t it_file;
+    uint64_t it_pos, rec_off;      /* file offset the iterator is at; bytes used of rec */
+    int it_valid;
+};
+
+/* Formats the medium and opens the facade. */
+int sts_slfs_init(struct sts_slfs *fs, const struct sts_slfs_config *cfg, struct sts_fs *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

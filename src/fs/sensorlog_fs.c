@@ -1,0 +1,338 @@
+/* sensorlog behind the filesystem interface (see sensorlog_fs.h). The
+ * facade is the logger's only user, so it is also its I/O task: it pumps
+ * when the RAM buffer is full and on every sync. */
+#include "storscope/sensorlog_fs.h"
+#include "storscope/error.h"
+#include "storscope/target.h"
+
+#include <string.h>
+
+#define REC_MAX 255u
+
+static int find(const struct sts_slfs *fs, const char *name)
+{
+    for (uint32_t i = 0; i < fs->cfg.n_files; i++)
+        if (fs->cfg.files[i].name[0] && !strcmp(fs->cfg.files[i].name, name))
+            return (int)i;
+    return -1;
+}
+
+static int sl_err(int rc)
+{
+    return rc == SL_EFULL ? STS_ENOSPC : rc; /* the other codes are storscope's */
+}
+
+static int pump_all(struct sts_slfs *fs)
+{
+    int rc;
+    while ((rc = sl_pump(&fs->log)) == SL_BUSY)
+        ;
+    return sl_err(rc);
+}
+
+static int fs_open(void *ctx, const char *path, int flags, sts_fh *out)
+{
+    struct sts_slfs *fs = ctx;
+    size_t len = strlen(path);
+    if (len == 0 || len >= SL_NAME_MAX)
+        return STS_EINVAL; /* sensorlog names hold 15 bytes */
+    int f = find(fs, path);
+    int writable = (flags & STS_O_WRONLY) != 0;
+    if (f < 0 && !(flags & STS_O_CREAT))
+        return STS_ENOENT;
+    if (f >= 0 && writable && (flags & STS_O_TRUNC)) { /* a new stream under the same name */
+        int rc = sl_stream_delete(&fs->log, fs->cfg.files[f].id);
+        if (rc)
+            return sl_err(rc);
+        fs->cfg.files[f].name[0] = '\0';
+        f = -1;
+        fs->it_valid = 0;
+    }
+    if (f < 0) {
+        for (uint32_t i = 0; i < fs->cfg.n_files && f < 0; i++)
+            if (!fs->cfg.files[i].name[0])
+                f = (int)i;
+        if (f < 0)
+            return STS_ENOSPC;
+        struct sts_slfs_file *e = &fs->cfg.files[f];
+        int rc = sl_stream_create(&fs->log, path, &e->id);
+        if (rc)
+            return sl_err(rc); /* SL_ENOSPC: the catalog is full */
+        memcpy(e->name, path, len + 1);
+        e->size = 0;
+        e->n_runs = 0;
+        e->fragmented = 0;
+        /* a filesystem writes its directory entry now: so does the facade
+         * (one catalog chunk, whatever the number of files) */
+        fs->it_valid = 0;
+        rc = pump_all(fs);
+        if (rc)
+            return rc;
+    }
+    for (int h = 0; h < STS_SLFS_HANDLES; h++)
+        if (!fs->handles[h].used) {
+            fs->handles[h].used = 1;
+            fs->handles[h].file = (uint32_t)f;
+            fs->handles[h].pos = 0;
+            *out = h;
+            return STS_OK;
+        }
+    return STS_EBUSY; /* too many open files */
+}
+
+static int fs_close(void *ctx, sts_fh fh)
+{
+    struct sts_slfs *fs = ctx;
+    if (fh < 0 || fh >= STS_SLFS_HANDLES || !fs->handles[fh].used)
+        return STS_EINVAL;
+    fs->handles[fh].used = 0;
+    return STS_OK;
+}
+
+/* Appends one record of file f and notes where its bytes went. */
+static int append(struct sts_slfs *fs, uint32_t f, const uint8_t *p, uint32_t n)
+{
+    struct sts_slfs_file *e = &fs->cfg.files[f];
+    struct sts_slfs_run *last = e->n_runs ? &e->runs[e->n_runs - 1] : NULL;
+    int extend = last && fs->last_file == f && last->ts0 + last->len == fs->byte_clock;
+    if (!extend && e->n_runs == STS_SLFS_RUNS)
+        e->fragmented = 1; /* the last stretch is scanned from here on */
+    int rc = sl_append(&fs->log, e->id, fs->byte_clock, p, n);
+    if (rc == SL_EFULL) { /* the I/O task's turn */
+        rc = pump_all(fs);
+        if (!rc)
+            rc = sl_append(&fs->log, e->id, fs->byte_clock, p, n);
+    }
+    if (rc)
+        return sl_err(rc);
+    if (extend || e->fragmented)
+        last->len += n;
+    else
+        e->runs[e->n_runs++] = (struct sts_slfs_run){fs->byte_clock, e->size, n};
+    fs->byte_clock += n;
+    e->size += n;
+    fs->last_file = f;
+    fs->unsynced = 1;
+    return STS_OK;
+}
+
+static int fs_write(void *ctx, sts_fh fh, const void *buf, size_t len, size_t *done)
+{
+    struct sts_slfs *fs = ctx;
+    *done = 0;
+    if (fh < 0 || fh >= STS_SLFS_HANDLES || !fs->handles[fh].used)
+        return STS_EINVAL;
+    uint32_t f = fs->handles[fh].file;
+    if (fs->handles[fh].pos != fs->cfg.files[f].size)
+        return STS_ENOTSUP; /* append-only */
+    fs->it_valid = 0; /* pumping reuses the read buffer */
+    const uint8_t *p = buf;
+    while (*done < len) {
+        uint32_t n = len - *done > REC_MAX ? REC_MAX : (uint32_t)(len - *done);
+        int rc = append(fs, f, p + *done, n);
+        if (rc)
+            return rc;
+        *done += n;
+        fs->handles[fh].pos += n;
+    }
+    return STS_OK;
+}
+
+static int fs_sync(void *ctx, sts_fh fh, enum sts_sync_kind kind)
+{
+    struct sts_slfs *fs = ctx;
+    (void)fh;
+    (void)kind;
+    fs->it_valid = 0;
+    int rc = sl_sync(&fs->log);
+    if (!rc)
+        fs->unsynced = 0;
+    return sl_err(rc);
+}
+
+/* Points the iterator at byte `off` of file f: the run holding it gives its
+ * byte-clock time, and a search by timestamp finds the record. */
+static int position(struct sts_slfs *fs, uint32_t f, uint64_t off)
+{
+    const struct sts_slfs_file *e = &fs->cfg.files[f];
+    uint32_t lo = 0, hi = e->n_runs;
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (e->runs[mid].off0 <= off)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    const struct sts_slfs_run *r = &e->runs[lo];
+    int scan = e->fragmented && lo == e->n_runs - 1;
+    uint64_t t = r->ts0 + (off - r->off0);
+    /* a record holds at most 255 bytes: the one holding t starts after t - 255 */
+    uint64_t from = scan || t - r->ts0 < REC_MAX - 1 ? r->ts0 : t - (REC_MAX - 1);
+    int rc = sl_iter_from_ts(&fs->log, &fs->it, e->id, from);
+    if (!rc)
+        rc = sl_iter_next(&fs->it, &fs->rec);
+    if (rc)
+        return rc == SL_ENOENT ? STS_ERANGE : rc;
+    if (fs->rec.ts > from && fs->rec.ts > t)
+        return STS_ERANGE; /* evicted: the circular log has moved past it */
+    if (scan) { /* other files' records lie between: count this file's bytes */
+        uint64_t skip = off - r->off0;
+        while (skip >= fs->rec.len) {
+            skip -= fs->rec.len;
+            rc = sl_iter_next(&fs->it, &fs->rec);
+            if (rc)
+                return rc == SL_ENOENT ? STS_ERANGE : rc;
+        }
+        fs->rec_off = skip;
+    } else {
+        if (fs->rec.ts + fs->rec.len <= t)
+            return STS_ECORRUPT; /* the index and the log disagree */
+        fs->rec_off = t - fs->rec.ts;
+    }
+    fs->it_file = f;
+    fs->it_pos = off;
+    fs->it_valid = 1;
+    return STS_OK;
+}
+
+static int fs_read(void *ctx, sts_fh fh, void *buf, size_t len, size_t *done)
+{
+    struct sts_slfs *fs = ctx;
+    *done = 0;
+    if (fh < 0 || fh >= STS_SLFS_HANDLES || !fs->handles[fh].used)
+        return STS_EINVAL;
+    uint32_t f = fs->handles[fh].file;
+    uint64_t pos = fs->handles[fh].pos, size = fs->cfg.files[f].size;
+    if (pos >= size)
+        return STS_OK;
+    if (fs->unsynced) { /* readers see what is on the medium */
+        int rc = fs_sync(ctx, fh, STS_SYNC_DATA);
+        if (rc)
+            return rc;
+    }
+    size_t n = size - pos < len ? (size_t)(size - pos) : len;
+    if (!(fs->it_valid && fs->it_file == f && fs->it_pos == pos)) {
+        int rc = position(fs, f, pos);
+        if (rc)
+            return rc;
+    }
+    uint8_t *out = buf;
+    while (*done < n) {
+        if (fs->rec_off == fs->rec.len) {
+            int rc = sl_iter_next(&fs->it, &fs->rec);
+            if (rc) {
+                fs->it_valid = 0;
+                return rc == SL_ENOENT ? STS_EIO : rc;
+            }
+            fs->rec_off = 0;
+        }
+        size_t k = fs->rec.len - fs->rec_off;
+        k = k < n - *done ? k : n - *done;
+        memcpy(out + *done, fs->rec.data + fs->rec_off, k);
+        fs->rec_off += k;
+        *done += k;
+    }
+    fs->it_pos = pos + n;
+    fs->handles[fh].pos = pos + n;
+    return STS_OK;
+}
+
+static int fs_seek(void *ctx, sts_fh fh, uint64_t offset)
+{
+    struct sts_slfs *fs = ctx;
+    if (fh < 0 || fh >= STS_SLFS_HANDLES || !fs->handles[fh].used)
+        return STS_EINVAL;
+    fs->handles[fh].pos = offset;
+    return STS_OK;
+}
+
+static int fs_unlink(void *ctx, const char *path)
+{
+    struct sts_slfs *fs = ctx;
+    int f = find(fs, path);
+    if (f < 0)
+        return STS_ENOENT;
+    int rc = sl_stream_delete(&fs->log, fs->cfg.files[f].id);
+    fs->cfg.files[f].name[0] = '\0';
+    fs->it_valid = 0;
+    return rc ? sl_err(rc) : pump_all(fs); /* the catalog chunk, as for a create */
+}
+
+/* Directories are name prefixes: making one costs nothing. */
+static int fs_mkdir(void *ctx, const char *path)
+{
+    (void)ctx;
+    return strlen(path) < SL_NAME_MAX ? STS_OK : STS_EINVAL;
+}
+
+static int fs_rmdir(void *ctx, const char *path)
+{
+    (void)ctx;
+    (void)path;
+    return STS_OK;
+}
+
+static int fs_stat(void *ctx, const char *path, struct sts_stat *st)
+{
+    struct sts_slfs *fs = ctx;
+    int f = find(fs, path);
+    if (f >= 0) {
+        st->size = fs->cfg.files[f].size;
+        st->is_dir = 0;
+        return STS_OK;
+    }
+    size_t len = strlen(path);
+    for (uint32_t i = 0; i < fs->cfg.n_files; i++) {
+        const char *n = fs->cfg.files[i].name;
+        if (n[0] && !strncmp(n, path, len) && n[len] == '/') {
+            st->size = 0;
+            st->is_dir = 1;
+            return STS_OK;
+        }
+    }
+    return STS_ENOENT;
+}
+
+static int fs_statvfs(void *ctx, struct sts_statvfs *st)
+{
+    struct sts_slfs *fs = ctx;
+    struct sl_stats s;
+    sl_stats(&fs->log, &s);
+    st->total_bytes = s.capacity_bytes;
+    st->free_bytes = s.free_bytes;
+    st->block_size = fs->log.chunk;
+    return STS_OK;
+}
+
+static const struct sts_fs_ops slfs_ops = {
+    .open = fs_open,
+    .close = fs_close,
+    .read = fs_read,
+    .write = fs_write,
+    .seek = fs_seek,
+    .sync = fs_sync,
+    .unlink = fs_unlink,
+    .mkdir = fs_mkdir,
+    .rmdir = fs_rmdir,
+    .stat = fs_stat,
+    .statvfs = fs_statvfs,
+    .advise = NULL,
+};
+
+int sts_slfs_init(struct sts_slfs *fs, const struct sts_slfs_config *cfg, struct sts_fs *out)
+{
+    memset(fs, 0, sizeof(*fs));
+    fs->cfg = *cfg;
+    if (!cfg->files || !cfg->n_files)
+        return STS_EINVAL;
+    memset(cfg->files, 0, sizeof(*cfg->files) * cfg->n_files);
+    int rc = sl_format(&fs->log, &cfg->log);
+    if (rc)
+        return rc;
+    if (fs->cfg.n_files > fs->log.max_streams)
+        fs->cfg.n_files = fs->log.max_streams;
+    fs->last_file = UINT32_MAX;
+    out->ops = &slfs_ops;
+    out->ctx = fs;
+    return STS_OK;
+}
