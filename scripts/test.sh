@@ -45,6 +45,17 @@ build/release/storscope compare --threshold 0 build/firmware/firmware/suite-1.js
     { echo "storscope compare did not accept the firmware suite's JSON" >&2; exit 1; }
 echo "storscope report and compare accept the Cortex-M33 suite's JSON"
 
+echo "== third-party filesystem adapters (ctest label thirdparty)"
+if [ -n "${STORSCOPE_LITTLEFS_DIR:-}" ]; then
+    cmake -S . -B build/thirdparty -DCMAKE_BUILD_TYPE=Debug \
+        -DSTORSCOPE_LITTLEFS_DIR="$STORSCOPE_LITTLEFS_DIR" >/dev/null
+    cmake --build build/thirdparty -j"$(nproc)" >/dev/null
+    ctest --test-dir build/thirdparty -L thirdparty --output-on-failure
+else
+    echo "skipped: littlefs, FatFs and FileX sources not given (set STORSCOPE_LITTLEFS_DIR;"
+    echo "see docs/third-party-filesystems.md); none of their code is in this repository"
+fi
+
 echo "== cppcheck"
 cppcheck --quiet --error-exitcode=1 --std=c11 --enable=warning,performance,portability \
     --inline-suppr -I include src cli tests/harness tests/unit firmware

@@ -77,6 +77,11 @@ struct sl_config {
      * leave the pump time; more segments = more headroom, less retention.
      * 0 = 1. */
     uint32_t free_segments;
+    /* 0: sl_pump() erases ahead whenever it has nothing else to do. 1: it
+     * never does; the caller spends its idle time with sl_maintain(), one
+     * erase block per call (a writer with no idle time of its own, such as
+     * a filesystem facade, spreads the erases over its operations). */
+    uint8_t manual_maintenance;
     /* RAM for records between append and the device: at least the largest
      * stall times the data rate (measure it with storscope's L1). */
     uint8_t *buffer;
@@ -214,6 +219,9 @@ int sl_append(struct sl_log *log, uint8_t stream, uint64_t ts, const void *data,
 /* Does at most one device operation: SL_OK when there was nothing left to
  * do, SL_BUSY when work remains (call again), or an error. */
 int sl_pump(struct sl_log *log);
+/* One step of erasing ahead (one erase block): SL_BUSY while the floor is
+ * not yet met, SL_OK when it is. */
+int sl_maintain(struct sl_log *log);
 /* Asks for everything appended so far to be made durable; the next pumps
  * write the partial chunk (padded) and flush the device. */
 void sl_sync_request(struct sl_log *log);

@@ -7,6 +7,9 @@
 #include "storscope/error.h"
 #include "storscope/extentfs.h"
 #include "storscope/sensorlog_fs.h"
+#ifdef STORSCOPE_HAVE_LITTLEFS
+#include "storscope/littlefs_fs.h"
+#endif
 #include "storscope/sim.h"
 #include "storscope/target.h"
 #include "storscope/units.h"
@@ -31,8 +34,23 @@ struct sim_target {
     struct sts_sim_counters last;
     void *arena;
     struct slfs_mem *slfs;   /* +sensorlog */
+#ifdef STORSCOPE_HAVE_LITTLEFS
+    struct sts_littlefs *lfs; /* +littlefs */
+#endif
     char text[6][64];
 };
+
+#define STS_STR2(x) #x
+#define STS_STR(x) STS_STR2(x)
+
+static int use_lfs_available(void)
+{
+#ifdef STORSCOPE_HAVE_LITTLEFS
+    return 1;
+#else
+    return 0;
+#endif
+}
 
 /* sensorlog's memory: the target's, as an MCU application's would be static */
 struct slfs_mem {
@@ -55,11 +73,14 @@ static void slfs_free(struct slfs_mem *m)
 }
 
 /* sensorlog over the model: 8 KiB chunks by default (a catalog of 255
- * streams fits one), 1 MiB segments, a 256 KiB RAM buffer. */
+ * streams fits one); segments of 1 MiB on managed media, of 16 chunks (or
+ * the erase block) on raw flash, where a segment is erased block by block
+ * and a large one keeps a writer that must wait for it waiting longer; a
+ * 256 KiB RAM buffer. */
 static int slfs_open(struct sim_target *st, struct sts_bd bd, const struct sts_target_spec *spec,
                      uint64_t base, struct sts_fs *out, char *err, size_t errlen)
 {
-    uint64_t chunk = 8192, seg = 1u << 20, buffer = 256u << 10;
+    uint64_t chunk = 8192, seg = 0, buffer = 256u << 10;
     for (uint32_t i = 0; i < spec->n_fs_opts; i++) {
         const char *k = spec->fs_opts[i].key, *v = spec->fs_opts[i].value;
         uint64_t *dst = !strcmp(k, "chunk") ? &chunk : !strcmp(k, "segment") ? &seg
@@ -75,7 +96,10 @@ static int slfs_open(struct sim_target *st, struct sts_bd bd, const struct sts_t
     }
     struct sts_bd_geometry g;
     bd.ops->geometry(bd.ctx, &g);
-    if (g.erase_size > seg && (g.flags & STS_BD_NEEDS_ERASE))
+    int raw = (g.flags & STS_BD_NEEDS_ERASE) != 0;
+    if (!seg)
+        seg = raw ? 16 * chunk : 1u << 20;
+    if (raw && g.erase_size > seg)
         seg = g.erase_size;
     struct slfs_mem *m = calloc(1, sizeof(*m));
     uint32_t n_segs = (uint32_t)((g.capacity - base) / seg);
@@ -110,6 +134,50 @@ static int slfs_open(struct sim_target *st, struct sts_bd bd, const struct sts_t
     st->slfs = m;
     return STS_OK;
 }
+
+#ifdef STORSCOPE_HAVE_LITTLEFS
+/* The user's littlefs over the model: block=, cache=, lookahead=, cycles=. */
+static int lfs_open_on(struct sim_target *st, struct sts_bd bd, const struct sts_target_spec *spec,
+                       uint64_t base, struct sts_fs *out, struct sts_target *t, char *err,
+                       size_t errlen)
+{
+    struct sts_littlefs_config c = {.bd = bd, .base = base};
+    for (uint32_t i = 0; i < spec->n_fs_opts; i++) {
+        const char *k = spec->fs_opts[i].key, *v = spec->fs_opts[i].value;
+        uint64_t x = 0;
+        int rc = sts_parse_size(v, &x);
+        if (!rc && !strcmp(k, "block"))
+            c.block_bytes = (uint32_t)x;
+        else if (!rc && !strcmp(k, "cache"))
+            c.cache_bytes = (uint32_t)x;
+        else if (!rc && !strcmp(k, "lookahead"))
+            c.lookahead_bytes = (uint32_t)x;
+        else if (!rc && !strcmp(k, "cycles"))
+            c.block_cycles = (int32_t)x;
+        else {
+            snprintf(err, errlen, "+littlefs: bad option '%s=%s' (block=, cache=, lookahead=, "
+                                  "cycles=)", k, v);
+            return STS_EINVAL;
+        }
+    }
+    st->lfs = calloc(1, sizeof(*st->lfs));
+    if (!st->lfs)
+        return STS_ENOMEM;
+    int rc = sts_littlefs_init(st->lfs, &c, out);
+    if (rc) {
+        snprintf(err, errlen, "+littlefs: cannot format this medium (%s)", sts_strerror(rc));
+        free(st->lfs);
+        st->lfs = NULL;
+        return rc;
+    }
+    sts_target_env(t, STS_KV_S("littlefs_version", "2.x (LFS_VERSION " STS_STR(LFS_VERSION) ")"));
+    sts_target_env(t, STS_KV_U("littlefs_block_bytes", st->lfs->cfg.block_bytes));
+    sts_target_env(t, STS_KV_U("littlefs_cache_bytes", st->lfs->cfg.cache_bytes));
+    sts_target_env(t, STS_KV_U("littlefs_lookahead_bytes", st->lfs->cfg.lookahead_bytes));
+    sts_target_env(t, STS_KV_I("littlefs_block_cycles", st->lfs->cfg.block_cycles));
+    return STS_OK;
+}
+#endif
 
 static size_t sim_counters(struct sts_target *t, struct sts_kv *out, size_t max)
 {
@@ -202,10 +270,16 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
                  spec->arg);
         return STS_ENOENT;
     }
-    int use_sl = !strcmp(spec->fs, "sensorlog");
-    if (spec->fs[0] && strcmp(spec->fs, "extentfs") != 0 && !use_sl) {
+    int use_sl = !strcmp(spec->fs, "sensorlog"), use_lfs = 0;
+#ifdef STORSCOPE_HAVE_LITTLEFS
+    use_lfs = !strcmp(spec->fs, "littlefs");
+#endif
+    if (spec->fs[0] && strcmp(spec->fs, "extentfs") != 0 && !use_sl && !use_lfs) {
         snprintf(err, errlen, "sim: filesystem '+%s' is not available in this build "
-                              "(+extentfs, +sensorlog)", spec->fs);
+                              "(+extentfs, +sensorlog%s)", spec->fs,
+                 use_lfs_available() ? ", +littlefs" : "; third-party ones need their source "
+                                                      "at build time, see "
+                                                      "docs/third-party-filesystems.md");
         return STS_ENOTSUP;
     }
     struct sts_sim_params p = *prof;
@@ -295,14 +369,18 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
     }
     struct sts_extentfs_config cfg = {.bd = real ? st->timed : st->bd, .files = st->files,
                                       .n_files = SIM_FILES, .base = base};
+    err[0] = '\0';
     if (!rc && use_sl) {
-        err[0] = '\0';
         rc = slfs_open(st, cfg.bd, spec, base, &t->fs, err, errlen);
+#ifdef STORSCOPE_HAVE_LITTLEFS
+    } else if (!rc && use_lfs) {
+        rc = lfs_open_on(st, cfg.bd, spec, base, &t->fs, t, err, errlen);
+#endif
     } else if (!rc) {
         rc = sts_extentfs_init(&st->efs, &cfg, &t->fs);
     }
     if (rc) {
-        if (!err[0] || !use_sl)
+        if (!err[0])
             snprintf(err, errlen, "sim:%s: %s", spec->arg, sts_strerror(rc));
         free(st->arena);
         free(st);
@@ -315,7 +393,7 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
     else
         sts_sim_clock(&st->sim, &t->clock);
     t->flags = (real ? 0 : STS_T_VIRTUAL_TIME) | (keep ? STS_T_KEEPS_DATA : 0) |
-               (use_sl ? STS_T_APPEND_ONLY : STS_T_NO_FS_METADATA);
+               (use_sl ? STS_T_APPEND_ONLY : use_lfs ? 0 : STS_T_NO_FS_METADATA);
     t->io_align = 0;
     t->impl = st;
     t->counters = sim_counters;
@@ -330,7 +408,8 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
     sts_target_env(t, STS_KV_S("sim_kind", p.managed ? "managed (FTL)" : "raw flash"));
     sts_target_env(t, STS_KV_U("sim_fill_percent", fill));
     sts_target_env(t, STS_KV_B("sim_keeps_data", keep));
-    sts_target_env(t, STS_KV_S("filesystem", use_sl ? "sensorlog" : "extentfs"));
+    sts_target_env(t, STS_KV_S("filesystem", use_sl ? "sensorlog" : use_lfs ? "littlefs"
+                                                                            : "extentfs"));
     if (use_sl) {
         const struct sl_log *lg = &st->slfs->fs.log;
         sts_target_env(t, STS_KV_U("sensorlog_chunk_bytes", lg->chunk));
@@ -350,6 +429,12 @@ static void sim_close(struct sts_target *t)
     if (st->real)
         pthread_mutex_destroy(&st->lock);
     slfs_free(st->slfs);
+#ifdef STORSCOPE_HAVE_LITTLEFS
+    if (st->lfs) {
+        sts_littlefs_deinit(st->lfs);
+        free(st->lfs);
+    }
+#endif
     free(st->arena);
     free(st);
     t->impl = NULL;

@@ -22,11 +22,15 @@ static int sl_err(int rc)
     return rc == SL_EFULL ? STS_ENOSPC : rc; /* the other codes are storscope's */
 }
 
+/* What an operation needs written, then one erase block of the idle work
+ * an I/O task would have done meanwhile: erases are spread one per call. */
 static int pump_all(struct sts_slfs *fs)
 {
     int rc;
     while ((rc = sl_pump(&fs->log)) == SL_BUSY)
         ;
+    if (!rc && sl_maintain(&fs->log) < 0)
+        rc = SL_EIO;
     return sl_err(rc);
 }
 
@@ -293,13 +297,21 @@ static int fs_stat(void *ctx, const char *path, struct sts_stat *st)
     return STS_ENOENT;
 }
 
+/* Free space is what the files do not hold: the log is circular, so space
+ * taken by deleted files comes back as the writer goes round (overwriting
+ * past this point evicts the oldest records, live or not). Each record's
+ * 6-byte header on up to 255 bytes is counted. */
 static int fs_statvfs(void *ctx, struct sts_statvfs *st)
 {
     struct sts_slfs *fs = ctx;
     struct sl_stats s;
     sl_stats(&fs->log, &s);
+    uint64_t live = 0;
+    for (uint32_t i = 0; i < fs->cfg.n_files; i++)
+        if (fs->cfg.files[i].name[0])
+            live += fs->cfg.files[i].size + (fs->cfg.files[i].size + REC_MAX - 1) / REC_MAX * 6;
     st->total_bytes = s.capacity_bytes;
-    st->free_bytes = s.free_bytes;
+    st->free_bytes = live < s.capacity_bytes ? s.capacity_bytes - live : 0;
     st->block_size = fs->log.chunk;
     return STS_OK;
 }
@@ -326,7 +338,9 @@ int sts_slfs_init(struct sts_slfs *fs, const struct sts_slfs_config *cfg, struct
     if (!cfg->files || !cfg->n_files)
         return STS_EINVAL;
     memset(cfg->files, 0, sizeof(*cfg->files) * cfg->n_files);
-    int rc = sl_format(&fs->log, &cfg->log);
+    struct sl_config lc = cfg->log;
+    lc.manual_maintenance = 1;
+    int rc = sl_format(&fs->log, &lc);
     if (rc)
         return rc;
     if (fs->cfg.n_files > fs->log.max_streams)

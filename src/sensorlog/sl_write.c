@@ -422,6 +422,13 @@ static int pump_step(struct sl_log *log)
         log->st.syncs++;
         return SL_BUSY;
     }
+    return log->cfg.manual_maintenance ? SL_OK : keep_floor(log);
+}
+
+int sl_maintain(struct sl_log *log)
+{
+    if (!log->mounted || log->in_flight)
+        return log->mounted ? SL_BUSY : SL_EINVAL;
     return keep_floor(log);
 }
 
