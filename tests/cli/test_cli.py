@@ -168,6 +168,9 @@ class Runs(Base):
         other = self.load()["tests"][0]["points"][0]["latency"]["write+flush"]
         self.assertNotEqual(other, outs[0]["tests"][0]["points"][0]["latency"]["write+flush"])
 
+class Workloads(Base):
+    """S1, S2, M2, L1 and the paper suite on sensorlog: the long runs."""
+
     def test_s1_concurrent_load(self):
         r = run("run", "-q", "-t", self.target, "--tests", "S1", "-o", self.out)
         self.assertEqual(r.returncode, 0, r.stderr)
@@ -363,6 +366,7 @@ class Runs(Base):
             self.assertEqual(r.returncode, 2, spec)
             self.assertIn(msg, r.stderr, spec)
 
+class MoreRuns(Base):
     def test_nb_on_sim_and_not_applicable_on_posix(self):
         r = run("run", "-q", "-t", "sim:sd-consumer,poll=3463ns", "--tests", "nb", "-o", self.out)
         self.assertEqual(r.returncode, 0, r.stderr)
