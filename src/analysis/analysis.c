@@ -104,18 +104,29 @@ void sts_an_growth_class(double slope, double ci95, char *out, size_t n)
 {
     static const char *const names[] = {"O(1)", "O(n)", "O(n^2)", "O(n^3)"};
     double lo = slope - ci95, hi = slope + ci95;
-    /* a class k covers slopes within +-0.5 of k */
+    /* a class k is named when the whole interval lies within k +- 0.3: a
+     * slope of 0.4 is growth, not O(1), even if it rounds to 0 */
+    int k = (int)floor(slope + 0.5);
+    k = k < 0 ? 0 : k > 3 ? 3 : k;
+    if (lo >= k - 0.3 && hi <= k + 0.3) {
+        sts_strlcpy(out, names[k], n);
+        return;
+    }
     int klo = (int)floor(lo + 0.5), khi = (int)floor(hi + 0.5);
     klo = klo < 0 ? 0 : klo > 3 ? 3 : klo;
     khi = khi < 0 ? 0 : khi > 3 ? 3 : khi;
-    if (klo == khi) {
-        sts_strlcpy(out, names[klo], n);
-    } else {
-        sts_strlcpy(out, "between ", n);
-        sts_strlcat(out, names[klo], n);
-        sts_strlcat(out, " and ", n);
-        sts_strlcat(out, names[khi], n);
+    if (klo == khi) { /* between k and its neighbour on the side the slope leans to */
+        if (slope >= k && k < 3)
+            khi = k + 1;
+        else if (k > 0)
+            klo = k - 1;
+        else
+            khi = 1;
     }
+    sts_strlcpy(out, "between ", n);
+    sts_strlcat(out, names[klo], n);
+    sts_strlcat(out, " and ", n);
+    sts_strlcat(out, names[khi], n);
 }
 
 /* ---- the tier table (reference: seed 001 + public PLP/consumer figures) -- */

@@ -10,6 +10,9 @@
 #ifdef STORSCOPE_HAVE_LITTLEFS
 #include "storscope/littlefs_fs.h"
 #endif
+#ifdef STORSCOPE_HAVE_FATFS
+#include "storscope/fatfs_fs.h"
+#endif
 #include "storscope/sim.h"
 #include "storscope/target.h"
 #include "storscope/units.h"
@@ -37,20 +40,25 @@ struct sim_target {
 #ifdef STORSCOPE_HAVE_LITTLEFS
     struct sts_littlefs *lfs; /* +littlefs */
 #endif
+#ifdef STORSCOPE_HAVE_FATFS
+    struct sts_fatfs *fat;    /* +fatfs */
+#endif
     char text[6][64];
 };
 
 #define STS_STR2(x) #x
 #define STS_STR(x) STS_STR2(x)
 
-static int use_lfs_available(void)
-{
+/* The filesystems this build can put on a model. */
+static const char *const built_fs[] = {
+    "extentfs", "sensorlog",
 #ifdef STORSCOPE_HAVE_LITTLEFS
-    return 1;
-#else
-    return 0;
+    "littlefs",
 #endif
-}
+#ifdef STORSCOPE_HAVE_FATFS
+    "fatfs",
+#endif
+};
 
 /* sensorlog's memory: the target's, as an MCU application's would be static */
 struct slfs_mem {
@@ -179,6 +187,51 @@ static int lfs_open_on(struct sim_target *st, struct sts_bd bd, const struct sts
 }
 #endif
 
+#ifdef STORSCOPE_HAVE_FATFS
+/* The user's FatFs over the model: cluster=, fats=. FAT rewrites sectors in
+ * place: managed media only. */
+static int fat_open_on(struct sim_target *st, struct sts_bd bd, const struct sts_target_spec *spec,
+                       struct sts_fs *out, struct sts_target *t, char *err, size_t errlen)
+{
+    struct sts_fatfs_config c = {.bd = bd};
+    for (uint32_t i = 0; i < spec->n_fs_opts; i++) {
+        const char *k = spec->fs_opts[i].key, *v = spec->fs_opts[i].value;
+        uint64_t x = 0;
+        int rc = sts_parse_size(v, &x);
+        if (!rc && !strcmp(k, "cluster"))
+            c.cluster_bytes = (uint32_t)x;
+        else if (!rc && !strcmp(k, "fats") && (x == 1 || x == 2))
+            c.n_fats = (uint8_t)x;
+        else {
+            snprintf(err, errlen, "+fatfs: bad option '%s=%s' (cluster=, fats=1|2)", k, v);
+            return STS_EINVAL;
+        }
+    }
+    if (!st->sim.p.managed) {
+        snprintf(err, errlen, "+fatfs: FAT rewrites sectors in place; a raw flash medium "
+                              "needs an FTL under it (use a managed profile)");
+        return STS_EINVAL;
+    }
+    st->fat = calloc(1, sizeof(*st->fat));
+    if (!st->fat)
+        return STS_ENOMEM;
+    int rc = sts_fatfs_init(st->fat, &c, out);
+    if (rc) {
+        snprintf(err, errlen, "+fatfs: cannot format this medium (%s)", sts_strerror(rc));
+        free(st->fat);
+        st->fat = NULL;
+        return rc;
+    }
+    static const char *const types[] = {"?", "FAT12", "FAT16", "FAT32", "exFAT"};
+    sts_target_env(t, STS_KV_S("fatfs_revision", "R0." STS_STR(FF_DEFINED)));
+    sts_target_env(t, STS_KV_S("fatfs_type", types[st->fat->fat_type < 5 ? st->fat->fat_type : 0]));
+    sts_target_env(t, STS_KV_U("fatfs_cluster_bytes", st->fat->cluster_bytes));
+    sts_target_env(t, STS_KV_U("fatfs_fats", c.n_fats ? c.n_fats : 1));
+    sts_target_env(t, STS_KV_U("fatfs_sector_bytes", 512));
+    return STS_OK;
+}
+#endif
+
 static size_t sim_counters(struct sts_target *t, struct sts_kv *out, size_t max)
 {
     struct sim_target *st = t->impl;
@@ -270,16 +323,18 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
                  spec->arg);
         return STS_ENOENT;
     }
-    int use_sl = !strcmp(spec->fs, "sensorlog"), use_lfs = 0;
-#ifdef STORSCOPE_HAVE_LITTLEFS
-    use_lfs = !strcmp(spec->fs, "littlefs");
-#endif
-    if (spec->fs[0] && strcmp(spec->fs, "extentfs") != 0 && !use_sl && !use_lfs) {
+    int use_sl = !strcmp(spec->fs, "sensorlog");
+    int use_lfs = !strcmp(spec->fs, "littlefs"), use_fat = !strcmp(spec->fs, "fatfs");
+    int known = 0;
+    for (size_t i = 0; i < sizeof(built_fs) / sizeof(built_fs[0]); i++)
+        known |= !strcmp(spec->fs, built_fs[i]);
+    if (spec->fs[0] && !known) {
         snprintf(err, errlen, "sim: filesystem '+%s' is not available in this build "
                               "(+extentfs, +sensorlog%s)", spec->fs,
-                 use_lfs_available() ? ", +littlefs" : "; third-party ones need their source "
-                                                      "at build time, see "
-                                                      "docs/third-party-filesystems.md");
+                 sizeof(built_fs) > 2 * sizeof(built_fs[0])
+                     ? ", and the third-party ones built in"
+                     : "; third-party ones need their source at build time, see "
+                       "docs/third-party-filesystems.md");
         return STS_ENOTSUP;
     }
     struct sts_sim_params p = *prof;
@@ -376,6 +431,10 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
     } else if (!rc && use_lfs) {
         rc = lfs_open_on(st, cfg.bd, spec, base, &t->fs, t, err, errlen);
 #endif
+#ifdef STORSCOPE_HAVE_FATFS
+    } else if (!rc && use_fat) {
+        rc = fat_open_on(st, cfg.bd, spec, &t->fs, t, err, errlen);
+#endif
     } else if (!rc) {
         rc = sts_extentfs_init(&st->efs, &cfg, &t->fs);
     }
@@ -393,7 +452,7 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
     else
         sts_sim_clock(&st->sim, &t->clock);
     t->flags = (real ? 0 : STS_T_VIRTUAL_TIME) | (keep ? STS_T_KEEPS_DATA : 0) |
-               (use_sl ? STS_T_APPEND_ONLY : use_lfs ? 0 : STS_T_NO_FS_METADATA);
+               (use_sl ? STS_T_APPEND_ONLY : use_lfs || use_fat ? 0 : STS_T_NO_FS_METADATA);
     t->io_align = 0;
     t->impl = st;
     t->counters = sim_counters;
@@ -408,8 +467,10 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
     sts_target_env(t, STS_KV_S("sim_kind", p.managed ? "managed (FTL)" : "raw flash"));
     sts_target_env(t, STS_KV_U("sim_fill_percent", fill));
     sts_target_env(t, STS_KV_B("sim_keeps_data", keep));
-    sts_target_env(t, STS_KV_S("filesystem", use_sl ? "sensorlog" : use_lfs ? "littlefs"
-                                                                            : "extentfs"));
+    sts_target_env(t, STS_KV_S("filesystem", use_sl    ? "sensorlog"
+                                             : use_lfs ? "littlefs"
+                                             : use_fat ? "fatfs"
+                                                       : "extentfs"));
     if (use_sl) {
         const struct sl_log *lg = &st->slfs->fs.log;
         sts_target_env(t, STS_KV_U("sensorlog_chunk_bytes", lg->chunk));
@@ -429,6 +490,12 @@ static void sim_close(struct sts_target *t)
     if (st->real)
         pthread_mutex_destroy(&st->lock);
     slfs_free(st->slfs);
+#ifdef STORSCOPE_HAVE_FATFS
+    if (st->fat) {
+        sts_fatfs_deinit(st->fat);
+        free(st->fat);
+    }
+#endif
 #ifdef STORSCOPE_HAVE_LITTLEFS
     if (st->lfs) {
         sts_littlefs_deinit(st->lfs);
