@@ -80,15 +80,15 @@ static int bench(const char *profile, uint64_t capacity, uint32_t segment_bytes,
     static uint8_t ring[16384], chunk[16384], readb[16384];
     static struct sl_seg_info segs[4096];
     static struct sl_log log;
-    static struct sl_stream_info streams[SL_MAX_STREAMS];
+    static struct sl_stream_info streams[16];
     struct sl_config cfg = {.bd = {&counted_ops, &dev}, .buffer = ring,
                             .buffer_bytes = sizeof(ring), .chunk_buf = chunk,
                             .read_buf = readb, .segs = segs, .n_segs = 4096,
                             .segment_bytes = segment_bytes, .free_segments = 2,
-                            .streams = streams, .max_streams = SL_MAX_STREAMS,
+                            .streams = streams, .max_streams = 16,
                             .now_ns = sim_now, .clock_ctx = &sim};
     int rc = sl_format(&log, &cfg);
-    uint8_t imu = 0, ppg = 0, env = 0;
+    uint16_t imu = 0, ppg = 0, env = 0;
     if (!rc)
         rc = sl_stream_create(&log, "imu", &imu);
     if (!rc)

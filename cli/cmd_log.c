@@ -21,7 +21,7 @@ struct log_mem {
     struct sl_config cfg;
     uint8_t *ring, *chunk, *read;
     struct sl_seg_info *segs;
-    struct sl_stream_info streams[SL_MAX_STREAMS];
+    struct sl_stream_info *streams;
 };
 
 static void log_mem_free(struct log_mem *m)
@@ -30,26 +30,28 @@ static void log_mem_free(struct log_mem *m)
     free(m->chunk);
     free(m->read);
     free(m->segs);
+    free(m->streams);
 }
 
 static int log_mem_alloc(struct log_mem *m, struct sts_bd bd, uint32_t chunk, uint32_t seg_bytes,
-                         uint64_t size)
+                         uint64_t size, uint32_t max_streams)
 {
     memset(m, 0, sizeof(*m));
     uint32_t n = (uint32_t)(size / seg_bytes);
     m->ring = malloc(65536);
+    m->streams = calloc(max_streams ? max_streams : 1, sizeof(*m->streams));
     m->segs = calloc(n ? n : 1, sizeof(*m->segs));
     if (posix_memalign((void **)&m->chunk, 4096, chunk))
         m->chunk = NULL;
     if (posix_memalign((void **)&m->read, 4096, chunk))
         m->read = NULL;
-    if (!m->ring || !m->segs || !m->chunk || !m->read)
+    if (!m->ring || !m->segs || !m->chunk || !m->read || !m->streams)
         return SL_ENOMEM;
     m->cfg = (struct sl_config){.bd = bd, .size = size, .chunk_bytes = chunk,
                                 .segment_bytes = seg_bytes, .buffer = m->ring,
                                 .buffer_bytes = 65536, .chunk_buf = m->chunk,
                                 .read_buf = m->read, .segs = m->segs, .n_segs = n,
-                                .streams = m->streams, .max_streams = SL_MAX_STREAMS};
+                                .streams = m->streams, .max_streams = max_streams};
     return SL_OK;
 }
 
@@ -73,7 +75,8 @@ static int open_raw(struct sts_target *t, const char *path, int writable)
 }
 
 /* The geometry is in the first segment header; any header would do. */
-static int probe(struct sts_bd *bd, uint32_t *chunk, uint32_t *seg, uint32_t *n)
+static int probe(struct sts_bd *bd, uint32_t *chunk, uint32_t *seg, uint32_t *n,
+                 uint32_t *max_streams)
 {
     uint8_t *hdr;
     if (posix_memalign((void **)&hdr, 4096, 4096))
@@ -87,6 +90,8 @@ static int probe(struct sts_bd *bd, uint32_t *chunk, uint32_t *seg, uint32_t *n)
                (uint32_t)hdr[39] << 24;
         *n = (uint32_t)hdr[40] | (uint32_t)hdr[41] << 8 | (uint32_t)hdr[42] << 16 |
              (uint32_t)hdr[43] << 24;
+        *max_streams = (uint32_t)hdr[48] | (uint32_t)hdr[49] << 8 | (uint32_t)hdr[50] << 16 |
+                       (uint32_t)hdr[51] << 24;
         ok = *chunk >= 1024 && *seg >= 2 * *chunk && *n >= 3;
     }
     free(hdr);
@@ -98,17 +103,17 @@ static int dump(const char *path, const char *stream, int csv)
     struct sts_target t;
     if (open_raw(&t, path, 0))
         return EXIT_USAGE;
-    uint32_t chunk, seg, n;
-    if (probe(t.bd, &chunk, &seg, &n)) {
+    uint32_t chunk, seg, n, max_streams;
+    if (probe(t.bd, &chunk, &seg, &n, &max_streams) || max_streams > SL_MAX_STREAMS) {
         cli_error("%s holds no sensorlog log (no segment header at offset 0)", path);
         sts_target_raw.close(&t);
         return EXIT_USAGE;
     }
     struct log_mem m;
-    int rc = log_mem_alloc(&m, *t.bd, chunk, seg, (uint64_t)seg * n);
+    int rc = log_mem_alloc(&m, *t.bd, chunk, seg, (uint64_t)seg * n, max_streams);
     if (!rc)
         rc = sl_mount(&m.log, &m.cfg);
-    uint8_t id = 0;
+    uint16_t id = 0;
     if (!rc && stream && sl_stream_open(&m.log, stream, &id)) {
         cli_error("%s has no stream '%s'", path, stream);
         rc = SL_ENOENT;
@@ -170,10 +175,10 @@ static int demo(const char *path, uint64_t size, uint64_t seconds)
         return EXIT_USAGE;
     }
     struct log_mem m;
-    int rc = log_mem_alloc(&m, *t.bd, 4096, 65536, size / 65536 * 65536);
+    int rc = log_mem_alloc(&m, *t.bd, 4096, 65536, size / 65536 * 65536, 16);
     if (!rc)
         rc = sl_format(&m.log, &m.cfg);
-    uint8_t imu = 0, ppg = 0, env = 0;
+    uint16_t imu = 0, ppg = 0, env = 0;
     if (!rc)
         rc = sl_stream_create(&m.log, "imu", &imu);
     if (!rc)

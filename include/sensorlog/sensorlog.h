@@ -22,8 +22,11 @@ extern "C" {
 #endif
 
 #define SL_FORMAT_VERSION 1
-#define SL_NAME_MAX 16       /* stream name, bytes including the terminating NUL */
-#define SL_MAX_STREAMS 255   /* stream ids are one byte; see sl_config.streams */
+#define SL_NAME_MAX 15       /* stream name, bytes including the terminating NUL */
+#define SL_MAX_STREAMS 65535 /* stream ids are two bytes; see sl_config.streams */
+#define SL_MAX_PAGES 64      /* catalog pages (a page is one chunk of entries) */
+#define SL_CATALOG_UPDATES 32 /* catalog chunks a segment takes before a fresh one
+                                 starts; bounds what mount reads */
 #define SL_RECORD_MAX 255    /* bytes of data in one record */
 
 /* Error codes: the same values as storscope's STS_E* (device errors pass through). */
@@ -94,10 +97,11 @@ struct sl_config {
     /* One entry per segment (size / segment_bytes entries). */
     struct sl_seg_info *segs;
     uint32_t n_segs;
-    /* The catalog: one entry per stream the log may hold. The catalog is
-     * rewritten whole (one chunk) on every create or delete and travels in
-     * each segment header, so at most (chunk_bytes - 56) / 24 streams fit
-     * (168 with 4 KiB chunks), and never more than 255. */
+    /* The catalog: one entry per stream the log may hold. It is kept in
+     * pages of (chunk_bytes - 56) / 24 entries (168 with 4 KiB chunks); a
+     * create or delete rewrites the one page its entry is in (one chunk),
+     * and every segment opens with a copy of all pages. At most 64 pages
+     * and 65,535 streams. */
     struct sl_stream_info *streams;
     uint32_t max_streams;
     /* Optional: called before the oldest segment is erased, with its first
@@ -116,7 +120,7 @@ struct sl_config {
 };
 
 struct sl_stream_info {
-    uint8_t id;                /* 1..255; 0 = free slot */
+    uint16_t id;               /* 1..65535 (its slot + 1); 0 = free slot */
     char name[SL_NAME_MAX];
     uint64_t created_gseq;     /* records before this belong to an older stream */
 };
@@ -136,7 +140,7 @@ struct sl_stats {
 
 /* One record as read back. */
 struct sl_record {
-    uint8_t stream;
+    uint16_t stream;
     uint8_t len;
     uint64_t ts;        /* as appended */
     uint64_t gseq;      /* position in the log */
@@ -148,7 +152,7 @@ struct sl_log;
 /* Reads stream records in log order. */
 struct sl_iter {
     struct sl_log *log;
-    uint8_t stream;        /* 0 = every stream */
+    uint16_t stream;       /* 0 = every stream */
     uint64_t created_gseq;
     uint32_t seg;          /* segment index being read */
     uint32_t chunk;        /* chunk index in it */
@@ -169,25 +173,27 @@ struct sl_log {
     int needs_erase;
     uint32_t erasing;            /* segment being erased block by block; UINT32_MAX none */
     uint32_t erase_off;          /* bytes of it erased so far */
-    /* catalog (cfg.streams, limited to what a chunk holds) */
+    /* catalog (cfg.streams, in pages of page_entries) */
     struct sl_stream_info *streams;
-    uint32_t max_streams;
+    uint32_t max_streams, page_entries, n_pages;
     uint32_t catalog_version;
-    int catalog_dirty;
+    uint64_t dirty_pages;        /* pages changed since they were last written */
+    uint32_t cat_updates;        /* catalog chunks written in cur_seg after its header */
+    uint32_t flight_page;        /* the page being written */
+    uint32_t last_slot;
     /* RAM buffer: a ring of encoded records */
     size_t head, tail, fill;
     /* writer */
     uint32_t cur_seg;            /* segment being written; UINT32_MAX: none open */
     uint32_t next_chunk;         /* next chunk index in cur_seg */
     uint32_t seq;                /* sequence number of cur_seg */
-    uint16_t cat_chunk;          /* latest catalog chunk in cur_seg; 0xFFFF none */
+    uint16_t cat_chunk;          /* latest catalog chunk in cur_seg */
     uint64_t next_gseq, ts_max;
     uint32_t staged, staged_records; /* bytes / records in chunk_buf's payload */
     uint64_t staged_gseq, staged_ts_base;
     uint64_t taken;              /* records that left the RAM buffer (staged or dropped) */
     uint64_t sync_target;        /* sync done once taken reaches this and all is flushed */
     int sync_wanted;
-    uint8_t last_id;
     struct sts_bd_req req;
     int in_flight;               /* 0, or what the request in flight writes */
     uint32_t open_target;        /* segment whose header is in flight */
@@ -207,14 +213,14 @@ int sl_mount(struct sl_log *log, const struct sl_config *cfg);
 
 /* Streams: O(1) device operations whatever the count or fill (a catalog
  * chunk is written at the next pump). */
-int sl_stream_create(struct sl_log *log, const char *name, uint8_t *id);
-int sl_stream_open(struct sl_log *log, const char *name, uint8_t *id);
-int sl_stream_delete(struct sl_log *log, uint8_t id);
-const struct sl_stream_info *sl_stream_info(const struct sl_log *log, uint8_t id);
+int sl_stream_create(struct sl_log *log, const char *name, uint16_t *id);
+int sl_stream_open(struct sl_log *log, const char *name, uint16_t *id);
+int sl_stream_delete(struct sl_log *log, uint16_t id);
+const struct sl_stream_info *sl_stream_info(const struct sl_log *log, uint16_t id);
 
 /* Copies a record into RAM; bounded time, never touches the device. Safe
  * from several tasks with cfg.lock set. */
-int sl_append(struct sl_log *log, uint8_t stream, uint64_t ts, const void *data, size_t len);
+int sl_append(struct sl_log *log, uint16_t stream, uint64_t ts, const void *data, size_t len);
 
 /* Does at most one device operation: SL_OK when there was nothing left to
  * do, SL_BUSY when work remains (call again), or an error. */
@@ -230,8 +236,8 @@ int sl_sync(struct sl_log *log);
 
 /* Iterators: from a sequence number or a timestamp (the first record whose
  * timestamp is at or after ts), found in O(log n) device reads. */
-int sl_iter_from_gseq(struct sl_log *log, struct sl_iter *it, uint8_t stream, uint64_t gseq);
-int sl_iter_from_ts(struct sl_log *log, struct sl_iter *it, uint8_t stream, uint64_t ts);
+int sl_iter_from_gseq(struct sl_log *log, struct sl_iter *it, uint16_t stream, uint64_t gseq);
+int sl_iter_from_ts(struct sl_log *log, struct sl_iter *it, uint16_t stream, uint64_t ts);
 /* SL_OK with *rec filled, SL_ENOENT at the end of what is on the medium. */
 int sl_iter_next(struct sl_iter *it, struct sl_record *rec);
 

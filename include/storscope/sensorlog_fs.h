@@ -31,7 +31,7 @@ struct sts_slfs_run {
 
 struct sts_slfs_file {
     char name[SL_NAME_MAX];  /* "" = free entry */
-    uint8_t id;              /* its stream */
+    uint16_t id;             /* its stream */
     uint64_t size;           /* bytes */
     uint32_t n_runs;
     int fragmented;          /* more stretches than runs[] holds: past the last one,

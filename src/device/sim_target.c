@@ -61,10 +61,12 @@ static const char *const built_fs[] = {
 };
 
 /* sensorlog's memory: the target's, as an MCU application's would be static */
+#define SLFS_FILES 2048 /* S2 at full scale makes 1000, M2 a few hundred */
+
 struct slfs_mem {
     struct sts_slfs fs;
-    struct sts_slfs_file files[SL_MAX_STREAMS];
-    struct sl_stream_info streams[SL_MAX_STREAMS];
+    struct sts_slfs_file *files;
+    struct sl_stream_info *streams;
     struct sl_seg_info *segs;
     uint8_t *ring, *chunk, *read;
 };
@@ -74,17 +76,18 @@ static void slfs_free(struct slfs_mem *m)
     if (!m)
         return;
     free(m->segs);
+    free(m->files);
+    free(m->streams);
     free(m->ring);
     free(m->chunk);
     free(m->read);
     free(m);
 }
 
-/* sensorlog over the model: 8 KiB chunks by default (a catalog of 255
- * streams fits one); segments of 1 MiB on managed media, of 16 chunks (or
- * the erase block) on raw flash, where a segment is erased block by block
- * and a large one keeps a writer that must wait for it waiting longer; a
- * 256 KiB RAM buffer. */
+/* sensorlog over the model: 8 KiB chunks by default (a catalog page holds
+ * 339 files, 2,048 files take 7 pages), segments of 1 MiB on managed media
+ * and of 64 chunks on raw flash (erased block by block: a large one keeps
+ * a writer that must wait for it waiting longer), a 256 KiB RAM buffer. */
 static int slfs_open(struct sim_target *st, struct sts_bd bd, const struct sts_target_spec *spec,
                      uint64_t base, struct sts_fs *out, char *err, size_t errlen)
 {
@@ -106,18 +109,20 @@ static int slfs_open(struct sim_target *st, struct sts_bd bd, const struct sts_t
     bd.ops->geometry(bd.ctx, &g);
     int raw = (g.flags & STS_BD_NEEDS_ERASE) != 0;
     if (!seg)
-        seg = raw ? 16 * chunk : 1u << 20;
+        seg = raw ? 64 * chunk : 1u << 20;
     if (raw && g.erase_size > seg)
         seg = g.erase_size;
     struct slfs_mem *m = calloc(1, sizeof(*m));
     uint32_t n_segs = (uint32_t)((g.capacity - base) / seg);
     if (m) {
         m->segs = calloc(n_segs ? n_segs : 1, sizeof(*m->segs));
+        m->files = calloc(SLFS_FILES, sizeof(*m->files));
+        m->streams = calloc(SLFS_FILES, sizeof(*m->streams));
         m->ring = malloc(buffer);
         m->chunk = malloc(chunk);
         m->read = malloc(chunk);
     }
-    if (!m || !m->segs || !m->ring || !m->chunk || !m->read) {
+    if (!m || !m->segs || !m->files || !m->streams || !m->ring || !m->chunk || !m->read) {
         slfs_free(m);
         snprintf(err, errlen, "+sensorlog: out of memory");
         return STS_ENOMEM;
@@ -127,9 +132,9 @@ static int slfs_open(struct sim_target *st, struct sts_bd bd, const struct sts_t
                 .segment_bytes = (uint32_t)seg, .free_segments = 2, .buffer = m->ring,
                 .buffer_bytes = buffer, .chunk_buf = m->chunk, .read_buf = m->read,
                 .segs = m->segs, .n_segs = n_segs, .streams = m->streams,
-                .max_streams = SL_MAX_STREAMS},
+                .max_streams = SLFS_FILES},
         .files = m->files,
-        .n_files = SL_MAX_STREAMS,
+        .n_files = SLFS_FILES,
     };
     int rc = sts_slfs_init(&m->fs, &cfg, out);
     if (rc) {

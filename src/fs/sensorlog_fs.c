@@ -39,7 +39,7 @@ static int fs_open(void *ctx, const char *path, int flags, sts_fh *out)
     struct sts_slfs *fs = ctx;
     size_t len = strlen(path);
     if (len == 0 || len >= SL_NAME_MAX)
-        return STS_EINVAL; /* sensorlog names hold 15 bytes */
+        return STS_EINVAL; /* sensorlog names hold 14 bytes */
     int f = find(fs, path);
     int writable = (flags & STS_O_WRONLY) != 0;
     if (f < 0 && !(flags & STS_O_CREAT))
@@ -300,7 +300,7 @@ static int fs_stat(void *ctx, const char *path, struct sts_stat *st)
 /* Free space is what the files do not hold: the log is circular, so space
  * taken by deleted files comes back as the writer goes round (overwriting
  * past this point evicts the oldest records, live or not). Each record's
- * 6-byte header on up to 255 bytes is counted. */
+ * 7-byte header on up to 255 bytes is counted. */
 static int fs_statvfs(void *ctx, struct sts_statvfs *st)
 {
     struct sts_slfs *fs = ctx;
@@ -309,7 +309,7 @@ static int fs_statvfs(void *ctx, struct sts_statvfs *st)
     uint64_t live = 0;
     for (uint32_t i = 0; i < fs->cfg.n_files; i++)
         if (fs->cfg.files[i].name[0])
-            live += fs->cfg.files[i].size + (fs->cfg.files[i].size + REC_MAX - 1) / REC_MAX * 6;
+            live += fs->cfg.files[i].size + (fs->cfg.files[i].size + REC_MAX - 1) / REC_MAX * 7;
     st->total_bytes = s.capacity_bytes;
     st->free_bytes = live < s.capacity_bytes ? s.capacity_bytes - live : 0;
     st->block_size = fs->log.chunk;

@@ -57,15 +57,19 @@ int sl_geometry(struct sl_log *log, const struct sl_config *cfg)
     log->chunk = chunk;
     log->seg_bytes = seg;
     log->chunks_per_seg = seg / chunk;
-    log->hdr_chunks = 1;
     log->n_segs = (uint32_t)n;
     log->cfg.free_segments = floor;
     log->needs_erase = raw;
-    uint32_t fit = (chunk - SL_SEG_HDR - 8u) / SL_CAT_ENTRY; /* a whole catalog per chunk */
+    /* the catalog in pages of one chunk; each segment opens with all of them */
+    log->page_entries = (chunk - SL_CHUNK_HDR - SL_CAT_PAGE_HDR) / SL_CAT_ENTRY;
+    uint32_t most = log->page_entries * SL_MAX_PAGES;
+    most = most < SL_MAX_STREAMS ? most : SL_MAX_STREAMS;
     log->streams = cfg->streams;
-    log->max_streams = cfg->max_streams < fit ? cfg->max_streams : fit;
-    if (log->max_streams > SL_MAX_STREAMS)
-        log->max_streams = SL_MAX_STREAMS;
+    log->max_streams = cfg->max_streams < most ? cfg->max_streams : most;
+    log->n_pages = (log->max_streams + log->page_entries - 1) / log->page_entries;
+    log->hdr_chunks = 1 + log->n_pages;
+    if (log->hdr_chunks + 2 > log->chunks_per_seg)
+        return SL_EINVAL; /* segments too small for the catalog */
     memset(log->streams, 0, sizeof(*log->streams) * log->max_streams);
     log->erase_block = raw ? erase : seg;
     log->erasing = SL_NO_SEG;
@@ -84,39 +88,39 @@ uint64_t sl_chunk_addr(const struct sl_log *log, uint32_t seg, uint32_t chunk)
     return sl_seg_addr(log, seg) + (uint64_t)chunk * log->chunk;
 }
 
-/* ---- catalog ------------------------------------------------------------ */
-size_t sl_catalog_encode(const struct sl_log *log, uint8_t *p)
+/* ---- catalog pages -------------------------------------------------------- */
+size_t sl_catalog_page_encode(const struct sl_log *log, uint32_t k, uint8_t *p)
 {
-    uint16_t n = 0;
-    uint8_t *e = p + 4;
-    for (uint32_t i = 0; i < log->max_streams; i++) {
-        const struct sl_stream_info *s = &log->streams[i];
-        if (!s->id)
-            continue;
+    uint32_t first = k * log->page_entries, n = log->max_streams - first;
+    n = n < log->page_entries ? n : log->page_entries;
+    sl_put16(p, (uint16_t)k);
+    sl_put16(p + 2, (uint16_t)n);
+    sl_put32(p + 4, 0);
+    uint8_t *e = p + SL_CAT_PAGE_HDR;
+    for (uint32_t i = 0; i < n; i++, e += SL_CAT_ENTRY) {
+        const struct sl_stream_info *s = &log->streams[first + i];
         memset(e, 0, SL_CAT_ENTRY);
-        e[0] = s->id;
-        memcpy(e + 1, s->name, strlen(s->name)); /* <= 15 bytes, NUL-padded */
+        sl_put16(e, s->id);
+        if (s->id)
+            memcpy(e + 2, s->name, strlen(s->name)); /* <= 14 bytes, NUL-padded */
         sl_put64(e + 16, s->created_gseq);
-        e += SL_CAT_ENTRY;
-        n++;
     }
-    sl_put16(p, n);
-    sl_put16(p + 2, 0);
-    return 4 + (size_t)n * SL_CAT_ENTRY;
+    return SL_CAT_PAGE_HDR + (size_t)n * SL_CAT_ENTRY;
 }
 
-int sl_catalog_decode(struct sl_log *log, const uint8_t *p, uint32_t n)
+int sl_catalog_page_decode(struct sl_log *log, const uint8_t *p, size_t len)
 {
-    if (n > log->max_streams)
-        return n > SL_MAX_STREAMS ? SL_ECORRUPT : SL_ENOMEM; /* a smaller table than the writer's */
-    memset(log->streams, 0, sizeof(*log->streams) * log->max_streams);
-    const uint8_t *e = p + 4;
+    uint32_t k = sl_get16(p), n = sl_get16(p + 2), first = k * log->page_entries;
+    if (k >= log->n_pages || n > log->page_entries || first + n > log->max_streams ||
+        len < SL_CAT_PAGE_HDR + (size_t)n * SL_CAT_ENTRY)
+        return SL_ECORRUPT;
+    const uint8_t *e = p + SL_CAT_PAGE_HDR;
     for (uint32_t i = 0; i < n; i++, e += SL_CAT_ENTRY) {
-        struct sl_stream_info *s = &log->streams[i];
-        if (!e[0])
-            return SL_ECORRUPT;
-        s->id = e[0];
-        memcpy(s->name, e + 1, SL_CAT_NAME);
+        struct sl_stream_info *s = &log->streams[first + i];
+        s->id = sl_get16(e);
+        if (s->id && s->id != first + i + 1)
+            return SL_ECORRUPT; /* an id is its slot + 1 */
+        memcpy(s->name, e + 2, SL_CAT_NAME);
         s->name[SL_CAT_NAME] = '\0';
         s->created_gseq = sl_get64(e + 16);
     }
@@ -129,6 +133,7 @@ void sl_seg_hdr_encode(const struct sl_log *log, uint8_t *buf, const struct sl_s
     memset(buf, 0xFF, log->chunk); /* the unused rest stays as erased flash */
     sl_put32(buf, SL_SEG_MAGIC);
     sl_put16(buf + 4, SL_FORMAT_VERSION);
+    sl_put16(buf + 6, SL_SEG_HDR + 4);
     sl_put32(buf + 8, h->seq);
     sl_put32(buf + 12, h->erase_count);
     sl_put64(buf + 16, h->first_gseq);
@@ -137,18 +142,16 @@ void sl_seg_hdr_encode(const struct sl_log *log, uint8_t *buf, const struct sl_s
     sl_put32(buf + 36, log->seg_bytes);
     sl_put32(buf + 40, log->n_segs);
     sl_put32(buf + 44, log->catalog_version);
-    size_t cat = sl_catalog_encode(log, buf + SL_SEG_HDR);
-    uint16_t total = (uint16_t)(SL_SEG_HDR + cat + 4);
-    sl_put16(buf + 6, total);
-    sl_put32(buf + total - 4, sl_crc32c(0, buf, total - 4u));
+    sl_put32(buf + 48, log->max_streams);
+    sl_put16(buf + 52, (uint16_t)log->page_entries);
+    sl_put16(buf + 54, (uint16_t)log->n_pages);
+    sl_put32(buf + SL_SEG_HDR, sl_crc32c(0, buf, SL_SEG_HDR));
 }
 
 int sl_seg_hdr_decode(const struct sl_log *log, const uint8_t *buf, struct sl_seg_hdr *h)
 {
-    uint16_t total = sl_get16(buf + 6);
-    if (sl_get32(buf) != SL_SEG_MAGIC || total < SL_SEG_HDR + 8 || total > log->chunk)
-        return SL_ENOENT;
-    if (sl_get32(buf + total - 4) != sl_crc32c(0, buf, total - 4u))
+    if (sl_get32(buf) != SL_SEG_MAGIC || sl_get16(buf + 6) != SL_SEG_HDR + 4 ||
+        sl_get32(buf + SL_SEG_HDR) != sl_crc32c(0, buf, SL_SEG_HDR))
         return SL_ENOENT; /* torn or foreign: not a header */
     if (sl_get16(buf + 4) != SL_FORMAT_VERSION)
         return SL_ECORRUPT; /* a newer format: refuse rather than misread */
@@ -159,11 +162,15 @@ int sl_seg_hdr_decode(const struct sl_log *log, const uint8_t *buf, struct sl_se
     h->chunk_bytes = sl_get32(buf + 32);
     h->segment_bytes = sl_get32(buf + 36);
     h->n_segments = sl_get32(buf + 40);
-    h->n_streams = sl_get16(buf + SL_SEG_HDR);
+    h->catalog_version = sl_get32(buf + 44);
+    h->max_streams = sl_get32(buf + 48);
+    h->page_entries = sl_get16(buf + 52);
+    h->n_pages = sl_get16(buf + 54);
     if (h->chunk_bytes != log->chunk || h->segment_bytes != log->seg_bytes ||
-        h->n_segments != log->n_segs || h->seq == 0 ||
-        SL_SEG_HDR + 8u + (uint32_t)h->n_streams * SL_CAT_ENTRY != total)
+        h->n_segments != log->n_segs || h->seq == 0)
         return SL_ECORRUPT; /* formatted with another geometry */
+    if (h->max_streams != log->max_streams || h->n_pages != log->n_pages)
+        return SL_ENOMEM; /* formatted for another catalog size */
     return SL_OK;
 }
 
@@ -315,7 +322,7 @@ int sl_format(struct sl_log *log, const struct sl_config *cfg)
  * the end in log2(chunks) reads. */
 static uint32_t find_end(struct sl_log *log, uint32_t seg)
 {
-    uint32_t lo = log->hdr_chunks, hi = log->chunks_per_seg;
+    uint32_t lo = 1, hi = log->chunks_per_seg; /* the header pages are chunks too */
     struct sl_chunk_hdr h;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
@@ -327,14 +334,56 @@ static uint32_t find_end(struct sl_log *log, uint32_t seg)
     return lo;
 }
 
+/* The catalog of segment seg: its header pages, then the updates written in
+ * it, newest first, found by following each catalog chunk's link to the
+ * one before (at most SL_CATALOG_UPDATES of them). `last` is the index of
+ * the segment's last intact chunk. */
+static int load_catalog(struct sl_log *log, uint32_t seg, uint32_t last)
+{
+    struct sl_chunk_hdr h;
+    memset(log->streams, 0, sizeof(*log->streams) * log->max_streams);
+    for (uint32_t k = 0; k < log->n_pages; k++) {
+        int rc = sl_read_chunk(log, seg, 1 + k, &h);
+        if (rc == SL_OK && h.type != SL_CHUNK_CATALOG)
+            rc = SL_ECORRUPT;
+        if (!rc)
+            rc = sl_catalog_page_decode(log, log->cfg.read_buf + SL_CHUNK_HDR, h.used);
+        if (rc)
+            return rc == SL_ENOENT ? SL_ECORRUPT : rc;
+        log->catalog_version = h.catalog_version;
+    }
+    if (last < log->hdr_chunks)
+        return SL_OK;
+    int rc = sl_read_chunk(log, seg, last, &h);
+    if (rc)
+        return rc == SL_ENOENT ? SL_ECORRUPT : rc;
+    log->catalog_version = h.catalog_version;
+    uint32_t idx = h.type == SL_CHUNK_CATALOG ? last : h.cat_chunk;
+    uint64_t seen = 0;
+    for (uint32_t n = 0; idx != SL_NO_CAT && idx >= log->hdr_chunks && n <= SL_CATALOG_UPDATES;
+         n++) {
+        rc = sl_read_chunk(log, seg, idx, &h);
+        if (rc == SL_OK && h.type != SL_CHUNK_CATALOG)
+            rc = SL_ECORRUPT;
+        if (rc)
+            return rc == SL_ENOENT ? SL_ECORRUPT : rc;
+        uint32_t k = sl_get16(log->cfg.read_buf + SL_CHUNK_HDR);
+        if (k < SL_MAX_PAGES && !(seen & (1ull << k))) { /* the newest copy wins */
+            seen |= 1ull << k;
+            rc = sl_catalog_page_decode(log, log->cfg.read_buf + SL_CHUNK_HDR, h.used);
+            if (rc)
+                return rc;
+        }
+        idx = h.cat_chunk; /* the catalog chunk before this one */
+    }
+    return SL_OK;
+}
+
 int sl_mount(struct sl_log *log, const struct sl_config *cfg)
 {
     int rc = sl_geometry(log, cfg);
     if (rc)
         return rc;
-    struct sts_bd_geometry g;
-    cfg->bd.ops->geometry(cfg->bd.ctx, &g);
-    uint32_t head = SL_NO_SEG;
     uint8_t *buf = log->cfg.read_buf;
     for (uint32_t i = 0; i < log->n_segs; i++) {
         struct sl_seg_info *s = &log->cfg.segs[i];
@@ -343,7 +392,7 @@ int sl_mount(struct sl_log *log, const struct sl_config *cfg)
         rc = cfg->bd.ops->read(cfg->bd.ctx, sl_seg_addr(log, i), buf, log->chunk);
         if (rc == SL_OK)
             rc = sl_seg_hdr_decode(log, buf, &h);
-        if (rc == SL_ECORRUPT)
+        if (rc == SL_ECORRUPT || rc == SL_ENOMEM)
             return rc;
         if (rc) { /* free: erased if it reads as erased flash */
             int all_ff = 1;
@@ -353,39 +402,37 @@ int sl_mount(struct sl_log *log, const struct sl_config *cfg)
             continue;
         }
         *s = (struct sl_seg_info){h.seq, h.erase_count, h.first_gseq, h.ts_start, 0, 0};
-        if (head == SL_NO_SEG || h.seq > log->cfg.segs[head].seq) {
-            head = i;
-            rc = sl_catalog_decode(log, buf + SL_SEG_HDR, h.n_streams);
-            if (rc)
-                return rc;
-            log->catalog_version = sl_get32(buf + 44);
-        }
     }
-    if (head == SL_NO_SEG)
-        return SL_ENOENT;
-    struct sl_seg_info *hs = &log->cfg.segs[head];
-    log->seq = hs->seq;
-    log->next_gseq = hs->first_gseq;
-    log->ts_max = hs->ts_start;
-    uint32_t end = find_end(log, head);
-    struct sl_chunk_hdr h;
-    if (end > log->hdr_chunks && sl_read_chunk(log, head, end - 1, &h) == SL_OK) {
-        log->next_gseq = h.first_gseq + h.n_records;
-        log->ts_max = h.ts_hi;
-        if (h.cat_chunk != SL_NO_CAT && h.catalog_version != log->catalog_version) {
-            struct sl_chunk_hdr c;
-            rc = sl_read_chunk(log, head, h.cat_chunk, &c);
-            if (rc == SL_OK && c.type == SL_CHUNK_CATALOG)
-                rc = sl_catalog_decode(log, log->cfg.read_buf + SL_CHUNK_HDR,
-                                       sl_get16(log->cfg.read_buf + SL_CHUNK_HDR));
-            if (rc)
-                return rc == SL_ENOENT ? SL_ECORRUPT : rc;
-            log->catalog_version = c.catalog_version;
+    for (;;) { /* the newest segment whose catalog is whole */
+        uint32_t head = SL_NO_SEG;
+        for (uint32_t i = 0; i < log->n_segs; i++)
+            if (log->cfg.segs[i].seq &&
+                (head == SL_NO_SEG || log->cfg.segs[i].seq > log->cfg.segs[head].seq))
+                head = i;
+        if (head == SL_NO_SEG)
+            return SL_ENOENT;
+        struct sl_seg_info *hs = &log->cfg.segs[head];
+        uint32_t end = find_end(log, head);
+        rc = end > log->n_pages ? load_catalog(log, head, end - 1) : SL_ECORRUPT;
+        if (rc == SL_ECORRUPT && end <= log->hdr_chunks) {
+            /* cut while the segment was opening: it holds no record */
+            hs->seq = 0;
+            continue;
         }
+        if (rc)
+            return rc;
+        log->seq = hs->seq;
+        log->next_gseq = hs->first_gseq;
+        log->ts_max = hs->ts_start;
+        struct sl_chunk_hdr h;
+        if (end > log->hdr_chunks && sl_read_chunk(log, head, end - 1, &h) == SL_OK) {
+            log->next_gseq = h.first_gseq + h.n_records;
+            log->ts_max = h.ts_hi;
+        }
+        /* writing goes on in a fresh segment: the end of this one may be torn */
+        log->cur_seg = head;
+        log->next_chunk = log->chunks_per_seg;
+        log->mounted = 1;
+        return SL_OK;
     }
-    /* writing goes on in a fresh segment: the end of this one may be torn */
-    log->cur_seg = head;
-    log->next_chunk = log->chunks_per_seg;
-    log->mounted = 1;
-    return SL_OK;
 }

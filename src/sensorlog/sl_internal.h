@@ -10,13 +10,14 @@
 /* ---- layout, version 1 ------------------------------------------------ */
 #define SL_SEG_MAGIC 0x47534C53u   /* "SLSG" little-endian */
 #define SL_CHUNK_MAGIC 0x4B43u     /* "CK" */
-#define SL_SEG_HDR 48u             /* fixed part of a segment header */
-#define SL_CAT_ENTRY 24u           /* id, name (15 bytes, NUL-padded), created_gseq */
-#define SL_CAT_NAME 15u
+#define SL_SEG_HDR 56u             /* a segment header, without its CRC */
+#define SL_CAT_ENTRY 24u           /* id (u16), name (14 bytes, NUL-padded), created_gseq */
+#define SL_CAT_NAME 14u
+#define SL_CAT_PAGE_HDR 8u         /* page number, entries, 4 spare */
 #define SL_CHUNK_HDR 48u
-#define SL_REC_HDR 6u              /* stream, len, ts delta (int32) */
-#define SL_RING_HDR 10u            /* in RAM: stream, len, ts (u64) */
-#define SL_MIN_CHUNK 1024u         /* a segment header with 40 streams fits */
+#define SL_REC_HDR 7u              /* stream (u16), len, ts delta (int32) */
+#define SL_RING_HDR 11u            /* in RAM: stream (u16), len, ts (u64) */
+#define SL_MIN_CHUNK 1024u         /* a catalog page holds 40 entries */
 #define SL_NO_SEG 0xFFFFFFFFu
 #define SL_NO_CAT 0xFFFFu
 
@@ -33,12 +34,12 @@ struct sl_chunk_hdr {
     uint32_t catalog_version;
 };
 
-/* Decoded segment header (the catalog stays in the buffer). */
+/* Decoded segment header; the catalog pages follow it as chunks 1 .. n. */
 struct sl_seg_hdr {
     uint32_t seq, erase_count;
     uint64_t first_gseq, ts_start;
-    uint32_t chunk_bytes, segment_bytes, n_segments;
-    uint16_t n_streams;
+    uint32_t chunk_bytes, segment_bytes, n_segments, catalog_version;
+    uint32_t max_streams, page_entries, n_pages;
 };
 
 static inline void sl_put16(uint8_t *p, uint16_t v)
@@ -75,10 +76,11 @@ int sl_geometry(struct sl_log *log, const struct sl_config *cfg);
 uint64_t sl_seg_addr(const struct sl_log *log, uint32_t seg);
 uint64_t sl_chunk_addr(const struct sl_log *log, uint32_t seg, uint32_t chunk);
 
-/* Encodes the catalog at p (2-byte count, 2 spare, entries); returns bytes. */
-size_t sl_catalog_encode(const struct sl_log *log, uint8_t *p);
-/* Decodes a catalog of n entries; SL_ECORRUPT when it makes no sense. */
-int sl_catalog_decode(struct sl_log *log, const uint8_t *p, uint32_t n);
+/* Encodes catalog page k at p (page number, entry count, 4 spare, one entry
+ * per slot of the page); returns bytes. */
+size_t sl_catalog_page_encode(const struct sl_log *log, uint32_t k, uint8_t *p);
+/* Decodes a page into the catalog; SL_ECORRUPT when it makes no sense. */
+int sl_catalog_page_decode(struct sl_log *log, const uint8_t *p, size_t len);
 
 /* Fills buf (one chunk) with a segment header and its CRC. */
 void sl_seg_hdr_encode(const struct sl_log *log, uint8_t *buf, const struct sl_seg_hdr *h);

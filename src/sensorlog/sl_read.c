@@ -72,7 +72,7 @@ static uint32_t find_chunk(struct sl_log *log, uint32_t seg, int by_ts, uint64_t
     return lo;
 }
 
-static int iter_init(struct sl_log *log, struct sl_iter *it, uint8_t stream, int by_ts,
+static int iter_init(struct sl_log *log, struct sl_iter *it, uint16_t stream, int by_ts,
                      uint64_t key)
 {
     memset(it, 0, sizeof(*it));
@@ -98,12 +98,12 @@ static int iter_init(struct sl_log *log, struct sl_iter *it, uint8_t stream, int
     return SL_OK;
 }
 
-int sl_iter_from_gseq(struct sl_log *log, struct sl_iter *it, uint8_t stream, uint64_t gseq)
+int sl_iter_from_gseq(struct sl_log *log, struct sl_iter *it, uint16_t stream, uint64_t gseq)
 {
     return iter_init(log, it, stream, 0, gseq);
 }
 
-int sl_iter_from_ts(struct sl_log *log, struct sl_iter *it, uint8_t stream, uint64_t ts)
+int sl_iter_from_ts(struct sl_log *log, struct sl_iter *it, uint16_t stream, uint64_t ts)
 {
     return iter_init(log, it, stream, 1, ts);
 }
@@ -162,14 +162,14 @@ int sl_iter_next(struct sl_iter *it, struct sl_record *rec)
             continue;
         }
         const uint8_t *r = log->cfg.read_buf + it->pos;
-        if (it->pos + SL_REC_HDR + r[1] > SL_CHUNK_HDR + it->used)
+        if (it->pos + SL_REC_HDR + r[2] > SL_CHUNK_HDR + it->used)
             return SL_ECORRUPT; /* the CRC held, the records do not: a bug, not wear */
-        rec->stream = r[0];
-        rec->len = r[1];
-        rec->ts = it->ts_base + (uint64_t)(int64_t)(int32_t)sl_get32(r + 2);
+        rec->stream = sl_get16(r);
+        rec->len = r[2];
+        rec->ts = it->ts_base + (uint64_t)(int64_t)(int32_t)sl_get32(r + 3);
         rec->gseq = it->gseq++;
         rec->data = r + SL_REC_HDR;
-        it->pos += SL_REC_HDR + r[1];
+        it->pos += SL_REC_HDR + r[2];
         it->n_left--;
         if ((!it->stream || rec->stream == it->stream) && rec->gseq >= it->from_gseq &&
             rec->ts >= it->from_ts && rec->gseq >= it->created_gseq)

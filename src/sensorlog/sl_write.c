@@ -24,6 +24,8 @@ static uint64_t now(const struct sl_log *log)
 }
 
 /* ---- streams ------------------------------------------------------------- */
+/* A stream's id is its slot in the catalog + 1: finding one by id is an
+ * index, by name a scan of RAM; neither touches the device. */
 static struct sl_stream_info *find_name(struct sl_log *log, const char *name)
 {
     for (uint32_t i = 0; i < log->max_streams; i++)
@@ -32,48 +34,37 @@ static struct sl_stream_info *find_name(struct sl_log *log, const char *name)
     return NULL;
 }
 
-static int id_used(const struct sl_log *log, uint8_t id)
+static void catalog_changed(struct sl_log *log, uint32_t slot)
 {
-    for (uint32_t i = 0; i < log->max_streams; i++)
-        if (log->streams[i].id == id)
-            return 1;
-    return 0;
+    log->catalog_version++;
+    log->dirty_pages |= 1ull << (slot / log->page_entries);
 }
 
-int sl_stream_create(struct sl_log *log, const char *name, uint8_t *id)
+int sl_stream_create(struct sl_log *log, const char *name, uint16_t *id)
 {
     size_t len = name ? strlen(name) : 0;
     if (!log->mounted || len == 0 || len > SL_CAT_NAME)
         return SL_EINVAL;
     if (find_name(log, name))
         return SL_EEXIST;
-    struct sl_stream_info *slot = NULL;
-    for (uint32_t i = 0; i < log->max_streams && !slot; i++)
-        if (!log->streams[i].id)
-            slot = &log->streams[i];
-    if (!slot)
-        return SL_ENOSPC;
-    if (!log->last_id)
-        for (uint32_t i = 0; i < log->max_streams; i++)
-            if (log->streams[i].id > log->last_id)
-                log->last_id = log->streams[i].id;
-    /* ids go round 1..255 so a deleted stream's id is reused as late as can be */
-    uint8_t next = log->last_id;
-    do
-        next = (uint8_t)(next == 255 ? 1 : next + 1);
-    while (id_used(log, next));
-    log->last_id = next;
-    slot->id = next;
-    memcpy(slot->name, name, len + 1);
-    /* the stream's records are those staged from now on */
-    slot->created_gseq = log->next_gseq;
-    log->catalog_version++;
-    log->catalog_dirty = 1;
-    *id = next;
-    return SL_OK;
+    /* slots go round, so a deleted stream's id comes back as late as can be */
+    for (uint32_t k = 1; k <= log->max_streams; k++) {
+        uint32_t slot = (log->last_slot + k) % log->max_streams;
+        struct sl_stream_info *s = &log->streams[slot];
+        if (s->id)
+            continue;
+        s->id = (uint16_t)(slot + 1);
+        memcpy(s->name, name, len + 1);
+        s->created_gseq = log->next_gseq; /* its records are those staged from now on */
+        log->last_slot = slot;
+        catalog_changed(log, slot);
+        *id = s->id;
+        return SL_OK;
+    }
+    return SL_ENOSPC;
 }
 
-int sl_stream_open(struct sl_log *log, const char *name, uint8_t *id)
+int sl_stream_open(struct sl_log *log, const char *name, uint16_t *id)
 {
     const struct sl_stream_info *s = name ? find_name(log, name) : NULL;
     if (!s)
@@ -82,24 +73,20 @@ int sl_stream_open(struct sl_log *log, const char *name, uint8_t *id)
     return SL_OK;
 }
 
-int sl_stream_delete(struct sl_log *log, uint8_t id)
+const struct sl_stream_info *sl_stream_info(const struct sl_log *log, uint16_t id)
 {
-    for (uint32_t i = 0; i < log->max_streams; i++)
-        if (id && log->streams[i].id == id) {
-            memset(&log->streams[i], 0, sizeof(log->streams[i]));
-            log->catalog_version++;
-            log->catalog_dirty = 1;
-            return SL_OK;
-        }
-    return SL_ENOENT;
+    if (!id || id > log->max_streams || log->streams[id - 1].id != id)
+        return NULL;
+    return &log->streams[id - 1];
 }
 
-const struct sl_stream_info *sl_stream_info(const struct sl_log *log, uint8_t id)
+int sl_stream_delete(struct sl_log *log, uint16_t id)
 {
-    for (uint32_t i = 0; i < log->max_streams; i++)
-        if (id && log->streams[i].id == id)
-            return &log->streams[i];
-    return NULL;
+    if (!sl_stream_info(log, id))
+        return SL_ENOENT;
+    memset(&log->streams[id - 1], 0, sizeof(log->streams[id - 1]));
+    catalog_changed(log, id - 1u);
+    return SL_OK;
 }
 
 /* ---- the RAM ring: records as stream, len, ts (8), data ------------------- */
@@ -125,22 +112,22 @@ static void ring_drop(struct sl_log *log)
 {
     uint8_t hdr[SL_RING_HDR];
     ring_read(log, log->tail, hdr, sizeof(hdr));
-    size_t n = SL_RING_HDR + hdr[1];
+    size_t n = SL_RING_HDR + hdr[2];
     log->tail = (log->tail + n) % log->cfg.buffer_bytes;
     log->fill -= n;
     log->taken++;
 }
 
-int sl_append(struct sl_log *log, uint8_t stream, uint64_t ts, const void *data, size_t len)
+int sl_append(struct sl_log *log, uint16_t stream, uint64_t ts, const void *data, size_t len)
 {
     if (len > SL_RECORD_MAX || !stream || (len && !data))
         return SL_EINVAL;
     uint64_t t0 = now(log);
     size_t need = SL_RING_HDR + len;
     uint8_t hdr[SL_RING_HDR];
-    hdr[0] = stream;
-    hdr[1] = (uint8_t)len;
-    sl_put64(hdr + 2, ts);
+    sl_put16(hdr, stream);
+    hdr[2] = (uint8_t)len;
+    sl_put64(hdr + 3, ts);
     lock(log);
     while (log->cfg.buffer_bytes - log->fill < need) {
         if (log->cfg.full_policy != SL_DROP_OLDEST || !log->fill) {
@@ -181,27 +168,29 @@ static int stage(struct sl_log *log)
         }
         uint8_t hdr[SL_RING_HDR];
         ring_read(log, log->tail, hdr, sizeof(hdr));
-        uint64_t ts = sl_get64(hdr + 2);
+        uint64_t ts = sl_get64(hdr + 3);
+        uint32_t len = hdr[2];
         if (!log->staged_records) {
             log->staged_ts_base = ts;
             log->staged_gseq = log->next_gseq;
         }
         int64_t delta = (int64_t)(ts - log->staged_ts_base);
-        if (log->staged + SL_REC_HDR + hdr[1] > cap || delta > INT32_MAX || delta < INT32_MIN) {
+        if (log->staged + SL_REC_HDR + len > cap || delta > INT32_MAX || delta < INT32_MIN) {
             unlock(log);
             return 1;
         }
         uint8_t *r = out + log->staged;
-        r[0] = hdr[0];
+        r[0] = hdr[0]; /* stream, little-endian */
         r[1] = hdr[1];
-        sl_put32(r + 2, (uint32_t)(int32_t)delta);
-        ring_read(log, (log->tail + SL_RING_HDR) % log->cfg.buffer_bytes, r + SL_REC_HDR, hdr[1]);
-        size_t n = SL_RING_HDR + hdr[1];
+        r[2] = (uint8_t)len;
+        sl_put32(r + 3, (uint32_t)(int32_t)delta);
+        ring_read(log, (log->tail + SL_RING_HDR) % log->cfg.buffer_bytes, r + SL_REC_HDR, len);
+        size_t n = SL_RING_HDR + len;
         log->tail = (log->tail + n) % log->cfg.buffer_bytes;
         log->fill -= n;
         log->taken++;
         unlock(log);
-        log->staged += SL_REC_HDR + hdr[1];
+        log->staged += SL_REC_HDR + len;
         log->staged_records++;
         log->next_gseq++;
         if (ts > log->ts_max)
@@ -238,14 +227,16 @@ static void written(struct sl_log *log)
         s->ts_start = log->ts_max;
         s->erased = 0;
         log->cur_seg = log->open_target;
-        log->next_chunk = log->hdr_chunks;
+        log->next_chunk = 1; /* the catalog pages come next */
         log->cat_chunk = SL_NO_CAT;
-        log->catalog_dirty = 0; /* the header carries the catalog */
+        log->cat_updates = 0;
+        log->dirty_pages = 0; /* they carry every page */
         return;
     }
     if (what == FLIGHT_CATALOG) {
         log->cat_chunk = (uint16_t)log->next_chunk;
-        log->catalog_dirty = 0;
+        if (log->next_chunk >= log->hdr_chunks && ++log->cat_updates >= SL_CATALOG_UPDATES)
+            log->next_chunk = log->chunks_per_seg; /* a fresh segment: mount reads stay few */
     } else {
         log->staged = log->staged_records = 0;
     }
@@ -339,24 +330,37 @@ static int open_segment(struct sl_log *log)
         evict(log, target);
     if (!s->erased)
         return erase_or_trim(log, target);
-    struct sl_seg_hdr h = {log->seq + 1, s->erase_count, log->next_gseq, log->ts_max, 0, 0, 0, 0};
+    struct sl_seg_hdr h = {log->seq + 1, s->erase_count, log->next_gseq, log->ts_max, 0, 0, 0, 0, 0, 0, 0};
     log->read_gen++; /* the header is built in the read buffer */
     sl_seg_hdr_encode(log, log->cfg.read_buf, &h);
     log->open_target = target;
     return program(log, sl_seg_addr(log, target), log->cfg.read_buf, FLIGHT_HEADER);
 }
 
-static int write_catalog(struct sl_log *log)
+/* Writes catalog page k as the next chunk; it links to the catalog chunk
+ * before it, so mount can walk the updates back. */
+static int write_page(struct sl_log *log, uint32_t k)
 {
     uint8_t *buf = log->cfg.read_buf;
     log->read_gen++;
     memset(buf, 0xFF, log->chunk);
-    size_t used = sl_catalog_encode(log, buf + SL_CHUNK_HDR);
+    size_t used = sl_catalog_page_encode(log, k, buf + SL_CHUNK_HDR);
     struct sl_chunk_hdr h = {SL_CHUNK_CATALOG, 0, (uint16_t)used, 0, log->seq,
-                             (uint16_t)log->next_chunk, (uint16_t)log->next_chunk,
+                             log->cat_chunk, (uint16_t)log->next_chunk,
                              log->next_gseq, log->ts_max, log->ts_max, log->catalog_version};
     sl_chunk_seal(log, buf, &h);
+    log->dirty_pages &= ~(1ull << k); /* a change from here on dirties it again */
     return program(log, sl_chunk_addr(log, log->cur_seg, log->next_chunk), buf, FLIGHT_CATALOG);
+}
+
+static uint32_t lowest_bit(uint64_t v)
+{
+    uint32_t k = 0;
+    while (!(v & 1)) {
+        v >>= 1;
+        k++;
+    }
+    return k;
 }
 
 static int write_staged(struct sl_log *log, int closed_by_sync)
@@ -408,8 +412,10 @@ static int pump_step(struct sl_log *log)
     }
     if (log->cur_seg == SL_NO_SEG || log->next_chunk >= log->chunks_per_seg)
         return finish(log, open_segment(log));
-    if (log->catalog_dirty)
-        return finish(log, write_catalog(log));
+    if (log->next_chunk < log->hdr_chunks) /* the new segment's copy of the catalog */
+        return finish(log, write_page(log, log->next_chunk - 1));
+    if (log->dirty_pages)
+        return finish(log, write_page(log, lowest_bit(log->dirty_pages)));
     int full = stage(log);
     int sync_due = log->sync_wanted && log->taken >= log->sync_target;
     if (full || (sync_due && log->staged_records))

@@ -86,7 +86,7 @@ static uint8_t ring[8192];
 static uint8_t chunk_buf[4096] __attribute__((aligned(8)));
 static uint8_t read_buf[4096] __attribute__((aligned(8)));
 static struct sl_config cfg;
-static struct sl_stream_info streams[SL_MAX_STREAMS];
+static struct sl_stream_info streams[1024];
 
 static int medium(const char *profile, uint64_t capacity, uint32_t erase_bytes, int nonblocking)
 {
@@ -112,7 +112,7 @@ static int medium(const char *profile, uint64_t capacity, uint32_t erase_bytes, 
     cfg.segs = segs;
     cfg.n_segs = N_SEGS;
     cfg.streams = streams;
-    cfg.max_streams = SL_MAX_STREAMS;
+    cfg.max_streams = 40; /* one catalog page of a 1 KiB chunk */
     return rc;
 }
 
@@ -127,7 +127,7 @@ static int nor_log(uint64_t capacity, uint32_t seg_bytes)
 
 /* Record k of a stream: its bytes follow from (stream, k), so a record read
  * back from the wrong place, or torn, does not check. */
-static size_t make_record(uint8_t stream, uint64_t k, uint8_t *out)
+static size_t make_record(uint16_t stream, uint64_t k, uint8_t *out)
 {
     size_t len = 4 + (size_t)(sts_mix64(stream * 1000003ull + k) % 29);
     for (size_t i = 0; i < len; i++)
@@ -151,7 +151,7 @@ static int pump_all(void)
 }
 
 /* Appends n records to each stream, timestamps in steps of 10. */
-static int append_rounds(const uint8_t *ids, int n_ids, uint64_t *next_k, uint64_t rounds,
+static int append_rounds(const uint16_t *ids, int n_ids, uint64_t *next_k, uint64_t rounds,
                          uint64_t *ts)
 {
     uint8_t buf[64];
@@ -173,7 +173,7 @@ static int append_rounds(const uint8_t *ids, int n_ids, uint64_t *next_k, uint64
 }
 
 /* Reads a stream from the start: records k0, k0+1, ... in order, intact. */
-static int read_back(uint8_t id, uint64_t k0, uint64_t expect_n)
+static int read_back(uint16_t id, uint64_t k0, uint64_t expect_n)
 {
     struct sl_iter it;
     struct sl_record r;
@@ -191,7 +191,7 @@ static int read_back(uint8_t id, uint64_t k0, uint64_t expect_n)
 
 /* Reads whatever the log still holds of a stream: 0 when the records run
  * contiguously and intact from *first to *last (n of them). */
-static int read_kept(uint8_t id, uint64_t *first, uint64_t *last, uint64_t *n)
+static int read_kept(uint16_t id, uint64_t *first, uint64_t *last, uint64_t *n)
 {
     struct sl_iter it;
     struct sl_record r;
@@ -211,7 +211,7 @@ static int read_kept(uint8_t id, uint64_t *first, uint64_t *last, uint64_t *n)
 static void roundtrip_on_nor(void)
 {
     CHECK_EQ(nor_log(512 * 1024, 8192), 0);
-    uint8_t ids[3];
+    uint16_t ids[3];
     CHECK_EQ(sl_stream_create(&lg, "imu", &ids[0]), 0);
     CHECK_EQ(sl_stream_create(&lg, "ppg", &ids[1]), 0);
     CHECK_EQ(sl_stream_create(&lg, "env", &ids[2]), 0);
@@ -238,29 +238,32 @@ static void roundtrip_on_nor(void)
     sl_stats(&lg, &st);
     CHECK_EQ(st.appended_records, 900);
     CHECK(st.programmed_bytes % 1024 == 0);
-    CHECK(st.write_amplification > 1.0 && st.write_amplification < 2.0);
+    /* 7-byte record headers on ~18-byte records, and per 8 KiB segment a header
+     * and a catalog page: under 3 */
+    CHECK(st.write_amplification > 1.0 && st.write_amplification < 3.0);
 }
 
 static void mount_finds_everything_in_log_reads(void)
 {
     CHECK_EQ(nor_log(512 * 1024, 8192), 0);
-    uint8_t id;
+    uint16_t id;
     CHECK_EQ(sl_stream_create(&lg, "imu", &id), 0);
     uint64_t k = 0, ts = 5;
     CHECK_EQ(append_rounds(&id, 1, &k, 1000, &ts), 0);
     CHECK_EQ(sl_sync(&lg), 0);
     /* a second stream created late lives in a catalog chunk, not a header */
-    uint8_t late;
+    uint16_t late;
     CHECK_EQ(sl_stream_create(&lg, "late", &late), 0);
     uint64_t kl = 0;
     CHECK_EQ(append_rounds(&late, 1, &kl, 10, &ts), 0);
     CHECK_EQ(sl_sync(&lg), 0);
     uint64_t before = cnt.reads;
     CHECK_EQ(sl_mount(&lg, &cfg), 0);
-    /* headers (64 segments) + bisection of 8 chunks (<= 4) + last chunk + catalog */
+    /* headers (64 segments) + the catalog page + bisection of 8 chunks (<= 4)
+     * + the last chunk + the one catalog update since */
     uint64_t reads = cnt.reads - before;
-    CHECK(reads <= 64 + 4 + 2);
-    uint8_t again;
+    CHECK(reads <= 64 + 1 + 4 + 1 + 1);
+    uint16_t again;
     CHECK_EQ(sl_stream_open(&lg, "imu", &again), 0);
     CHECK_EQ(again, id);
     CHECK_EQ(sl_stream_open(&lg, "late", &again), 0);
@@ -299,7 +302,7 @@ static void wraps_around_evicting_the_oldest_evenly(void)
     cfg.evict = on_evict;
     evictions = 0;
     CHECK_EQ(sl_format(&lg, &cfg), 0);
-    uint8_t id;
+    uint16_t id;
     CHECK_EQ(sl_stream_create(&lg, "imu", &id), 0);
     uint64_t k = 0, ts = 1;
     /* ~2.6 MB of records through 256 KiB: about ten laps */
@@ -319,14 +322,14 @@ static void wraps_around_evicting_the_oldest_evenly(void)
     CHECK_EQ(first, evicted_end); /* the first record not evicted */
     CHECK_EQ(g, k - 1);
     /* the floor: two segments erased ahead, the rest holds data */
-    CHECK(st.free_bytes >= 2 * (8192 - 1024));
+    CHECK(st.free_bytes >= 2 * (8192 - 2 * 1024)); /* a header and a catalog page each */
     CHECK(n * 20 > 256 * 1024 / 2);
 }
 
 static void appends_never_touch_the_device_and_pumps_do_one_operation(void)
 {
     CHECK_EQ(nor_log(512 * 1024, 8192), 0);
-    uint8_t id;
+    uint16_t id;
     CHECK_EQ(sl_stream_create(&lg, "imu", &id), 0);
     uint8_t buf[64];
     uint64_t ops = device_ops(), pumps = 0;
@@ -361,12 +364,13 @@ static void full_buffer_policies(void)
     cfg.segment_bytes = 8192;
     cfg.buffer_bytes = 400;
     CHECK_EQ(sl_format(&lg, &cfg), 0);
-    uint8_t id, data[30] = {0};
+    uint16_t id;
+    uint8_t data[30] = {0};
     CHECK_EQ(sl_stream_create(&lg, "s", &id), 0);
     int k = 0;
     while (sl_append(&lg, id, (uint64_t)k, data, sizeof(data)) == SL_OK)
         k++;
-    CHECK_EQ(k, 400 / 40); /* 10 bytes of header each */
+    CHECK_EQ(k, 400 / 41); /* 11 bytes of header each */
     struct sl_stats st;
     sl_stats(&lg, &st);
     CHECK_EQ(st.rejected_records, 1);
@@ -383,15 +387,15 @@ static void full_buffer_policies(void)
     struct sl_record r;
     CHECK_EQ(sl_iter_from_gseq(&lg, &it, id, 0), 0);
     CHECK_EQ(sl_iter_next(&it, &r), 0);
-    CHECK_EQ(r.data[0], 15); /* 15 dropped, the last 10 kept */
+    CHECK_EQ(r.data[0], 16); /* 16 dropped, the last 9 kept */
     sl_stats(&lg, &st);
-    CHECK_EQ(st.dropped_records, 15);
+    CHECK_EQ(st.dropped_records, 16);
 }
 
 static void searches_by_time_and_sequence_read_log_n_chunks(void)
 {
     CHECK_EQ(nor_log(1024 * 1024, 65536), 0);
-    uint8_t ids[2];
+    uint16_t ids[2];
     CHECK_EQ(sl_stream_create(&lg, "a", &ids[0]), 0);
     CHECK_EQ(sl_stream_create(&lg, "b", &ids[1]), 0);
     uint64_t k[2] = {0}, ts = 100;
@@ -425,7 +429,7 @@ static void power_cuts_lose_nothing_synced(void)
 {
     for (uint64_t cut = 1; cut <= 60; cut += 3) {
         CHECK_EQ(nor_log(256 * 1024, 8192), 0);
-        uint8_t id;
+        uint16_t id;
         CHECK_EQ(sl_stream_create(&lg, "imu", &id), 0);
         uint64_t k = 0, ts = 1;
         CHECK_EQ(append_rounds(&id, 1, &k, 200, &ts), 0);
@@ -464,7 +468,7 @@ static void managed_media_and_the_nonblocking_path(void)
 {
     CHECK_EQ(medium("emmc-stm32u5", 1024 * 1024, 65536, 1), 0);
     CHECK_EQ(sl_format(&lg, &cfg), 0); /* defaults: 4 KiB chunks, 64 KiB segments */
-    uint8_t id;
+    uint16_t id;
     CHECK_EQ(sl_stream_create(&lg, "imu", &id), 0);
     uint64_t k = 0, ts = 1;
     CHECK_EQ(append_rounds(&id, 1, &k, 20000, &ts), 0); /* ~0.5 MB: wraps the 1 MiB? no: half */
@@ -480,7 +484,7 @@ static void streams_cost_the_same_however_many_there_are(void)
 {
     CHECK_EQ(nor_log(512 * 1024, 8192), 0);
     char name[8] = "s00";
-    uint8_t id = 0;
+    uint16_t id = 0;
     uint64_t cost[2] = {0};
     uint32_t max = lg.max_streams; /* what a 1 KiB chunk's catalog holds */
     CHECK_EQ(max, (1024 - 56) / 24);
@@ -506,7 +510,7 @@ static void streams_cost_the_same_however_many_there_are(void)
 /* ---- appends from several tasks at once ---------------------------------- */
 struct producer {
     struct sts_task task;
-    uint8_t id;
+    uint16_t id;
     uint64_t k, n;
     int rc;
 };
@@ -598,7 +602,8 @@ static void appends_from_several_tasks(void)
 static void sync_completes_while_records_keep_coming(void)
 {
     CHECK_EQ(nor_log(512 * 1024, 8192), 0);
-    uint8_t id, buf[64];
+    uint16_t id;
+    uint8_t buf[64];
     CHECK_EQ(sl_stream_create(&lg, "imu", &id), 0);
     uint64_t k = 0;
     for (; k < 30; k++)
@@ -637,12 +642,12 @@ static void bad_blocks_and_failed_programs_on_nand(void)
                              .segment_bytes = 16384, .buffer = ring,
                              .buffer_bytes = sizeof(ring), .chunk_buf = chunk_buf,
                              .read_buf = read_buf, .segs = segs, .n_segs = N_SEGS,
-                             .streams = streams, .max_streams = SL_MAX_STREAMS};
+                             .streams = streams, .max_streams = 64};
     CHECK_EQ(sl_format(&lg, &cfg), 0);
     struct sl_stats st;
     sl_stats(&lg, &st);
     CHECK(st.bad_segments > 0); /* the seed gives this medium some */
-    uint8_t id;
+    uint16_t id;
     CHECK_EQ(sl_stream_create(&lg, "imu", &id), 0);
     struct sts_sim_faults f = {.prog_error_ppm = 20000}; /* 2 % of programs fail */
     sts_sim_set_faults(&sim, &f);
@@ -743,8 +748,8 @@ static void facade_files_append_and_read_anywhere(void)
              STS_EINVAL);
     struct sts_statvfs sv;
     CHECK_EQ(o->statvfs(fs.ctx, &sv), 0);
-    /* what the files hold, with 6 bytes of record header per 255: b is left */
-    CHECK_EQ(sv.total_bytes - sv.free_bytes, 40 * 300 + (40 * 300 + 254) / 255 * 6);
+    /* what the files hold, with 7 bytes of record header per 255: b is left */
+    CHECK_EQ(sv.total_bytes - sv.free_bytes, 40 * 300 + (40 * 300 + 254) / 255 * 7);
 }
 
 /* The engine's workloads on the facade, with every read verified. */
