@@ -625,6 +625,55 @@ static void sync_completes_while_records_keep_coming(void)
     CHECK_EQ(read_back(id, 0, k), 0);
 }
 
+/* A catalog of several pages: creates and deletes rewrite one page each,
+ * a segment takes at most 32 of them, and mount rebuilds the catalog from
+ * the newest segment's pages and updates. */
+static void catalog_pages_survive_mount(void)
+{
+    CHECK_EQ(medium("nor-spi", 512 * 1024, 0, 0), 0);
+    cfg.chunk_bytes = 1024;      /* 40 entries a page */
+    cfg.segment_bytes = 16384;   /* 16 chunks: a header and 5 pages, then data */
+    cfg.max_streams = 200;
+    CHECK_EQ(sl_format(&lg, &cfg), 0);
+    CHECK_EQ(lg.n_pages, 5);
+    char name[8] = "s000";
+    uint16_t ids[150];
+    for (int i = 0; i < 150; i++) {
+        name[1] = (char)('0' + i / 100);
+        name[2] = (char)('0' + i / 10 % 10);
+        name[3] = (char)('0' + i % 10);
+        uint64_t before = cnt.programs;
+        CHECK_EQ(sl_stream_create(&lg, name, &ids[i]), 0);
+        CHECK_EQ(pump_all(), 0);
+        /* one page chunk; every 32 updates a fresh segment: header and 5 pages
+         * (and the erases ahead the idle pump does, not counted here) */
+        uint64_t programs = cnt.programs - before;
+        CHECK(programs == 1 || programs == 1 + 5 || programs == 1 + 1 + 5);
+    }
+    for (int i = 0; i < 150; i += 3)
+        CHECK_EQ(sl_stream_delete(&lg, ids[i]), 0);
+    uint64_t k = 0, ts = 1;
+    CHECK_EQ(append_rounds(&ids[149], 1, &k, 100, &ts), 0);
+    CHECK_EQ(sl_sync(&lg), 0);
+    uint64_t before = cnt.reads;
+    CHECK_EQ(sl_mount(&lg, &cfg), 0);
+    /* headers, 5 pages, the bisection, the last chunk and at most 32 updates */
+    CHECK(cnt.reads - before <= 32 + 5 + 5 + 1 + 32);
+    for (int i = 0; i < 150; i++) {
+        name[1] = (char)('0' + i / 100);
+        name[2] = (char)('0' + i / 10 % 10);
+        name[3] = (char)('0' + i % 10);
+        uint16_t id = 0;
+        if (i % 3 == 0) {
+            CHECK_EQ(sl_stream_open(&lg, name, &id), SL_ENOENT);
+        } else {
+            CHECK_EQ(sl_stream_open(&lg, name, &id), 0);
+            CHECK_EQ(id, ids[i]);
+        }
+    }
+    CHECK_EQ(read_back(ids[149], 0, 100), 0);
+}
+
 /* Raw NAND with factory bad blocks and program failures: bad blocks are
  * retired, failed writes are redone in the next segment, and every record
  * still reads back in order. */
@@ -790,6 +839,7 @@ const struct sts_test_case test_sensorlog_cases[] = {
     {"appends_from_several_tasks", appends_from_several_tasks},
     {"bad_blocks_and_failed_programs_on_nand", bad_blocks_and_failed_programs_on_nand},
     {"sync_completes_while_records_keep_coming", sync_completes_while_records_keep_coming},
+    {"catalog_pages_survive_mount", catalog_pages_survive_mount},
     {"roundtrip_on_nor", roundtrip_on_nor},
     {"mount_finds_everything_in_log_reads", mount_finds_everything_in_log_reads},
     {"wraps_around_evicting_the_oldest_evenly", wraps_around_evicting_the_oldest_evenly},
