@@ -46,16 +46,17 @@ build/release/storscope compare --threshold 0 build/firmware/firmware/suite-1.js
 echo "storscope report and compare accept the Cortex-M33 suite's JSON"
 
 echo "== third-party filesystem adapters (ctest label thirdparty)"
-if [ -n "${STORSCOPE_LITTLEFS_DIR:-}${STORSCOPE_FATFS_DIR:-}" ]; then
+if [ -n "${STORSCOPE_LITTLEFS_DIR:-}${STORSCOPE_FATFS_DIR:-}${STORSCOPE_FILEX_DIR:-}" ]; then
     cmake -S . -B build/thirdparty -DCMAKE_BUILD_TYPE=Debug \
         -DSTORSCOPE_LITTLEFS_DIR="${STORSCOPE_LITTLEFS_DIR:-}" \
-        -DSTORSCOPE_FATFS_DIR="${STORSCOPE_FATFS_DIR:-}" >/dev/null
+        -DSTORSCOPE_FATFS_DIR="${STORSCOPE_FATFS_DIR:-}" \
+        -DSTORSCOPE_FILEX_DIR="${STORSCOPE_FILEX_DIR:-}" >/dev/null
     cmake --build build/thirdparty -j"$(nproc)" >/dev/null
     ctest --test-dir build/thirdparty -L thirdparty --output-on-failure
 else
-    echo "skipped: littlefs and FatFs sources not given (set STORSCOPE_LITTLEFS_DIR and/or"
-    echo "STORSCOPE_FATFS_DIR; docs/third-party-filesystems.md); none of their code is in"
-    echo "this repository"
+    echo "skipped: littlefs, FatFs and FileX sources not given (set STORSCOPE_LITTLEFS_DIR,"
+    echo "STORSCOPE_FATFS_DIR, STORSCOPE_FILEX_DIR; docs/third-party-filesystems.md); none of"
+    echo "their code is in this repository"
 fi
 
 echo "== cppcheck"

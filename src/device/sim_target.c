@@ -13,6 +13,9 @@
 #ifdef STORSCOPE_HAVE_FATFS
 #include "storscope/fatfs_fs.h"
 #endif
+#ifdef STORSCOPE_HAVE_FILEX
+#include "storscope/filex_fs.h"
+#endif
 #include "storscope/sim.h"
 #include "storscope/target.h"
 #include "storscope/units.h"
@@ -43,6 +46,9 @@ struct sim_target {
 #ifdef STORSCOPE_HAVE_FATFS
     struct sts_fatfs *fat;    /* +fatfs */
 #endif
+#ifdef STORSCOPE_HAVE_FILEX
+    struct sts_filex *fx;     /* +filex */
+#endif
     char text[6][64];
 };
 
@@ -57,6 +63,9 @@ static const char *const built_fs[] = {
 #endif
 #ifdef STORSCOPE_HAVE_FATFS
     "fatfs",
+#endif
+#ifdef STORSCOPE_HAVE_FILEX
+    "filex",
 #endif
 };
 
@@ -237,6 +246,53 @@ static int fat_open_on(struct sim_target *st, struct sts_bd bd, const struct sts
 }
 #endif
 
+#ifdef STORSCOPE_HAVE_FILEX
+/* The user's FileX over the model: cluster=, cache= (bytes), root=. */
+static int fx_open_on(struct sim_target *st, struct sts_bd bd, const struct sts_target_spec *spec,
+                      struct sts_fs *out, struct sts_target *t, char *err, size_t errlen)
+{
+    struct sts_filex_config c = {.bd = bd};
+    for (uint32_t i = 0; i < spec->n_fs_opts; i++) {
+        const char *k = spec->fs_opts[i].key, *v = spec->fs_opts[i].value;
+        uint64_t x = 0;
+        int rc = sts_parse_size(v, &x);
+        if (!rc && !strcmp(k, "cluster") && x >= 512 && x % 512 == 0)
+            c.sectors_per_cluster = (uint32_t)(x / 512);
+        else if (!rc && !strcmp(k, "cache"))
+            c.cache_bytes = (uint32_t)x;
+        else if (!rc && !strcmp(k, "root"))
+            c.root_entries = (uint32_t)x;
+        else {
+            snprintf(err, errlen, "+filex: bad option '%s=%s' (cluster=, cache=, root=)", k, v);
+            return STS_EINVAL;
+        }
+    }
+    if (!st->sim.p.managed) {
+        snprintf(err, errlen, "+filex: FAT rewrites sectors in place; a raw flash medium "
+                              "needs an FTL under it (use a managed profile)");
+        return STS_EINVAL;
+    }
+    st->fx = calloc(1, sizeof(*st->fx));
+    if (!st->fx)
+        return STS_ENOMEM;
+    int rc = sts_filex_init(st->fx, &c, out);
+    if (rc) {
+        snprintf(err, errlen, "+filex: cannot format this medium (%s)", sts_strerror(rc));
+        free(st->fx);
+        st->fx = NULL;
+        return rc;
+    }
+    sts_target_env(t, STS_KV_S("filex_version", STS_STR(FILEX_MAJOR_VERSION) "." STS_STR(
+                                                    FILEX_MINOR_VERSION) "." STS_STR(FILEX_PATCH_VERSION)));
+    sts_target_env(t, STS_KV_S("filex_mode", "standalone"));
+    sts_target_env(t, STS_KV_U("filex_cluster_bytes", st->fx->cluster_bytes));
+    sts_target_env(t, STS_KV_U("filex_cache_bytes", st->fx->cfg.cache_bytes));
+    sts_target_env(t, STS_KV_U("filex_root_entries", st->fx->cfg.root_entries));
+    sts_target_env(t, STS_KV_U("filex_fats", 1));
+    return STS_OK;
+}
+#endif
+
 static size_t sim_counters(struct sts_target *t, struct sts_kv *out, size_t max)
 {
     struct sim_target *st = t->impl;
@@ -330,6 +386,7 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
     }
     int use_sl = !strcmp(spec->fs, "sensorlog");
     int use_lfs = !strcmp(spec->fs, "littlefs"), use_fat = !strcmp(spec->fs, "fatfs");
+    int use_fx = !strcmp(spec->fs, "filex");
     int known = 0;
     for (size_t i = 0; i < sizeof(built_fs) / sizeof(built_fs[0]); i++)
         known |= !strcmp(spec->fs, built_fs[i]);
@@ -440,6 +497,10 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
     } else if (!rc && use_fat) {
         rc = fat_open_on(st, cfg.bd, spec, &t->fs, t, err, errlen);
 #endif
+#ifdef STORSCOPE_HAVE_FILEX
+    } else if (!rc && use_fx) {
+        rc = fx_open_on(st, cfg.bd, spec, &t->fs, t, err, errlen);
+#endif
     } else if (!rc) {
         rc = sts_extentfs_init(&st->efs, &cfg, &t->fs);
     }
@@ -457,7 +518,7 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
     else
         sts_sim_clock(&st->sim, &t->clock);
     t->flags = (real ? 0 : STS_T_VIRTUAL_TIME) | (keep ? STS_T_KEEPS_DATA : 0) |
-               (use_sl ? STS_T_APPEND_ONLY : use_lfs || use_fat ? 0 : STS_T_NO_FS_METADATA);
+               (use_sl ? STS_T_APPEND_ONLY : use_lfs || use_fat || use_fx ? 0 : STS_T_NO_FS_METADATA);
     t->io_align = 0;
     t->impl = st;
     t->counters = sim_counters;
@@ -475,6 +536,7 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
     sts_target_env(t, STS_KV_S("filesystem", use_sl    ? "sensorlog"
                                              : use_lfs ? "littlefs"
                                              : use_fat ? "fatfs"
+                                             : use_fx  ? "filex"
                                                        : "extentfs"));
     if (use_sl) {
         const struct sl_log *lg = &st->slfs->fs.log;
@@ -495,6 +557,12 @@ static void sim_close(struct sts_target *t)
     if (st->real)
         pthread_mutex_destroy(&st->lock);
     slfs_free(st->slfs);
+#ifdef STORSCOPE_HAVE_FILEX
+    if (st->fx) {
+        sts_filex_deinit(st->fx);
+        free(st->fx);
+    }
+#endif
 #ifdef STORSCOPE_HAVE_FATFS
     if (st->fat) {
         sts_fatfs_deinit(st->fat);

@@ -1,22 +1,10 @@
-/* The littlefs adapter on a simulated NOR flash: data written reads back,
- * removed files are gone and their space returns, and littlefs's errors
- * come out as storscope's codes. Built only with -DSTORSCOPE_LITTLEFS_DIR. */
-#include "storscope/error.h"
+/* The littlefs adapter on a simulated NOR flash (adapter_check.h). Built
+ * only with -DSTORSCOPE_LITTLEFS_DIR. */
+#include "adapter_check.h"
 #include "storscope/littlefs_fs.h"
 #include "storscope/sim.h"
 
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-
-static int failures;
-#define EXPECT(cond)                                                                     \
-    do {                                                                                 \
-        if (!(cond)) {                                                                   \
-            fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #cond);         \
-            failures++;                                                                  \
-        }                                                                                \
-    } while (0)
 
 int main(void)
 {
@@ -25,54 +13,16 @@ int main(void)
     size_t arena_bytes = sts_sim_arena_bytes(&p, p.capacity);
     void *arena = malloc(arena_bytes);
     static struct sts_sim sim;
-    struct sts_bd bd;
-    if (!arena || sts_sim_init(&sim, &p, 1, arena, arena_bytes, p.capacity, &bd)) {
-        fprintf(stderr, "cannot build the model\n");
-        return 1;
-    }
     static struct sts_littlefs l;
-    struct sts_littlefs_config cfg = {.bd = bd};
+    struct sts_bd bd;
     struct sts_fs fs;
+    if (!arena || sts_sim_init(&sim, &p, 1, arena, arena_bytes, p.capacity, &bd))
+        return 1;
+    struct sts_littlefs_config cfg = {.bd = bd};
     EXPECT(sts_littlefs_init(&l, &cfg, &fs) == STS_OK);
-    const struct sts_fs_ops *o = fs.ops;
-    sts_fh fh;
-    EXPECT(o->open(fs.ctx, "missing", STS_O_RDONLY, &fh) == STS_ENOENT);
-    EXPECT(o->mkdir(fs.ctx, "d") == STS_OK);
-    EXPECT(o->mkdir(fs.ctx, "d") == STS_EEXIST);
-    struct sts_statvfs before, with_file, after;
-    EXPECT(o->statvfs(fs.ctx, &before) == STS_OK);
-    EXPECT(o->open(fs.ctx, "d/f", STS_O_WRONLY | STS_O_CREAT | STS_O_TRUNC, &fh) == STS_OK);
-    static uint8_t buf[100000], got[100000];
-    for (size_t i = 0; i < sizeof(buf); i++)
-        buf[i] = (uint8_t)(i * 31 + 7);
-    size_t done = 0;
-    EXPECT(o->write(fs.ctx, fh, buf, sizeof(buf), &done) == STS_OK && done == sizeof(buf));
-    EXPECT(o->sync(fs.ctx, fh, STS_SYNC_FULL) == STS_OK);
-    EXPECT(o->close(fs.ctx, fh) == STS_OK);
-    EXPECT(o->rmdir(fs.ctx, "d") == STS_EBUSY); /* not empty */
-    struct sts_stat st;
-    EXPECT(o->stat(fs.ctx, "d/f", &st) == STS_OK && st.size == sizeof(buf) && !st.is_dir);
-    EXPECT(o->stat(fs.ctx, "d", &st) == STS_OK && st.is_dir);
-    EXPECT(o->open(fs.ctx, "d/f", STS_O_RDONLY, &fh) == STS_OK);
-    EXPECT(o->seek(fs.ctx, fh, 12345) == STS_OK);
-    EXPECT(o->read(fs.ctx, fh, got, 1000, &done) == STS_OK && done == 1000);
-    EXPECT(memcmp(got, buf + 12345, 1000) == 0);
-    EXPECT(o->seek(fs.ctx, fh, 0) == STS_OK);
-    EXPECT(o->read(fs.ctx, fh, got, sizeof(got), &done) == STS_OK && done == sizeof(got));
-    EXPECT(memcmp(got, buf, sizeof(buf)) == 0);
-    EXPECT(o->close(fs.ctx, fh) == STS_OK);
-    EXPECT(o->close(fs.ctx, fh) == STS_EINVAL);
-    EXPECT(o->statvfs(fs.ctx, &with_file) == STS_OK &&
-           with_file.free_bytes + sizeof(buf) <= before.free_bytes);
-    EXPECT(o->unlink(fs.ctx, "d/f") == STS_OK);
-    EXPECT(o->unlink(fs.ctx, "d/f") == STS_ENOENT);
-    EXPECT(o->rmdir(fs.ctx, "d") == STS_OK);
-    /* the file's blocks come back (littlefs may keep a metadata block or two) */
-    EXPECT(o->statvfs(fs.ctx, &after) == STS_OK &&
-           after.free_bytes >= with_file.free_bytes + sizeof(buf) &&
-           after.free_bytes + 2 * after.block_size >= before.free_bytes);
+    /* littlefs may keep a metadata pair or two once the directory is gone */
+    int rc = adapter_failures ? 1 : check_adapter("littlefs", fs, 2 * l.lc.block_size);
     sts_littlefs_deinit(&l);
     free(arena);
-    printf("littlefs adapter: %s\n", failures ? "FAILED" : "ok");
-    return failures != 0;
+    return rc;
 }

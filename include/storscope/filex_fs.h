@@ -1,0 +1,42 @@
+/* The user's own Eclipse ThreadX FileX (standalone mode) behind storscope's
+ * filesystem interface: the study's own filesystem. Built only when CMake
+ * is given -DSTORSCOPE_FILEX_DIR=<FileX source root> (common/, ports/):
+ * none of FileX's code is in this repository. docs/third-party-filesystems.md. */
+#ifndef STORSCOPE_FILEX_FS_H
+#define STORSCOPE_FILEX_FS_H
+
+#include "fx_api.h"
+#include "storscope/device.h"
+#include "storscope/fs.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define STS_FILEX_FILES 16
+
+struct sts_filex_config {
+    struct sts_bd bd;             /* 512-byte sectors; managed media */
+    uint32_t sectors_per_cluster; /* 0 = 8 (4 KiB clusters, the study's) */
+    uint32_t cache_bytes;         /* FileX's media memory: sector cache; 0 = 512 (one
+                                     sector, the study's) */
+    uint32_t root_entries;        /* FAT12/16 root directory entries; 0 = 512 */
+};
+
+struct sts_filex {
+    FX_MEDIA media;
+    struct sts_filex_config cfg;
+    FX_FILE files[STS_FILEX_FILES];
+    int used[STS_FILEX_FILES];
+    UCHAR cache[32768];
+    uint32_t cluster_bytes;
+};
+
+/* Formats the device with FileX and opens it. */
+int sts_filex_init(struct sts_filex *f, const struct sts_filex_config *cfg, struct sts_fs *out);
+void sts_filex_deinit(struct sts_filex *f);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

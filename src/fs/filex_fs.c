@@ -1,0 +1,241 @@
+/* FileX behind the filesystem interface, and a FileX media driver over a
+ * storscope block device. */
+#include "storscope/filex_fs.h"
+#include "storscope/error.h"
+
+#include <string.h>
+
+#define SECTOR 512u
+
+static VOID driver(FX_MEDIA *m)
+{
+    struct sts_filex *f = m->fx_media_driver_info;
+    const struct sts_bd *bd = &f->cfg.bd;
+    uint64_t lba = (uint64_t)m->fx_media_driver_logical_sector + m->fx_media_hidden_sectors;
+    size_t len = (size_t)m->fx_media_driver_sectors * SECTOR;
+    int rc = 0;
+    switch (m->fx_media_driver_request) {
+    case FX_DRIVER_READ:
+        rc = bd->ops->read(bd->ctx, lba * SECTOR, m->fx_media_driver_buffer, len);
+        break;
+    case FX_DRIVER_WRITE:
+        rc = bd->ops->program(bd->ctx, lba * SECTOR, m->fx_media_driver_buffer, len);
+        break;
+    case FX_DRIVER_BOOT_READ:
+        rc = bd->ops->read(bd->ctx, 0, m->fx_media_driver_buffer, SECTOR);
+        break;
+    case FX_DRIVER_BOOT_WRITE:
+        rc = bd->ops->program(bd->ctx, 0, m->fx_media_driver_buffer, SECTOR);
+        break;
+    case FX_DRIVER_FLUSH:
+        rc = bd->ops->flush(bd->ctx);
+        break;
+    default: /* init, uninit, abort, release sectors: nothing to do */
+        break;
+    }
+    m->fx_media_driver_status = rc ? FX_IO_ERROR : FX_SUCCESS;
+}
+
+static int from_fx(UINT r)
+{
+    switch (r) {
+    case FX_SUCCESS: return STS_OK;
+    case FX_NOT_FOUND:
+    case FX_INVALID_PATH: return STS_ENOENT;
+    case FX_ALREADY_CREATED: return STS_EEXIST;
+    case FX_NO_MORE_SPACE:
+    case FX_NO_MORE_ENTRIES: return STS_ENOSPC;
+    case FX_DIR_NOT_EMPTY:
+    case FX_ACCESS_ERROR:
+    case FX_WRITE_PROTECT: return STS_EBUSY;
+    case FX_INVALID_NAME:
+    case FX_PTR_ERROR:
+    case FX_CALLER_ERROR:
+    case FX_NOT_OPEN: return STS_EINVAL;
+    case FX_NOT_A_FILE: return STS_EISDIR;
+    case FX_NOT_DIRECTORY: return STS_ENOTDIR;
+    case FX_FILE_CORRUPT:
+    case FX_FAT_READ_ERROR:
+    case FX_BOOT_ERROR:
+    case FX_MEDIA_INVALID: return STS_ECORRUPT;
+    default: return STS_EIO; /* I/O errors, sectors out of range */
+    }
+}
+
+static FX_FILE *file_of(struct sts_filex *f, sts_fh fh)
+{
+    return fh >= 0 && fh < STS_FILEX_FILES && f->used[fh] ? &f->files[fh] : NULL;
+}
+
+static int fs_open(void *ctx, const char *path, int flags, sts_fh *out)
+{
+    struct sts_filex *f = ctx;
+    CHAR *name = (CHAR *)(uintptr_t)path; /* FileX does not write it */
+    if (flags & STS_O_CREAT) {
+        UINT r = fx_file_create(&f->media, name);
+        if (r != FX_SUCCESS && r != FX_ALREADY_CREATED)
+            return from_fx(r);
+    }
+    for (int i = 0; i < STS_FILEX_FILES; i++)
+        if (!f->used[i]) {
+            UINT r = fx_file_open(&f->media, &f->files[i], name,
+                                  (flags & STS_O_WRONLY) ? FX_OPEN_FOR_WRITE : FX_OPEN_FOR_READ);
+            if (r == FX_SUCCESS && (flags & STS_O_TRUNC) && (flags & STS_O_WRONLY))
+                r = fx_file_truncate_release(&f->files[i], 0);
+            if (r != FX_SUCCESS)
+                return from_fx(r);
+            f->used[i] = 1;
+            *out = i;
+            return STS_OK;
+        }
+    return STS_EBUSY;
+}
+
+static int fs_close(void *ctx, sts_fh fh)
+{
+    struct sts_filex *f = ctx;
+    FX_FILE *fp = file_of(f, fh);
+    if (!fp)
+        return STS_EINVAL;
+    f->used[fh] = 0;
+    return from_fx(fx_file_close(fp));
+}
+
+static int fs_read(void *ctx, sts_fh fh, void *buf, size_t len, size_t *done)
+{
+    FX_FILE *fp = file_of(ctx, fh);
+    ULONG n = 0;
+    *done = 0;
+    if (!fp)
+        return STS_EINVAL;
+    UINT r = fx_file_read(fp, buf, (ULONG)len, &n);
+    *done = n;
+    return r == FX_END_OF_FILE ? STS_OK : from_fx(r);
+}
+
+static int fs_write(void *ctx, sts_fh fh, const void *buf, size_t len, size_t *done)
+{
+    FX_FILE *fp = file_of(ctx, fh);
+    *done = 0;
+    if (!fp)
+        return STS_EINVAL;
+    UINT r = fx_file_write(fp, (VOID *)(uintptr_t)buf, (ULONG)len);
+    if (r == FX_SUCCESS)
+        *done = len;
+    return from_fx(r);
+}
+
+static int fs_seek(void *ctx, sts_fh fh, uint64_t off)
+{
+    FX_FILE *fp = file_of(ctx, fh);
+    return fp ? from_fx(fx_file_extended_seek(fp, off)) : STS_EINVAL;
+}
+
+static int fs_sync(void *ctx, sts_fh fh, enum sts_sync_kind kind)
+{
+    struct sts_filex *f = ctx;
+    (void)kind; /* FileX flushes the whole media: data, FAT and directory */
+    return file_of(f, fh) ? from_fx(fx_media_flush(&f->media)) : STS_EINVAL;
+}
+
+static int fs_unlink(void *ctx, const char *path)
+{
+    struct sts_filex *f = ctx;
+    return from_fx(fx_file_delete(&f->media, (CHAR *)(uintptr_t)path));
+}
+
+static int fs_mkdir(void *ctx, const char *path)
+{
+    struct sts_filex *f = ctx;
+    return from_fx(fx_directory_create(&f->media, (CHAR *)(uintptr_t)path));
+}
+
+static int fs_rmdir(void *ctx, const char *path)
+{
+    struct sts_filex *f = ctx;
+    return from_fx(fx_directory_delete(&f->media, (CHAR *)(uintptr_t)path));
+}
+
+static int fs_stat(void *ctx, const char *path, struct sts_stat *st)
+{
+    struct sts_filex *f = ctx;
+    CHAR *name = (CHAR *)(uintptr_t)path;
+    UINT r = fx_directory_name_test(&f->media, name);
+    if (r == FX_SUCCESS) {
+        st->size = 0;
+        st->is_dir = 1;
+        return STS_OK;
+    }
+    if (r != FX_NOT_DIRECTORY)
+        return from_fx(r);
+    FX_FILE file;
+    r = fx_file_open(&f->media, &file, name, FX_OPEN_FOR_READ);
+    if (r != FX_SUCCESS)
+        return from_fx(r);
+    st->size = file.fx_file_current_file_size;
+    st->is_dir = 0;
+    return from_fx(fx_file_close(&file));
+}
+
+static int fs_statvfs(void *ctx, struct sts_statvfs *st)
+{
+    struct sts_filex *f = ctx;
+    ULONG64 avail = 0;
+    UINT r = fx_media_extended_space_available(&f->media, &avail);
+    if (r != FX_SUCCESS)
+        return from_fx(r);
+    st->total_bytes = (uint64_t)f->media.fx_media_total_clusters * f->cluster_bytes;
+    st->free_bytes = avail;
+    st->block_size = f->cluster_bytes;
+    return STS_OK;
+}
+
+static const struct sts_fs_ops filex_ops = {
+    .open = fs_open,
+    .close = fs_close,
+    .read = fs_read,
+    .write = fs_write,
+    .seek = fs_seek,
+    .sync = fs_sync,
+    .unlink = fs_unlink,
+    .mkdir = fs_mkdir,
+    .rmdir = fs_rmdir,
+    .stat = fs_stat,
+    .statvfs = fs_statvfs,
+    .advise = NULL,
+};
+
+int sts_filex_init(struct sts_filex *f, const struct sts_filex_config *cfg, struct sts_fs *out)
+{
+    memset(f, 0, sizeof(*f));
+    f->cfg = *cfg;
+    uint32_t spc = cfg->sectors_per_cluster ? cfg->sectors_per_cluster : 8;
+    uint32_t cache = cfg->cache_bytes ? cfg->cache_bytes : SECTOR;
+    uint32_t root = cfg->root_entries ? cfg->root_entries : 512;
+    if (cache > sizeof(f->cache) || cache % SECTOR)
+        return STS_EINVAL;
+    f->cfg.sectors_per_cluster = spc;
+    f->cfg.cache_bytes = cache;
+    f->cfg.root_entries = root;
+    struct sts_bd_geometry g;
+    cfg->bd.ops->geometry(cfg->bd.ctx, &g);
+    fx_system_initialize();
+    UINT r = fx_media_format(&f->media, driver, f, f->cache, cache, (CHAR *)"STORSCOPE", 1, root,
+                             0, (ULONG)(g.capacity / SECTOR), SECTOR, spc, 1, 1);
+    if (r == FX_SUCCESS)
+        r = fx_media_open(&f->media, (CHAR *)"STORSCOPE", driver, f, f->cache, cache);
+    if (r != FX_SUCCESS)
+        return from_fx(r);
+    f->cluster_bytes = spc * SECTOR;
+    out->ops = &filex_ops;
+    out->ctx = f;
+    return STS_OK;
+}
+
+void sts_filex_deinit(struct sts_filex *f)
+{
+    for (int i = 0; i < STS_FILEX_FILES; i++)
+        if (f->used[i])
+            (void)fx_file_close(&f->files[i]);
+    (void)fx_media_close(&f->media);
+}
