@@ -53,6 +53,13 @@ if [ -n "${STORSCOPE_LITTLEFS_DIR:-}${STORSCOPE_FATFS_DIR:-}${STORSCOPE_FILEX_DI
         -DSTORSCOPE_FILEX_DIR="${STORSCOPE_FILEX_DIR:-}" >/dev/null
     cmake --build build/thirdparty -j"$(nproc)" >/dev/null
     ctest --test-dir build/thirdparty -L thirdparty --output-on-failure
+    if [ -n "${STORSCOPE_FILEX_DIR:-}" ]; then # the user's FileX on the Cortex-M33 under QEMU
+        cmake -S . -B build/thirdparty-fw --toolchain cmake/arm-none-eabi.cmake \
+            -DSTORSCOPE_FIRMWARE=ON -DCMAKE_BUILD_TYPE=MinSizeRel \
+            -DSTORSCOPE_FILEX_DIR="$STORSCOPE_FILEX_DIR" >/dev/null
+        cmake --build build/thirdparty-fw -j"$(nproc)" >/dev/null
+        ctest --test-dir build/thirdparty-fw -L thirdparty --output-on-failure
+    fi
 else
     echo "skipped: littlefs, FatFs and FileX sources not given (set STORSCOPE_LITTLEFS_DIR,"
     echo "STORSCOPE_FATFS_DIR, STORSCOPE_FILEX_DIR; docs/third-party-filesystems.md); none of"
