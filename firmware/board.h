@@ -5,11 +5,15 @@
 #ifndef STORSCOPE_BOARD_H
 #define STORSCOPE_BOARD_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 void board_init(void);                 /* clocks, tick timer, console */
 void board_puts(const char *s);        /* console output, NUL-terminated */
 void board_write(const char *s, uint32_t n);
+/* board_write in the shape of a JSON sink's writer (ctx unused): results
+ * go to the console. */
+int board_sink_write(void *ctx, const char *s, size_t n);
 __attribute__((noreturn)) void board_exit(int code); /* end of the run */
 
 #endif

@@ -31,13 +31,6 @@ static uint64_t sim_now_ns(void *ctx)
 }
 static const struct sts_clock_ops sim_clock_ops = {sim_now_ns};
 
-static int console_write(void *ctx, const char *s, size_t n)
-{
-    (void)ctx;
-    board_write(s, (uint32_t)n);
-    return 0;
-}
-
 int main(void)
 {
     struct sts_sim_params p = *sts_sim_profile_find("emmc-stm32u5");
@@ -70,7 +63,7 @@ int main(void)
                                STS_HIST_MAX_EXP};
     struct sts_json_sink js;
     struct sts_sink sink;
-    sts_json_sink_init(&js, &sink, console_write, 0, 0, 1);
+    sts_json_sink_init(&js, &sink, board_sink_write, 0, 0, 1);
     struct sts_run_info ri = {
         .tool_version = STORSCOPE_VERSION, .target = "sim:emmc-stm32u5,capacity=4M+filex",
         .target_kind = "sim", .suite = NULL, .scale = "quick", .seed = 1,

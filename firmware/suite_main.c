@@ -47,13 +47,6 @@ static uint64_t mcu_now_ns(void *ctx)
 }
 static const struct sts_clock_ops mcu_clock_ops = {mcu_now_ns};
 
-static int console_write(void *ctx, const char *s, size_t n)
-{
-    (void)ctx;
-    board_write(s, (uint32_t)n);
-    return 0;
-}
-
 int main(void)
 {
     struct sts_sim_params p = *sts_sim_profile_find("emmc-stm32u5");
@@ -89,7 +82,7 @@ int main(void)
                                STS_HIST_MAX_EXP};
     struct sts_json_sink js;
     struct sts_sink sink;
-    sts_json_sink_init(&js, &sink, console_write, 0, 0, 1);
+    sts_json_sink_init(&js, &sink, board_sink_write, 0, 0, 1);
     struct sts_run_info ri = {
         .tool_version = STORSCOPE_VERSION, .target = "sim:emmc-stm32u5,capacity=64M,data=0",
         .target_kind = "sim", .suite = NULL, .scale = "quick", .seed = 1,

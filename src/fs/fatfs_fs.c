@@ -3,6 +3,7 @@
  * storscope block device. */
 #include "storscope/fatfs_fs.h"
 #include "diskio.h"
+#include "fh_pool.h"
 #include "storscope/error.h"
 
 #include <string.h>
@@ -78,7 +79,7 @@ static int from_ff(FRESULT r)
 
 static FIL *file_of(struct sts_fatfs *f, sts_fh fh)
 {
-    return fh >= 0 && fh < STS_FATFS_FILES && f->used[fh] ? &f->files[fh] : NULL;
+    return fh_pool_valid(f->used, STS_FATFS_FILES, fh) ? &f->files[fh] : NULL;
 }
 
 static int fs_open(void *ctx, const char *path, int flags, sts_fh *out)
@@ -92,16 +93,15 @@ static int fs_open(void *ctx, const char *path, int flags, sts_fh *out)
     mode |= (flags & STS_O_TRUNC)   ? FA_CREATE_ALWAYS
             : (flags & STS_O_CREAT) ? FA_OPEN_ALWAYS
                                     : FA_OPEN_EXISTING;
-    for (int i = 0; i < STS_FATFS_FILES; i++)
-        if (!f->used[i]) {
-            FRESULT r = f_open(&f->files[i], path, mode);
-            if (r != FR_OK)
-                return from_ff(r);
-            f->used[i] = 1;
-            *out = i;
-            return STS_OK;
-        }
-    return STS_EBUSY;
+    int i = fh_pool_free(f->used, STS_FATFS_FILES);
+    if (i < 0)
+        return STS_EBUSY; /* too many open files */
+    FRESULT r = f_open(&f->files[i], path, mode);
+    if (r != FR_OK)
+        return from_ff(r);
+    f->used[i] = 1;
+    *out = i;
+    return STS_OK;
 }
 
 static int fs_close(void *ctx, sts_fh fh)

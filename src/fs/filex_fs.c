@@ -1,6 +1,7 @@
 /* FileX behind the filesystem interface, and a FileX media driver over a
  * storscope block device. */
 #include "storscope/filex_fs.h"
+#include "fh_pool.h"
 #include "storscope/error.h"
 
 #include <string.h>
@@ -64,7 +65,7 @@ static int from_fx(UINT r)
 
 static FX_FILE *file_of(struct sts_filex *f, sts_fh fh)
 {
-    return fh >= 0 && fh < STS_FILEX_FILES && f->used[fh] ? &f->files[fh] : NULL;
+    return fh_pool_valid(f->used, STS_FILEX_FILES, fh) ? &f->files[fh] : NULL;
 }
 
 static int fs_open(void *ctx, const char *path, int flags, sts_fh *out)
@@ -76,19 +77,18 @@ static int fs_open(void *ctx, const char *path, int flags, sts_fh *out)
         if (r != FX_SUCCESS && r != FX_ALREADY_CREATED)
             return from_fx(r);
     }
-    for (int i = 0; i < STS_FILEX_FILES; i++)
-        if (!f->used[i]) {
-            UINT r = fx_file_open(&f->media, &f->files[i], name,
-                                  (flags & STS_O_WRONLY) ? FX_OPEN_FOR_WRITE : FX_OPEN_FOR_READ);
-            if (r == FX_SUCCESS && (flags & STS_O_TRUNC) && (flags & STS_O_WRONLY))
-                r = fx_file_truncate_release(&f->files[i], 0);
-            if (r != FX_SUCCESS)
-                return from_fx(r);
-            f->used[i] = 1;
-            *out = i;
-            return STS_OK;
-        }
-    return STS_EBUSY;
+    int i = fh_pool_free(f->used, STS_FILEX_FILES);
+    if (i < 0)
+        return STS_EBUSY; /* too many open files */
+    UINT r = fx_file_open(&f->media, &f->files[i], name,
+                          (flags & STS_O_WRONLY) ? FX_OPEN_FOR_WRITE : FX_OPEN_FOR_READ);
+    if (r == FX_SUCCESS && (flags & STS_O_TRUNC) && (flags & STS_O_WRONLY))
+        r = fx_file_truncate_release(&f->files[i], 0);
+    if (r != FX_SUCCESS)
+        return from_fx(r);
+    f->used[i] = 1;
+    *out = i;
+    return STS_OK;
 }
 
 static int fs_close(void *ctx, sts_fh fh)

@@ -1,6 +1,7 @@
 /* littlefs behind the filesystem interface: a thin mapping, so what is
  * measured is littlefs itself on the given device. */
 #include "storscope/littlefs_fs.h"
+#include "fh_pool.h"
 #include "storscope/error.h"
 
 #include <string.h>
@@ -63,7 +64,7 @@ static int bd_sync(const struct lfs_config *c)
 /* ---- filesystem operations ------------------------------------------------- */
 static lfs_file_t *file_of(struct sts_littlefs *l, sts_fh fh)
 {
-    return fh >= 0 && fh < STS_LFS_FILES && l->used[fh] ? &l->files[fh] : NULL;
+    return fh_pool_valid(l->used, STS_LFS_FILES, fh) ? &l->files[fh] : NULL;
 }
 
 static int fs_open(void *ctx, const char *path, int flags, sts_fh *out)
@@ -76,16 +77,15 @@ static int fs_open(void *ctx, const char *path, int flags, sts_fh *out)
         lflags |= LFS_O_CREAT;
     if (flags & STS_O_TRUNC)
         lflags |= LFS_O_TRUNC;
-    for (int i = 0; i < STS_LFS_FILES; i++)
-        if (!l->used[i]) {
-            int rc = lfs_file_open(&l->lfs, &l->files[i], path, lflags);
-            if (rc)
-                return from_lfs(rc);
-            l->used[i] = 1;
-            *out = i;
-            return STS_OK;
-        }
-    return STS_EBUSY;
+    int i = fh_pool_free(l->used, STS_LFS_FILES);
+    if (i < 0)
+        return STS_EBUSY; /* too many open files */
+    int rc = lfs_file_open(&l->lfs, &l->files[i], path, lflags);
+    if (rc)
+        return from_lfs(rc);
+    l->used[i] = 1;
+    *out = i;
+    return STS_OK;
 }
 
 static int fs_close(void *ctx, sts_fh fh)
