@@ -48,15 +48,22 @@ static int term_lifecycle(struct sts_term_sink *ts, const struct sts_point *p)
                 "free", "create", "open", "write", "flush", "close");
         ts->first_point = 0;
     }
+    /* a long run thins out: lifecycles 0-9, then 10, 20 .. 90, 100, 200 ..;
+     * every one is in the JSON */
+    const struct sts_kv *kk = sts_kv_find(p->params, p->n_params, "lifecycle");
+    uint64_t k = kk ? (uint64_t)sts_kv_number(kk) : 0, step = 1;
+    while (step * 10 <= k)
+        step *= 10;
+    if (k % step)
+        return 0;
     char t[24], fr[24], v[5][16];
     double days = metric(p, "t_ns") / 86400e9;
     snprintf(t, sizeof(t), days >= 1 ? "%.2f d" : "%.2f h", days >= 1 ? days : days * 24);
     sts_fmt_bytes(fr, sizeof(fr), (uint64_t)metric(p, "free_bytes"));
     for (int i = 0; i < 5; i++)
         sts_fmt_ns(v[i], sizeof(v[i]), metric(p, ops[i]));
-    const struct sts_kv *k = sts_kv_find(p->params, p->n_params, "lifecycle");
-    fprintf(ts->out, "  %9.0f %10s %12s %10s %10s %10s %10s %10s\n", k ? sts_kv_number(k) : 0.0,
-            t, fr, v[0], v[1], v[2], v[3], v[4]);
+    fprintf(ts->out, "  %9llu %10s %12s %10s %10s %10s %10s %10s\n", (unsigned long long)k, t,
+            fr, v[0], v[1], v[2], v[3], v[4]);
     return 0;
 }
 
