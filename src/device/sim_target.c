@@ -148,7 +148,10 @@ static int slfs_open(struct sim_target *st, struct sts_bd bd, const struct sts_t
     int rc = sts_slfs_init(&m->fs, &cfg, out);
     if (rc) {
         snprintf(err, errlen, "+sensorlog: cannot lay a log on this medium with chunk=%llu "
-                              "segment=%llu (%s)", (unsigned long long)chunk,
+                              "segment=%llu (%s): chunk must be 1 KiB..64 KiB and a multiple "
+                              "of the program unit, segment a multiple of chunk and of the "
+                              "erase block, and the medium must hold at least 4 segments",
+                 (unsigned long long)chunk,
                  (unsigned long long)seg, sts_strerror(rc));
         slfs_free(m);
         return rc;
