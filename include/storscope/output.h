@@ -14,6 +14,7 @@ extern "C" {
 struct sts_term_sink {
     FILE *out;
     int first_point;
+    char held_row[192]; /* M2's last thinned-out row, printed at test end */
 };
 void sts_term_sink_init(struct sts_term_sink *ts, struct sts_sink *sink, FILE *out);
 

@@ -54,16 +54,20 @@ static int term_lifecycle(struct sts_term_sink *ts, const struct sts_point *p)
     uint64_t k = kk ? (uint64_t)sts_kv_number(kk) : 0, step = 1;
     while (step * 10 <= k)
         step *= 10;
-    if (k % step)
-        return 0;
     char t[24], fr[24], v[5][16];
     double days = metric(p, "t_ns") / 86400e9;
     snprintf(t, sizeof(t), days >= 1 ? "%.2f d" : "%.2f h", days >= 1 ? days : days * 24);
     sts_fmt_bytes(fr, sizeof(fr), (uint64_t)metric(p, "free_bytes"));
     for (int i = 0; i < 5; i++)
         sts_fmt_ns(v[i], sizeof(v[i]), metric(p, ops[i]));
-    fprintf(ts->out, "  %9llu %10s %12s %10s %10s %10s %10s %10s\n", (unsigned long long)k, t,
-            fr, v[0], v[1], v[2], v[3], v[4]);
+    /* the row is held rather than dropped: the last one, nearest the floor,
+     * is printed when the test ends */
+    snprintf(ts->held_row, sizeof(ts->held_row), "  %9llu %10s %12s %10s %10s %10s %10s %10s\n",
+             (unsigned long long)k, t, fr, v[0], v[1], v[2], v[3], v[4]);
+    if (k % step == 0) {
+        fputs(ts->held_row, ts->out);
+        ts->held_row[0] = 0;
+    }
     return 0;
 }
 
@@ -143,6 +147,8 @@ static int term_point(void *ctx, const struct sts_test_info *ti, const struct st
 static int term_test_end(void *ctx, const struct sts_test_end *te)
 {
     struct sts_term_sink *ts = ctx;
+    fputs(ts->held_row, ts->out);
+    ts->held_row[0] = 0;
     for (size_t i = 0; i < te->n_summary; i++) {
         const struct sts_kv *kv = &te->summary[i];
         if (!strcmp(kv->key, "iops"))
@@ -221,6 +227,7 @@ void sts_term_sink_init(struct sts_term_sink *ts, struct sts_sink *sink, FILE *o
 {
     ts->out = out;
     ts->first_point = 1;
+    ts->held_row[0] = 0;
     sink->ops = &term_ops;
     sink->ctx = ts;
 }
