@@ -22,6 +22,11 @@ struct sts_bd_geometry {
     uint32_t prog_size;   /* program unit (page or sector), bytes */
     uint32_t erase_size;  /* erase block (or trim granule), bytes */
     uint32_t flags;       /* enum sts_bd_flags */
+    /* The flash page behind the interface, bytes, when the device knows it
+     * (0 = not known; callers zero the struct first). A power cut during a
+     * write may destroy the whole aligned page around it, data programmed
+     * into that page earlier included: an FTL programs pages, not sectors. */
+    uint32_t page_size;
 };
 
 /* A request on the non-blocking path. */

@@ -406,6 +406,16 @@ void sts_sim_power_cut(struct sts_sim *s)
             bit_set(s->torn, lp, 1);
             s->n.pages_lost++;
         }
+    /* a request still running on the non-blocking path dies with the power:
+     * what it was writing is torn and it completes with an error, so a
+     * caller polling for it is not left waiting */
+    struct sts_bd_req *q = s->inflight;
+    if (q && s->now_ns < s->inflight_done_ns) {
+        if (q->op == STS_BD_PROGRAM)
+            mark_torn(s, q->addr, q->len);
+        q->result = STS_EIO;
+        s->inflight_done_ns = s->now_ns;
+    }
     s->off = 1;
     s->n.power_cuts++;
 }
@@ -413,6 +423,7 @@ void sts_sim_power_cut(struct sts_sim *s)
 void sts_sim_power_on(struct sts_sim *s)
 {
     s->off = 0;
+    s->inflight = NULL; /* a fresh boot: no host request survives it */
     s->f.cut_after_ops = 0; /* a cut happens once */
     s->f.cut_at_ns = 0;
     s->last_read_end = UINT64_MAX;
@@ -717,6 +728,7 @@ static void sim_geometry(void *ctx, struct sts_bd_geometry *g)
     g->capacity = s->p.capacity;
     g->read_size = s->p.sector_bytes;
     g->prog_size = s->p.managed ? s->p.sector_bytes : s->p.page_bytes;
+    g->page_size = s->p.page_bytes;
     g->erase_size = s->p.erase_bytes;
     g->flags = (s->store_map ? STS_BD_KEEPS_DATA : 0) | (s->p.managed ? 0 : STS_BD_NEEDS_ERASE);
 }
