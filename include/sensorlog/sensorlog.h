@@ -28,8 +28,11 @@ extern "C" {
 #define SL_CATALOG_UPDATES 32 /* catalog chunks a segment takes before a fresh one
                                  starts; bounds what mount reads */
 #define SL_RECORD_MAX 255    /* bytes of data in one record */
+#define SL_MANAGED_PAGE 16384 /* page assumed behind an FTL that does not report one */
 
-/* Error codes: the same values as storscope's STS_E* (device errors pass through). */
+/* Error codes: the same values as storscope's STS_E* (device errors pass
+ * through), except SL_EFULL, which is sensorlog's own and collides with
+ * none of them. */
 enum {
     SL_OK = 0,
     SL_EIO = -1,      /* the device failed */
@@ -39,7 +42,7 @@ enum {
     SL_ENOSPC = -5,   /* every stream slot is taken */
     SL_ENOMEM = -6,   /* a caller-provided buffer is too small */
     SL_ECORRUPT = -9, /* the medium holds something sensorlog did not write */
-    SL_EFULL = -13,   /* the RAM buffer is full (reject-newest policy) */
+    SL_EFULL = -32,   /* the RAM buffer is full (reject-newest policy) */
     SL_BUSY = 1,      /* sl_pump(): a device operation is in flight */
 };
 
@@ -58,6 +61,7 @@ struct sl_seg_info {
     uint64_t ts_start;     /* running maximum of timestamps when the segment opened */
     uint8_t erased;        /* known erased (or trimmed): can be opened without an erase */
     uint8_t bad;           /* retired: an erase or a program failed there */
+    uint8_t rebuilt;       /* mount: the header did not check, chunk 1 stood in for it */
 };
 
 struct sl_config {
@@ -68,8 +72,18 @@ struct sl_config {
     /* Chunk: the unit of every write, a multiple of the device's program
      * unit. Larger chunks amortise per-command cost (the study's knee: 512 B
      * on its eMMC, 4 KiB on SD cards) but pad more on each sync and need a
-     * larger staging buffer. 0 = max(program unit, 512 B). */
+     * larger staging buffer. A multiple of page_bytes (below).
+     * 0 = max(page, 4 KiB): 16 KiB on managed media unless told. */
     uint32_t chunk_bytes;
+    /* The unit a power cut may destroy around a write: the flash page
+     * behind an FTL, the program page on raw flash. Every chunk is a whole
+     * number of these, so writing a chunk never reprograms a page that holds
+     * a chunk already synced. 0 = the page the device reports (geometry
+     * page_size); if it reports none, the program unit on raw flash and
+     * SL_MANAGED_PAGE on managed media (eMMC and SD do not say; 16 KiB
+     * covers the pages of current parts). Smaller means smaller chunks and
+     * buffers; set it only to a page size you know. */
+    uint32_t page_bytes;
     /* Segment: the unit of erase and recycling, a multiple of the erase
      * block and of the chunk. Larger segments mean fewer headers to read at
      * mount but coarser retention (a whole segment is evicted at once).
@@ -136,6 +150,13 @@ struct sl_stats {
     uint64_t bad_segments, write_errors; /* retired segments; failed writes redone elsewhere */
     uint64_t worst_append_ns, worst_pump_ns; /* with a clock configured */
     uint64_t buffered_bytes;       /* in RAM now */
+    /* What the CRCs caught since mount: chunks inside the log that did not
+     * check, passed over by iterators (counted at each pass; their records
+     * are lost and nothing else), and a damaged last chunk of the newest
+     * segment found by mount; headers and catalog pages rebuilt from their
+     * redundant copy. Non-zero means the medium corrupted something. */
+    uint64_t corrupt_chunks;
+    uint64_t repaired;
 };
 
 /* One record as read back. */
@@ -162,6 +183,10 @@ struct sl_iter {
     uint64_t from_gseq, from_ts;
     uint32_t seg_seq, gen;  /* the loaded chunk's segment and the buffer's generation */
     int loaded, done;
+    uint64_t skipped;       /* chunks inside the log passed over: their CRC failed
+                               (damage: their records are lost) */
+    uint64_t torn;          /* last chunks of a segment that were written but do not
+                               check: torn by a power cut (never synced), or damaged */
 };
 
 struct sl_log {
@@ -180,6 +205,7 @@ struct sl_log {
     uint64_t dirty_pages;        /* pages changed since they were last written */
     uint32_t cat_updates;        /* catalog chunks written in cur_seg after its header */
     uint32_t flight_page;        /* the page being written */
+    uint32_t mirror_page;        /* page whose second copy is due; UINT32_MAX none */
     uint32_t last_slot;
     /* RAM buffer: a ring of encoded records */
     size_t head, tail, fill;
@@ -203,12 +229,29 @@ struct sl_log {
     int mounted;
 };
 
-/* Formats the region: erases (raw) or trims (managed) every segment and
- * writes the first header. Everything in the region is lost. */
+/* The sizes sl_format() and sl_mount() would use for cfg (its zero fields
+ * taken as defaults), so a caller can size chunk_buf, read_buf and segs
+ * before it allocates them; SL_EINVAL when they do not fit the device.
+ * Only cfg's bd, page_bytes, chunk_bytes, segment_bytes, offset and size
+ * are read. */
+struct sl_layout {
+    uint32_t page_bytes, chunk_bytes, segment_bytes, erase_bytes;
+    uint64_t segments;
+    int raw; /* the device needs erasing (raw flash) */
+};
+int sl_layout(const struct sl_config *cfg, struct sl_layout *out);
+
+/* Formats the region: erases (raw) or trims (managed) every segment, then
+ * writes the first segment's header and catalog and flushes, so a mount
+ * right after finds the log. Everything in the region is lost. */
 int sl_format(struct sl_log *log, const struct sl_config *cfg);
 /* Finds the log: reads every segment header and searches the end of the
  * newest segment in O(log n) reads. SL_ENOENT when no log is there. Writing
- * continues in a fresh segment (a torn chunk is never programmed over). */
+ * continues in a fresh segment (a torn chunk is never programmed over).
+ * Reads that fail are retried; a header or catalog page that does not
+ * check is rebuilt from its redundant copy (sl_stats: repaired), a data
+ * chunk that does not check is passed over (corrupt_chunks). A segment is
+ * erased later only when mount saw that it holds no data. */
 int sl_mount(struct sl_log *log, const struct sl_config *cfg);
 
 /* Streams: O(1) device operations whatever the count or fill (a catalog

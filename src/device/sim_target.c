@@ -93,14 +93,16 @@ static void slfs_free(struct slfs_mem *m)
     free(m);
 }
 
-/* sensorlog over the model: 8 KiB chunks by default (a catalog page holds
- * 339 files, 2,048 files take 7 pages), segments of 1 MiB on managed media
- * and of 64 chunks on raw flash (erased block by block: a large one keeps
- * a writer that must wait for it waiting longer), a 256 KiB RAM buffer. */
+/* sensorlog over the model: chunks of 8 KiB or the medium's page if that is
+ * larger (16 KiB on the eMMC and SD models: a chunk never shares a page with
+ * one already synced; a catalog page then holds 339 or 680 files), segments
+ * of 1 MiB on managed media and of 64 chunks on raw flash (erased block by
+ * block: a large one keeps a writer that must wait for it waiting longer),
+ * a 256 KiB RAM buffer. */
 static int slfs_open(struct sim_target *st, struct sts_bd bd, const struct sts_target_spec *spec,
                      uint64_t base, struct sts_fs *out, char *err, size_t errlen)
 {
-    uint64_t chunk = 8192, seg = 0, buffer = 256u << 10;
+    uint64_t chunk = 0, seg = 0, buffer = 256u << 10;
     for (uint32_t i = 0; i < spec->n_fs_opts; i++) {
         const char *k = spec->fs_opts[i].key, *v = spec->fs_opts[i].value;
         uint64_t *dst = !strcmp(k, "chunk") ? &chunk : !strcmp(k, "segment") ? &seg
@@ -115,8 +117,15 @@ static int slfs_open(struct sim_target *st, struct sts_bd bd, const struct sts_t
         }
     }
     struct sts_bd_geometry g;
+    memset(&g, 0, sizeof(g));
     bd.ops->geometry(bd.ctx, &g);
     int raw = (g.flags & STS_BD_NEEDS_ERASE) != 0;
+    if (!chunk) {
+        struct sl_layout l;
+        struct sl_config probe = {.bd = bd};
+        (void)sl_layout(&probe, &l); /* only its page size is wanted here */
+        chunk = l.page_bytes > 8192 ? l.page_bytes : 8192;
+    }
     if (!seg)
         seg = raw ? 64 * chunk : 1u << 20;
     if (raw && g.erase_size > seg)
@@ -149,10 +158,12 @@ static int slfs_open(struct sim_target *st, struct sts_bd bd, const struct sts_t
     if (rc) {
         snprintf(err, errlen, "+sensorlog: cannot lay a log on this medium with chunk=%llu "
                               "segment=%llu (%s): chunk must be 1 KiB..64 KiB and a multiple "
-                              "of the program unit, segment a multiple of chunk and of the "
-                              "erase block, and the medium must hold at least 4 segments",
+                              "of the medium's page (%u B: a smaller chunk would share a page "
+                              "with one already synced, and a power cut could take both), "
+                              "segment a multiple of chunk and of the erase block, and the "
+                              "medium must hold at least 4 segments",
                  (unsigned long long)chunk,
-                 (unsigned long long)seg, sts_strerror(rc));
+                 (unsigned long long)seg, sts_strerror(rc), (unsigned)g.page_size);
         slfs_free(m);
         return rc;
     }

@@ -24,36 +24,52 @@ uint32_t sl_crc32c(uint32_t crc, const void *data, size_t len)
 }
 
 /* ---- geometry --------------------------------------------------------- */
-int sl_geometry(struct sl_log *log, const struct sl_config *cfg)
+int sl_layout(const struct sl_config *cfg, struct sl_layout *out)
 {
-    if (!cfg->bd.ops || !cfg->buffer || !cfg->chunk_buf || !cfg->read_buf || !cfg->segs ||
-        !cfg->streams || !cfg->max_streams)
+    if (!cfg->bd.ops)
         return SL_EINVAL;
     struct sts_bd_geometry g;
+    memset(&g, 0, sizeof(g));
     cfg->bd.ops->geometry(cfg->bd.ctx, &g);
-    memset(log, 0, sizeof(*log));
-    log->cfg = *cfg;
     uint32_t prog = g.prog_size ? g.prog_size : 1;
     int raw = (g.flags & STS_BD_NEEDS_ERASE) != 0;
+    /* the unit a cut may destroy: a chunk never shares one with another */
+    uint32_t page = cfg->page_bytes         ? cfg->page_bytes
+                    : g.page_size          ? g.page_size
+                    : raw                  ? prog
+                    : prog > SL_MANAGED_PAGE ? prog : SL_MANAGED_PAGE;
     /* managed media trim at any chunk boundary; raw flash erases whole blocks */
-    uint32_t erase = raw && g.erase_size ? g.erase_size : prog;
-    uint32_t chunk = cfg->chunk_bytes ? cfg->chunk_bytes : (prog > 4096 ? prog : 4096);
-    if (chunk < SL_MIN_CHUNK || chunk % prog || chunk > 65535u + SL_CHUNK_HDR)
-        return SL_EINVAL;
+    uint32_t erase = raw && g.erase_size ? g.erase_size : page;
+    uint32_t chunk = cfg->chunk_bytes ? cfg->chunk_bytes : (page > 4096 ? page : 4096);
     uint32_t seg = cfg->segment_bytes;
     if (!seg)
         seg = erase > 16 * chunk ? erase : 16 * chunk;
-    if (seg % erase || seg % chunk || seg / chunk < 2)
-        return SL_EINVAL;
     uint64_t size = cfg->size ? cfg->size : g.capacity - cfg->offset;
-    if (cfg->offset % erase || cfg->offset % chunk || cfg->offset + size > g.capacity)
+    *out = (struct sl_layout){page, chunk, seg, erase, size / seg, raw};
+    if (page % prog || chunk < SL_MIN_CHUNK || chunk % page ||
+        chunk > 65535u + SL_CHUNK_HDR || seg % erase || seg % chunk || seg / chunk < 2 ||
+        cfg->offset % erase || cfg->offset % chunk || cfg->offset > g.capacity ||
+        size > g.capacity - cfg->offset)
         return SL_EINVAL;
-    uint64_t n = size / seg;
+    return SL_OK;
+}
+
+int sl_geometry(struct sl_log *log, const struct sl_config *cfg)
+{
+    struct sl_layout l;
+    if (!cfg->buffer || !cfg->chunk_buf || !cfg->read_buf || !cfg->segs || !cfg->streams ||
+        !cfg->max_streams || sl_layout(cfg, &l))
+        return SL_EINVAL;
+    memset(log, 0, sizeof(*log));
+    log->cfg = *cfg;
+    uint32_t chunk = l.chunk_bytes, seg = l.segment_bytes;
+    uint64_t n = l.segments;
+    int raw = l.raw;
     uint32_t floor = cfg->free_segments ? cfg->free_segments : 1;
     if (n < floor + 2 || n > cfg->n_segs || cfg->buffer_bytes < SL_RING_HDR + SL_RECORD_MAX)
         return n > cfg->n_segs ? SL_ENOMEM : SL_EINVAL;
     log->base = cfg->offset;
-    log->prog = prog;
+    log->prog = l.page_bytes;
     log->chunk = chunk;
     log->seg_bytes = seg;
     log->chunks_per_seg = seg / chunk;
@@ -71,10 +87,11 @@ int sl_geometry(struct sl_log *log, const struct sl_config *cfg)
     if (log->hdr_chunks + 2 > log->chunks_per_seg)
         return SL_EINVAL; /* segments too small for the catalog */
     memset(log->streams, 0, sizeof(*log->streams) * log->max_streams);
-    log->erase_block = raw ? erase : seg;
+    log->erase_block = raw ? l.erase_bytes : seg;
     log->erasing = SL_NO_SEG;
     log->cur_seg = SL_NO_SEG;
     log->cat_chunk = SL_NO_CAT;
+    log->mirror_page = SL_NO_PAGE;
     return SL_OK;
 }
 
@@ -219,14 +236,33 @@ int sl_chunk_check(const struct sl_log *log, const uint8_t *buf, uint32_t seg_se
     return h->seg_seq == seg_seq && h->index == index ? SL_OK : SL_ENOENT;
 }
 
+int sl_read_raw(struct sl_log *log, uint32_t seg, uint32_t chunk)
+{
+    int rc = SL_EIO;
+    log->read_gen++;
+    for (int i = 0; i < SL_READ_TRIES && rc == SL_EIO; i++)
+        rc = log->cfg.bd.ops->read(log->cfg.bd.ctx, sl_chunk_addr(log, seg, chunk),
+                                   log->cfg.read_buf, log->chunk);
+    return rc;
+}
+
 int sl_read_chunk(struct sl_log *log, uint32_t seg, uint32_t chunk, struct sl_chunk_hdr *h)
 {
-    log->read_gen++;
-    int rc = log->cfg.bd.ops->read(log->cfg.bd.ctx, sl_chunk_addr(log, seg, chunk),
-                                   log->cfg.read_buf, log->chunk);
+    int rc = sl_read_raw(log, seg, chunk);
     if (rc)
         return rc == SL_EIO ? SL_ENOENT : rc; /* a torn page reads as an error */
     return sl_chunk_check(log, log->cfg.read_buf, log->cfg.segs[seg].seq, chunk, h);
+}
+
+int sl_chunk_written(const uint8_t *buf, uint32_t seg_seq, uint32_t index)
+{
+    return sl_get16(buf) == SL_CHUNK_MAGIC && sl_get32(buf + 8) == seg_seq &&
+           sl_get16(buf + 14) == index;
+}
+
+uint32_t sl_chunk_max_records(const struct sl_log *log)
+{
+    return (log->chunk - SL_CHUNK_HDR) / SL_REC_HDR;
 }
 
 void sl_live_range(const struct sl_log *log, uint32_t *oldest, uint32_t *count)
@@ -265,8 +301,12 @@ int sl_erase_step(struct sl_log *log, uint32_t seg)
         s->seq = 0;
         s->erased = 0;
     }
-    int rc = log->cfg.bd.ops->erase(log->cfg.bd.ctx, sl_seg_addr(log, seg) + log->erase_off,
-                                    log->erase_block);
+    /* last block first: the header's block goes last, so a cut between the
+     * steps leaves either the old header (the segment still reads as the
+     * oldest, its later blocks blank) or a segment erased through; never a
+     * blank header in front of blocks that still hold data */
+    uint64_t at = sl_seg_addr(log, seg) + log->seg_bytes - log->erase_off - log->erase_block;
+    int rc = log->cfg.bd.ops->erase(log->cfg.bd.ctx, at, log->erase_block);
     if (rc) {
         log->erasing = SL_NO_SEG;
         if (rc == SL_EIO && !s->bad) { /* a bad block: never used again */
@@ -313,126 +353,7 @@ int sl_format(struct sl_log *log, const struct sl_config *cfg)
     log->seq = 0; /* the first segment opened gets 1 */
     log->next_gseq = 0;
     log->ts_max = 0;
-    log->mounted = 1;
-    return rc;
+    log->mounted = !rc;
+    return rc ? rc : sl_open_first(log);
 }
 
-/* Smallest chunk index in [1, chunks_per_seg] that does not hold an intact
- * chunk of this segment: written chunks form a prefix, so bisection finds
- * the end in log2(chunks) reads. */
-static uint32_t find_end(struct sl_log *log, uint32_t seg)
-{
-    uint32_t lo = 1, hi = log->chunks_per_seg; /* the header pages are chunks too */
-    struct sl_chunk_hdr h;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (sl_read_chunk(log, seg, mid, &h) == SL_OK)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-/* The catalog of segment seg: its header pages, then the updates written in
- * it, newest first, found by following each catalog chunk's link to the
- * one before (at most SL_CATALOG_UPDATES of them). `last` is the index of
- * the segment's last intact chunk. */
-static int load_catalog(struct sl_log *log, uint32_t seg, uint32_t last)
-{
-    struct sl_chunk_hdr h;
-    memset(log->streams, 0, sizeof(*log->streams) * log->max_streams);
-    for (uint32_t k = 0; k < log->n_pages; k++) {
-        int rc = sl_read_chunk(log, seg, 1 + k, &h);
-        if (rc == SL_OK && h.type != SL_CHUNK_CATALOG)
-            rc = SL_ECORRUPT;
-        if (!rc)
-            rc = sl_catalog_page_decode(log, log->cfg.read_buf + SL_CHUNK_HDR, h.used);
-        if (rc)
-            return rc == SL_ENOENT ? SL_ECORRUPT : rc;
-        log->catalog_version = h.catalog_version;
-    }
-    if (last < log->hdr_chunks)
-        return SL_OK;
-    int rc = sl_read_chunk(log, seg, last, &h);
-    if (rc)
-        return rc == SL_ENOENT ? SL_ECORRUPT : rc;
-    log->catalog_version = h.catalog_version;
-    uint32_t idx = h.type == SL_CHUNK_CATALOG ? last : h.cat_chunk;
-    uint64_t seen = 0;
-    for (uint32_t n = 0; idx != SL_NO_CAT && idx >= log->hdr_chunks && n <= SL_CATALOG_UPDATES;
-         n++) {
-        rc = sl_read_chunk(log, seg, idx, &h);
-        if (rc == SL_OK && h.type != SL_CHUNK_CATALOG)
-            rc = SL_ECORRUPT;
-        if (rc)
-            return rc == SL_ENOENT ? SL_ECORRUPT : rc;
-        uint32_t k = sl_get16(log->cfg.read_buf + SL_CHUNK_HDR);
-        if (k < SL_MAX_PAGES && !(seen & (1ull << k))) { /* the newest copy wins */
-            seen |= 1ull << k;
-            rc = sl_catalog_page_decode(log, log->cfg.read_buf + SL_CHUNK_HDR, h.used);
-            if (rc)
-                return rc;
-        }
-        idx = h.cat_chunk; /* the catalog chunk before this one */
-    }
-    return SL_OK;
-}
-
-int sl_mount(struct sl_log *log, const struct sl_config *cfg)
-{
-    int rc = sl_geometry(log, cfg);
-    if (rc)
-        return rc;
-    uint8_t *buf = log->cfg.read_buf;
-    for (uint32_t i = 0; i < log->n_segs; i++) {
-        struct sl_seg_info *s = &log->cfg.segs[i];
-        memset(s, 0, sizeof(*s));
-        struct sl_seg_hdr h;
-        rc = cfg->bd.ops->read(cfg->bd.ctx, sl_seg_addr(log, i), buf, log->chunk);
-        if (rc == SL_OK)
-            rc = sl_seg_hdr_decode(log, buf, &h);
-        if (rc == SL_ECORRUPT || rc == SL_ENOMEM)
-            return rc;
-        if (rc) { /* free: erased if it reads as erased flash */
-            int all_ff = 1;
-            for (uint32_t k = 0; k < log->chunk && all_ff; k++)
-                all_ff = buf[k] == 0xFF;
-            s->erased = log->needs_erase && all_ff;
-            continue;
-        }
-        *s = (struct sl_seg_info){h.seq, h.erase_count, h.first_gseq, h.ts_start, 0, 0};
-    }
-    for (;;) { /* the newest segment whose catalog is whole */
-        uint32_t head = SL_NO_SEG;
-        for (uint32_t i = 0; i < log->n_segs; i++)
-            if (log->cfg.segs[i].seq &&
-                (head == SL_NO_SEG || log->cfg.segs[i].seq > log->cfg.segs[head].seq))
-                head = i;
-        if (head == SL_NO_SEG)
-            return SL_ENOENT;
-        struct sl_seg_info *hs = &log->cfg.segs[head];
-        uint32_t end = find_end(log, head);
-        rc = end > log->n_pages ? load_catalog(log, head, end - 1) : SL_ECORRUPT;
-        if (rc == SL_ECORRUPT && end <= log->hdr_chunks) {
-            /* cut while the segment was opening: it holds no record */
-            hs->seq = 0;
-            continue;
-        }
-        if (rc)
-            return rc;
-        log->seq = hs->seq;
-        log->next_gseq = hs->first_gseq;
-        log->ts_max = hs->ts_start;
-        struct sl_chunk_hdr h;
-        if (end > log->hdr_chunks && sl_read_chunk(log, head, end - 1, &h) == SL_OK) {
-            log->next_gseq = h.first_gseq + h.n_records;
-            log->ts_max = h.ts_hi;
-        }
-        /* writing goes on in a fresh segment: the end of this one may be torn */
-        log->cur_seg = head;
-        log->next_chunk = log->chunks_per_seg;
-        log->mounted = 1;
-        return SL_OK;
-    }
-}

@@ -19,7 +19,10 @@
 #define SL_RING_HDR 11u            /* in RAM: stream (u16), len, ts (u64) */
 #define SL_MIN_CHUNK 1024u         /* a catalog page holds 40 entries */
 #define SL_NO_SEG 0xFFFFFFFFu
+#define SL_READ_TRIES 6            /* a read error is retried: one is not evidence */
+#define SL_CATALOG_DEPTH 2         /* segments back a damaged catalog page is looked for */
 #define SL_NO_CAT 0xFFFFu
+#define SL_NO_PAGE 0xFFFFFFFFu
 
 enum { SL_CHUNK_DATA = 1, SL_CHUNK_CATALOG = 2 };
 enum { SL_FLAG_PADDED = 0x1 };
@@ -94,8 +97,19 @@ void sl_chunk_seal(const struct sl_log *log, uint8_t *buf, const struct sl_chunk
 int sl_chunk_check(const struct sl_log *log, const uint8_t *buf, uint32_t seg_seq,
                    uint32_t index, struct sl_chunk_hdr *h);
 
-/* Reads one chunk into log->cfg.read_buf and checks it. */
+/* Reads one chunk into log->cfg.read_buf, retrying read errors: a
+ * transient one is not evidence of a torn or erased page. */
+int sl_read_raw(struct sl_log *log, uint32_t seg, uint32_t chunk);
+/* sl_read_raw, then checks the chunk. */
 int sl_read_chunk(struct sl_log *log, uint32_t seg, uint32_t chunk, struct sl_chunk_hdr *h);
+/* 1 when read_buf holds a chunk that was written as chunk `index` of
+ * segment seg_seq (magic, sequence number and index) whatever its CRC says:
+ * a chunk written and later damaged, as opposed to one never written. */
+int sl_chunk_written(const uint8_t *buf, uint32_t seg_seq, uint32_t index);
+/* The most records one chunk can hold. */
+uint32_t sl_chunk_max_records(const struct sl_log *log);
+/* After format: opens the first segment, writes its catalog, flushes. */
+int sl_open_first(struct sl_log *log);
 
 /* Erases (raw) or trims (managed) a segment and marks it free and erased;
  * an erase the device fails with SL_EIO retires the segment (bad block). */

@@ -119,8 +119,23 @@ static int load(struct sl_iter *it)
         return 1;
     struct sl_chunk_hdr h;
     int rc = sl_read_chunk(log, it->seg, it->chunk, &h);
-    if (rc == SL_ENOENT)
-        return 1;
+    if (rc == SL_ENOENT) {
+        /* the end of the segment's data, or a chunk written and then
+         * damaged: its header still names its place, or the chunk after it
+         * checks. A damaged one is passed over and counted, never returned */
+        int written = sl_chunk_written(log->cfg.read_buf, it->seg_seq, it->chunk);
+        int damaged = it->chunk + 1 < seg_end(log, it->seg) &&
+                      sl_read_chunk(log, it->seg, it->chunk + 1, &h) == SL_OK;
+        if (!damaged) {
+            it->torn += written; /* the last chunk written there: torn, or damaged */
+            return 1;
+        }
+        it->skipped++;
+        log->st.corrupt_chunks++;
+        it->chunk++;
+        it->loaded = 0;
+        return 2;
+    }
     if (rc)
         return rc;
     it->gen = log->read_gen;
@@ -143,6 +158,8 @@ int sl_iter_next(struct sl_iter *it, struct sl_record *rec)
             int rc = load(it);
             if (rc < 0)
                 return rc;
+            if (rc == 2)
+                continue; /* a damaged chunk passed over */
             if (rc) { /* past this segment's data: on to the next, if it is there */
                 if (it->seg == log->cur_seg && it->chunk >= log->next_chunk)
                     return SL_ENOENT; /* the writer's position: more may come */
@@ -162,8 +179,14 @@ int sl_iter_next(struct sl_iter *it, struct sl_record *rec)
             continue;
         }
         const uint8_t *r = log->cfg.read_buf + it->pos;
-        if (it->pos + SL_REC_HDR + r[2] > SL_CHUNK_HDR + it->used)
-            return SL_ECORRUPT; /* the CRC held, the records do not: a bug, not wear */
+        if (it->pos + SL_REC_HDR > SL_CHUNK_HDR + it->used ||
+            it->pos + SL_REC_HDR + r[2] > SL_CHUNK_HDR + it->used) {
+            /* the CRC held, the records do not: not sensorlog's writing */
+            it->skipped++;
+            log->st.corrupt_chunks++;
+            it->n_left = 0;
+            continue;
+        }
         rec->stream = sl_get16(r);
         rec->len = r[2];
         rec->ts = it->ts_base + (uint64_t)(int64_t)(int32_t)sl_get32(r + 3);

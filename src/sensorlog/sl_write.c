@@ -80,11 +80,30 @@ const struct sl_stream_info *sl_stream_info(const struct sl_log *log, uint16_t i
     return &log->streams[id - 1];
 }
 
+static void ring_read(const struct sl_log *log, size_t at, void *dst, size_t n);
+
 int sl_stream_delete(struct sl_log *log, uint16_t id)
 {
     if (!sl_stream_info(log, id))
         return SL_ENOENT;
+    lock(log);
+    /* its records still in RAM go with it: the slot may be reused before
+     * they reach the device, and they must not come back as the new
+     * stream's (stream 0 marks them; staging drops them) */
+    size_t cap = log->cfg.buffer_bytes;
+    for (size_t at = log->tail, left = log->fill; left;) {
+        uint8_t hdr[SL_RING_HDR];
+        ring_read(log, at, hdr, sizeof(hdr));
+        if (sl_get16(hdr) == id) {
+            log->cfg.buffer[at] = 0;
+            log->cfg.buffer[(at + 1) % cap] = 0;
+        }
+        size_t n = SL_RING_HDR + hdr[2];
+        at = (at + n) % cap;
+        left -= n;
+    }
     memset(&log->streams[id - 1], 0, sizeof(log->streams[id - 1]));
+    unlock(log);
     catalog_changed(log, id - 1u);
     return SL_OK;
 }
@@ -120,7 +139,7 @@ static void ring_drop(struct sl_log *log)
 
 int sl_append(struct sl_log *log, uint16_t stream, uint64_t ts, const void *data, size_t len)
 {
-    if (len > SL_RECORD_MAX || !stream || (len && !data))
+    if (len > SL_RECORD_MAX || !stream || stream > log->max_streams || (len && !data))
         return SL_EINVAL;
     uint64_t t0 = now(log);
     size_t need = SL_RING_HDR + len;
@@ -129,6 +148,10 @@ int sl_append(struct sl_log *log, uint16_t stream, uint64_t ts, const void *data
     hdr[2] = (uint8_t)len;
     sl_put64(hdr + 3, ts);
     lock(log);
+    if (log->streams[stream - 1].id != stream) { /* never created, or deleted */
+        unlock(log);
+        return SL_ENOENT;
+    }
     while (log->cfg.buffer_bytes - log->fill < need) {
         if (log->cfg.full_policy != SL_DROP_OLDEST || !log->fill) {
             log->st.rejected_records++;
@@ -170,6 +193,14 @@ static int stage(struct sl_log *log)
         ring_read(log, log->tail, hdr, sizeof(hdr));
         uint64_t ts = sl_get64(hdr + 3);
         uint32_t len = hdr[2];
+        if (!sl_get16(hdr)) { /* its stream was deleted: it never reaches the device */
+            size_t n = SL_RING_HDR + len;
+            log->tail = (log->tail + n) % log->cfg.buffer_bytes;
+            log->fill -= n;
+            log->taken++;
+            unlock(log);
+            continue;
+        }
         if (!log->staged_records) {
             log->staged_ts_base = ts;
             log->staged_gseq = log->next_gseq;
@@ -231,9 +262,14 @@ static void written(struct sl_log *log)
         log->cat_chunk = SL_NO_CAT;
         log->cat_updates = 0;
         log->dirty_pages = 0; /* they carry every page */
+        log->mirror_page = SL_NO_PAGE;
         return;
     }
     if (what == FLIGHT_CATALOG) {
+        /* an update is written twice, in consecutive chunks: one damaged
+         * copy does not lose a stream's name (mount reads the other) */
+        if (log->next_chunk >= log->hdr_chunks)
+            log->mirror_page = log->mirror_page == SL_NO_PAGE ? log->flight_page : SL_NO_PAGE;
         log->cat_chunk = (uint16_t)log->next_chunk;
         if (log->next_chunk >= log->hdr_chunks && ++log->cat_updates >= SL_CATALOG_UPDATES)
             log->next_chunk = log->chunks_per_seg; /* a fresh segment: mount reads stay few */
@@ -345,6 +381,10 @@ static int write_page(struct sl_log *log, uint32_t k)
     log->read_gen++;
     memset(buf, 0xFF, log->chunk);
     size_t used = sl_catalog_page_encode(log, k, buf + SL_CHUNK_HDR);
+    /* the spare word: this segment's erase count, so a damaged header can
+     * be rebuilt from catalog page 0 */
+    sl_put32(buf + SL_CHUNK_HDR + 4, log->cfg.segs[log->cur_seg].erase_count);
+    log->flight_page = k;
     struct sl_chunk_hdr h = {SL_CHUNK_CATALOG, 0, (uint16_t)used, 0, log->seq,
                              log->cat_chunk, (uint16_t)log->next_chunk,
                              log->next_gseq, log->ts_max, log->ts_max, log->catalog_version};
@@ -414,6 +454,13 @@ static int pump_step(struct sl_log *log)
         return finish(log, open_segment(log));
     if (log->next_chunk < log->hdr_chunks) /* the new segment's copy of the catalog */
         return finish(log, write_page(log, log->next_chunk - 1));
+    if (log->mirror_page != SL_NO_PAGE) {
+        uint32_t k = log->mirror_page;
+        uint64_t dirty = log->dirty_pages; /* a change since is still to be written */
+        int rc = write_page(log, k);
+        log->dirty_pages = dirty;
+        return finish(log, rc);
+    }
     if (log->dirty_pages)
         return finish(log, write_page(log, lowest_bit(log->dirty_pages)));
     int full = stage(log);
@@ -429,6 +476,16 @@ static int pump_step(struct sl_log *log)
         return SL_BUSY;
     }
     return log->cfg.manual_maintenance ? SL_OK : keep_floor(log);
+}
+
+int sl_open_first(struct sl_log *log)
+{
+    while (log->cur_seg == SL_NO_SEG || log->next_chunk < log->hdr_chunks) {
+        int rc = pump_step(log);
+        if (rc < 0)
+            return rc;
+    }
+    return log->cfg.bd.ops->flush(log->cfg.bd.ctx);
 }
 
 int sl_maintain(struct sl_log *log)

@@ -259,10 +259,12 @@ static void mount_finds_everything_in_log_reads(void)
     CHECK_EQ(sl_sync(&lg), 0);
     uint64_t before = cnt.reads;
     CHECK_EQ(sl_mount(&lg, &cfg), 0);
-    /* headers (64 segments) + the catalog page + bisection of 8 chunks (<= 4)
-     * + the last chunk + the one catalog update since */
+    /* headers (64 segments) + the catalog page + bisection of 8 chunks (3
+     * steps, each reading the next chunk too where one does not check) +
+     * the last chunk + the one catalog update since (two copies) + the last
+     * chunk again for the numbering + one look past the end */
     uint64_t reads = cnt.reads - before;
-    CHECK(reads <= 64 + 1 + 4 + 1 + 1);
+    CHECK(reads <= 64 + 1 + 2 * 3 + 1 + 2 + 1 + 1);
     uint16_t again;
     CHECK_EQ(sl_stream_open(&lg, "imu", &again), 0);
     CHECK_EQ(again, id);
@@ -500,7 +502,7 @@ static void streams_cost_the_same_however_many_there_are(void)
             cost[i == 1 ? 0 : 1] = device_ops() - before;
     }
     CHECK_EQ(cost[0], cost[1]); /* one catalog chunk, 2 streams or 40 */
-    CHECK_EQ(cost[0], 1);
+    CHECK_EQ(cost[0], 2);       /* written twice: a damaged copy loses no name */
     CHECK_EQ(sl_stream_create(&lg, "one-too-many", &id), SL_ENOSPC);
     CHECK_EQ(sl_stream_delete(&lg, id), 0);
     CHECK_EQ(sl_stream_create(&lg, "one-too-many", &id), 0);
@@ -609,7 +611,7 @@ static void sync_completes_while_records_keep_coming(void)
     for (; k < 30; k++)
         CHECK_EQ(sl_append(&lg, id, k, buf, make_record(id, k, buf)), 0);
     sl_sync_request(&lg);
-    uint64_t programs = cnt.programs, pumps = 0;
+    uint64_t programs = cnt.programs, pumps = 0, flushes = cnt.flushes;
     while (lg.sync_wanted && pumps < 1000) {
         CHECK_EQ(sl_append(&lg, id, k, buf, make_record(id, k, buf)), 0); /* one per pump */
         k++;
@@ -618,9 +620,9 @@ static void sync_completes_while_records_keep_coming(void)
         pumps++;
     }
     CHECK(!lg.sync_wanted);
-    /* the segment header and catalog, then the 30 records: no chunk per record */
+    /* the catalog chunk (twice), then the 30 records: no chunk per record */
     CHECK(cnt.programs - programs <= 3);
-    CHECK_EQ(cnt.flushes, 1);
+    CHECK_EQ(cnt.flushes - flushes, 1);
     CHECK_EQ(sl_sync(&lg), 0);
     CHECK_EQ(read_back(id, 0, k), 0);
 }
@@ -645,10 +647,11 @@ static void catalog_pages_survive_mount(void)
         uint64_t before = cnt.programs;
         CHECK_EQ(sl_stream_create(&lg, name, &ids[i]), 0);
         CHECK_EQ(pump_all(), 0);
-        /* one page chunk; every 32 updates a fresh segment: header and 5 pages
-         * (and the erases ahead the idle pump does, not counted here) */
+        /* one page chunk, written twice; every 32 updates a fresh segment:
+         * header and 5 pages (and the erases ahead the idle pump does, not
+         * counted here) */
         uint64_t programs = cnt.programs - before;
-        CHECK(programs == 1 || programs == 1 + 5 || programs == 1 + 1 + 5);
+        CHECK(programs == 2 || programs == 1 + 5 || programs == 2 + 1 + 5);
     }
     for (int i = 0; i < 150; i += 3)
         CHECK_EQ(sl_stream_delete(&lg, ids[i]), 0);
@@ -776,7 +779,10 @@ static void facade_files_append_and_read_anywhere(void)
             CHECK_EQ(got[i], (uint8_t)((at / 1000) * 7 + at % 1000));
         }
         if (offs[k] < 32000) /* the first 32 stretches are indexed */
-            CHECK(cnt.reads - before <= 6); /* a search, not a scan */
+            /* a search, not a scan: a bisection, plus a look past the end
+             * of a segment's data (a damaged chunk is told from the end by
+             * the chunk after it) */
+            CHECK(cnt.reads - before <= 9);
     }
     /* sequential read of the whole file */
     CHECK_EQ(o->seek(fs.ctx, a, 0), 0);

@@ -1,0 +1,269 @@
+/* sensorlog: mount. It reads every segment header (one read each), finds
+ * the end of the newest segment by bisection (O(log n) chunk reads) and its
+ * catalog; it never replays the log. What it cannot read it retries; what
+ * does not check it rebuilds from a redundant copy or passes over and
+ * counts (sl_stats: repaired, corrupt_chunks). It never takes a segment
+ * for erased, or a log for absent, on the strength of a read error. */
+#include "sl_internal.h"
+
+static int all_bytes(const uint8_t *p, uint32_t n, uint8_t v)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (p[i] != v)
+            return 0;
+    return 1;
+}
+
+/* What chunk 0 of segment i says, into segs[i]. A header that does not
+ * check (torn by a cut, or damaged) is stood in for by chunk 1, catalog
+ * page 0, which carries the segment's sequence number, first record, start
+ * time and erase count too; mount later keeps such a stand-in only if its
+ * sequence number belongs to the live run. */
+static int scan_segment(struct sl_log *log, uint32_t i)
+{
+    struct sl_seg_info *s = &log->cfg.segs[i];
+    uint8_t *buf = log->cfg.read_buf;
+    memset(s, 0, sizeof(*s));
+    struct sl_seg_hdr h;
+    int rc = sl_read_raw(log, i, 0);
+    if (rc && rc != SL_EIO)
+        return rc;
+    if (rc == SL_OK) {
+        int drc = sl_seg_hdr_decode(log, buf, &h);
+        if (drc == SL_ECORRUPT || drc == SL_ENOMEM)
+            return drc; /* another format or geometry: refuse, change nothing */
+        if (drc == SL_OK) {
+            *s = (struct sl_seg_info){h.seq, h.erase_count, h.first_gseq, h.ts_start, 0, 0, 0};
+            return SL_OK;
+        }
+        if (all_bytes(buf, log->chunk, 0xFF)) {
+            /* blank: the header's block is erased last, so the segment is */
+            s->erased = (uint8_t)log->needs_erase;
+            return SL_OK;
+        }
+        if (all_bytes(buf, log->chunk, 0x00))
+            return SL_OK; /* trimmed */
+    }
+    /* torn (reads fail every time) or damaged: look at catalog page 0 */
+    struct sl_chunk_hdr c;
+    rc = sl_read_raw(log, i, 1);
+    if (rc == SL_OK && sl_chunk_check(log, buf, sl_get32(buf + 8), 1, &c) == SL_OK &&
+        c.type == SL_CHUNK_CATALOG && c.seg_seq) {
+        *s = (struct sl_seg_info){c.seg_seq, sl_get32(buf + SL_CHUNK_HDR + 4), c.first_gseq,
+                                  c.ts_hi, 0, 0, 1};
+    }
+    return rc == SL_EIO || rc == SL_OK ? SL_OK : rc;
+}
+
+/* Keeps a rebuilt header only when its sequence number is one of the live
+ * run's (within n_segs - 1 of the newest) and no other segment has it: a
+ * catalog page left from an earlier lap on a medium that keeps old data is
+ * not taken for a live segment. */
+static void vet_rebuilt(struct sl_log *log)
+{
+    uint32_t top = 0;
+    for (uint32_t i = 0; i < log->n_segs; i++)
+        if (log->cfg.segs[i].seq > top)
+            top = log->cfg.segs[i].seq;
+    for (uint32_t i = 0; i < log->n_segs; i++) {
+        struct sl_seg_info *s = &log->cfg.segs[i];
+        if (!s->rebuilt)
+            continue;
+        int ok = s->seq + (log->n_segs - 1) > top;
+        for (uint32_t j = 0; j < log->n_segs && ok; j++)
+            ok = j == i || log->cfg.segs[j].seq != s->seq;
+        if (ok)
+            log->st.repaired++;
+        else
+            memset(s, 0, sizeof(*s));
+    }
+}
+
+/* 1 when chunk `i` of seg checks. */
+static int chunk_ok(struct sl_log *log, uint32_t seg, uint32_t i)
+{
+    struct sl_chunk_hdr h;
+    return sl_read_chunk(log, seg, i, &h) == SL_OK;
+}
+
+/* Smallest chunk index in [1, chunks_per_seg] that was not written: written
+ * chunks form a prefix, so bisection finds the end in log2(chunks) reads. A
+ * chunk that does not check but whose successor does was written and then
+ * damaged, so it counts as written: one bad chunk does not cut the segment
+ * short (and sequence numbers after it are not handed out again). */
+static uint32_t find_end(struct sl_log *log, uint32_t seg)
+{
+    uint32_t lo = 1, hi = log->chunks_per_seg; /* the header pages are chunks too */
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        int written = chunk_ok(log, seg, mid) ||
+                      (mid + 1 < log->chunks_per_seg && chunk_ok(log, seg, mid + 1));
+        if (written)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static uint32_t seg_by_seq(const struct sl_log *log, uint32_t seq)
+{
+    for (uint32_t i = 0; seq && i < log->n_segs; i++)
+        if (log->cfg.segs[i].seq == seq)
+            return i;
+    return SL_NO_SEG;
+}
+
+/* Reads catalog chunk `idx` of seg and applies it; SL_ENOENT if it is not
+ * an intact catalog chunk. */
+static int apply_page(struct sl_log *log, uint32_t seg, uint32_t idx, uint32_t *page)
+{
+    struct sl_chunk_hdr h;
+    int rc = sl_read_chunk(log, seg, idx, &h);
+    if (rc)
+        return rc;
+    if (h.type != SL_CHUNK_CATALOG || h.used < SL_CAT_PAGE_HDR)
+        return SL_ENOENT;
+    *page = sl_get16(log->cfg.read_buf + SL_CHUNK_HDR);
+    rc = sl_catalog_page_decode(log, log->cfg.read_buf + SL_CHUNK_HDR, h.used);
+    if (rc == SL_OK)
+        log->catalog_version = h.catalog_version;
+    return rc == SL_ECORRUPT ? SL_ENOENT : rc;
+}
+
+/* The header copy of the catalog in seg (chunks 1 .. n_pages). A page that
+ * does not check is taken from where the previous segment left it: the
+ * copy was made from that state. */
+static int load_catalog(struct sl_log *log, uint32_t seg, uint32_t last, int depth);
+
+static int load_header_pages(struct sl_log *log, uint32_t seg, int depth)
+{
+    uint64_t bad = 0;
+    uint32_t page;
+    memset(log->streams, 0, sizeof(*log->streams) * log->max_streams);
+    for (uint32_t k = 0; k < log->n_pages; k++) {
+        int rc = apply_page(log, seg, 1 + k, &page);
+        if (rc == SL_ENOENT || (rc == SL_OK && page != k))
+            bad |= 1ull << k;
+        else if (rc)
+            return rc;
+    }
+    if (!bad)
+        return SL_OK;
+    uint32_t prev = seg_by_seq(log, log->cfg.segs[seg].seq - 1);
+    if (prev == SL_NO_SEG || depth <= 0) {
+        log->st.corrupt_chunks++; /* those streams' names are lost */
+        return SL_OK;
+    }
+    int rc = load_catalog(log, prev, find_end(log, prev) - 1, depth - 1);
+    for (uint32_t k = 0; k < log->n_pages && !rc; k++)
+        if (!(bad & (1ull << k)))
+            (void)apply_page(log, seg, 1 + k, &page); /* read before: it checks */
+    if (!rc)
+        log->st.repaired++;
+    return rc;
+}
+
+/* The catalog of segment seg as of chunk `last`: its header copy, then the
+ * updates written in it, newest first, found by following each chunk's
+ * link to the catalog chunk before it (at most SL_CATALOG_UPDATES). A
+ * broken link makes it read the segment's chunks in order instead. */
+static int load_catalog(struct sl_log *log, uint32_t seg, uint32_t last, int depth)
+{
+    int rc = load_header_pages(log, seg, depth);
+    if (rc || last < log->hdr_chunks)
+        return rc;
+    struct sl_chunk_hdr h;
+    uint32_t at = last;
+    while (at >= log->hdr_chunks && sl_read_chunk(log, seg, at, &h) != SL_OK)
+        at--; /* the last chunk was damaged: the one before it links too */
+    if (at < log->hdr_chunks)
+        return SL_OK;
+    log->catalog_version = h.catalog_version;
+    uint32_t idx = h.type == SL_CHUNK_CATALOG ? at : h.cat_chunk, page;
+    uint64_t seen = 0;
+    int broken = 0;
+    for (uint32_t n = 0; idx != SL_NO_CAT && idx >= log->hdr_chunks && n <= SL_CATALOG_UPDATES;
+         n++) {
+        rc = sl_read_chunk(log, seg, idx, &h);
+        if (rc == SL_OK && h.type != SL_CHUNK_CATALOG)
+            rc = SL_ENOENT;
+        if (rc) {
+            broken = 1;
+            break;
+        }
+        uint32_t k = sl_get16(log->cfg.read_buf + SL_CHUNK_HDR);
+        if (k < SL_MAX_PAGES && !(seen & (1ull << k))) { /* the newest copy wins */
+            seen |= 1ull << k;
+            if (sl_catalog_page_decode(log, log->cfg.read_buf + SL_CHUNK_HDR, h.used))
+                broken = 1;
+        }
+        idx = h.cat_chunk;
+    }
+    if (!broken)
+        return SL_OK;
+    /* the slow way: every catalog chunk of the segment, oldest first */
+    rc = load_header_pages(log, seg, depth);
+    for (uint32_t i = log->hdr_chunks; i <= last && !rc; i++) {
+        rc = apply_page(log, seg, i, &page);
+        rc = rc == SL_ENOENT ? SL_OK : rc;
+    }
+    log->st.repaired++;
+    return rc;
+}
+
+int sl_mount(struct sl_log *log, const struct sl_config *cfg)
+{
+    int rc = sl_geometry(log, cfg);
+    if (rc)
+        return rc;
+    for (uint32_t i = 0; i < log->n_segs; i++)
+        if ((rc = scan_segment(log, i)) != SL_OK)
+            return rc;
+    vet_rebuilt(log);
+    for (;;) { /* the newest segment whose catalog copy was written whole */
+        uint32_t head = SL_NO_SEG;
+        for (uint32_t i = 0; i < log->n_segs; i++)
+            if (log->cfg.segs[i].seq &&
+                (head == SL_NO_SEG || log->cfg.segs[i].seq > log->cfg.segs[head].seq))
+                head = i;
+        if (head == SL_NO_SEG)
+            return SL_ENOENT;
+        struct sl_seg_info *hs = &log->cfg.segs[head];
+        uint32_t end = find_end(log, head);
+        if (end < log->hdr_chunks) {
+            /* cut while the segment was opening: it holds no record */
+            hs->seq = 0;
+            hs->erased = 0;
+            continue;
+        }
+        rc = load_catalog(log, head, end - 1, SL_CATALOG_DEPTH);
+        if (rc)
+            return rc;
+        log->seq = hs->seq;
+        log->next_gseq = hs->first_gseq;
+        log->ts_max = hs->ts_start;
+        /* numbering goes on after the last chunk that checks; chunks after
+         * it that were written but do not check still had their numbers */
+        struct sl_chunk_hdr h;
+        uint32_t last = end - 1, damaged = 0;
+        while (last >= log->hdr_chunks && sl_read_chunk(log, head, last, &h) != SL_OK) {
+            last--;
+            damaged++;
+        }
+        if (end < log->chunks_per_seg && sl_read_raw(log, head, end) == SL_OK &&
+            sl_chunk_written(log->cfg.read_buf, hs->seq, end))
+            damaged++; /* written, then damaged: not a torn tail */
+        if (last >= log->hdr_chunks) {
+            log->next_gseq = h.first_gseq + h.n_records;
+            log->ts_max = h.ts_hi;
+        }
+        log->next_gseq += (uint64_t)damaged * sl_chunk_max_records(log);
+        log->st.corrupt_chunks += damaged;
+        /* writing goes on in a fresh segment: the end of this one may be torn */
+        log->cur_seg = head;
+        log->next_chunk = log->chunks_per_seg;
+        log->mounted = 1;
+        return SL_OK;
+    }
+}
