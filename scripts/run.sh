@@ -6,10 +6,11 @@
 set -eu
 cd "$(dirname "$0")/.."
 scripts/deps.sh --runtime
-cmake --preset release >/dev/null
-cmake --build --preset release --target storscope_cli -j"$(nproc)" >/dev/null
+# preset `run`: Release without the tests, so only the runtime packages are needed
+cmake --preset run >/dev/null
+cmake --build --preset run --target storscope_cli -j"$(nproc)" >/dev/null
 target=sim:emmc-stm32u5+sensorlog
 for a in "$@"; do
     case $a in -t | --target | --target=* | -t?*) target= ;; esac
 done
-exec build/release/storscope run -o results.json ${target:+-t "$target"} "$@"
+exec build/run/storscope run -o results.json ${target:+-t "$target"} "$@"

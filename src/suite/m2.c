@@ -282,10 +282,10 @@ static int m2_run(struct sts_ctx *c)
         m.created = k + 1; /* from here its files may exist */
         for (uint32_t s = 0; s < M2_STREAMS && !rc; s++) {
             char name[32];
-            uint64_t t[N_OPS];
+            uint64_t t[N_OPS] = {0};
             file_name(name, sizeof(name), s, k);
             rc = lifecycle(&m, name, t);
-            for (int op = 0; op < N_OPS; op++) {
+            for (int op = 0; op < N_OPS && !rc; op++) {
                 sum[op] += t[op];
                 max[op] = t[op] > max[op] ? t[op] : max[op];
             }

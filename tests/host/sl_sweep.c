@@ -1,0 +1,726 @@
+/* sensorlog's durability sweep: power cuts after every device command k
+ * (and a second cut 1..40 commands into the recovery), single bit flips
+ * and 8-bit bursts in a synced image, and transient read errors during
+ * mount, on simulated NOR, NAND, eMMC and SD with their real page sizes
+ * and the library's default chunk and segment sizes.
+ *
+ * The oracle is independent of the store: the harness keeps, per stream,
+ * how many records were appended and how many were covered by the last
+ * sl_sync() that returned SL_OK. A record carries its stream's
+ * incarnation and its index, and its bytes and timestamp follow from them,
+ * so a record returned from the wrong place, twice, or damaged is caught.
+ * After remounting, every record covered by a sync must be there, once,
+ * in order, unless it is older than the oldest record the log still holds
+ * (the log recycles its oldest segment by design).
+ *
+ *   sensorlog_sweep [--cuts N] [--flips N] [--scale N] [--seed S] [--only NAME]
+ *                   [--trial K SECOND] [-v]
+ *
+ * --cuts N: first cuts per configuration (each k in 1..N, at most the
+ * workload's command count); --scale N: a workload N times as long (more
+ * commands to cut); --flips N: flips and bursts per configuration;
+ * --trial: one power-cut trial, to look at. Exit 0 when nothing synced was lost and no wrong data was
+ * returned; the counts are printed either way. */
+#include "sensorlog/sensorlog.h"
+#include "storscope/error.h"
+#include "storscope/rng.h"
+#include "storscope/sim.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_STREAMS 8   /* catalog slots: small, so slots are reused */
+#define MAX_INC 4096    /* stream incarnations in one trial */
+#define MAX_RECORDS (1u << 20)
+#define NO_INC 0xFFFFu /* a record the oracle forgot */
+
+struct sweep_config {
+    const char *name;
+    const char *profile;
+    uint64_t capacity;
+    uint32_t erase_bytes;  /* 0: the profile's */
+    uint32_t chunk, segment; /* 0: the library's defaults */
+    int nonblocking;       /* use the device's submit/poll */
+    uint32_t workload_steps;
+};
+
+/* Media small enough that the workload recycles every segment several
+ * times within the commands swept. */
+static const struct sweep_config configs[] = {
+    {"nor-defaults", "nor-spi", 256u << 10, 0, 0, 0, 0, 900},
+    {"nor-1k-chunks", "nor-spi", 128u << 10, 0, 1024, 8192, 0, 900},
+    {"nand-defaults", "nand-slc", 1u << 20, 0, 0, 0, 0, 900},
+    {"emmc-defaults", "emmc-stm32u5", 2u << 20, 256u << 10, 0, 0, 0, 900},
+    {"emmc-nonblocking", "emmc-stm32u5", 2u << 20, 256u << 10, 0, 0, 1, 900},
+    {"sd-defaults", "sd-consumer", 2u << 20, 256u << 10, 0, 0, 0, 900},
+};
+
+static uint8_t *got;      /* by timestamp: the record was read back */
+static uint8_t *evicted;  /* by timestamp: missing, but evicted */
+static uint64_t *gseq_at; /* by timestamp: the sequence number it was read with */
+
+/* ---- the oracle -------------------------------------------------------- */
+struct inc {               /* one incarnation of a stream name */
+    char name[12];
+    uint64_t appended;     /* records appended so far (k = 0 .. appended - 1) */
+    uint64_t durable;      /* records covered by the last successful sync */
+    uint64_t durable_then; /* `appended` when the current sync was asked for */
+    int alive;             /* created and not deleted, as far as the harness knows */
+    int deleted_unsynced;  /* deleted after the last sync: may or may not be gone */
+    uint16_t id;
+};
+
+struct trial {
+    const struct sweep_config *c;
+    struct sts_sim sim;
+    void *arena;
+    struct sts_bd bd;
+    struct sl_config cfg;
+    struct sl_log log;
+    struct sl_seg_info *segs;
+    struct sl_stream_info streams[MAX_STREAMS];
+    uint8_t *ring, *chunk_buf, *read_buf;
+    struct inc inc[MAX_INC];
+    uint32_t n_inc;
+    uint16_t *rec_inc;     /* by timestamp: the record's incarnation and index */
+    uint32_t *rec_k;
+    uint64_t evicted_end;  /* largest end of an evicted range (the evict hook) */
+    uint64_t slack;
+    uint64_t lost_bytes;   /* the last check: bytes of the synced records missing */
+    uint64_t torn;         /* the last check's iterator: chunks torn or damaged at segment ends */        /* sequence numbers a damaged chunk may hide at the front */
+    uint64_t ts;           /* global append counter: every record's timestamp */
+    struct sts_rng rng;
+    char why[200];
+};
+
+static size_t record_bytes(uint32_t inc, uint64_t k, uint64_t ts, uint8_t *out)
+{
+    size_t len = 8 + (size_t)(sts_mix64(inc * 7919ull + k) % 41);
+    out[0] = (uint8_t)inc;
+    out[1] = (uint8_t)(inc >> 8);
+    for (int i = 0; i < 4; i++)
+        out[2 + i] = (uint8_t)(k >> (8 * i));
+    for (size_t i = 6; i < len; i++)
+        out[i] = (uint8_t)(sts_mix64(ts * 131 + i) >> 16);
+    return len;
+}
+
+static void on_evict(void *ctx, uint64_t first, uint64_t end)
+{
+    struct trial *t = ctx;
+    (void)first;
+    if (end > t->evicted_end)
+        t->evicted_end = end;
+}
+
+/* ---- the medium ---------------------------------------------------------- */
+static int trial_init(struct trial *t, const struct sweep_config *c, uint64_t seed)
+{
+    struct sts_sim_params p = *sts_sim_profile_find(c->profile);
+    p.capacity = c->capacity;
+    p.bad_permille = 0;
+    p.erase_tail_x100 = 0;
+    if (c->erase_bytes)
+        p.erase_bytes = c->erase_bytes;
+    if (p.cache_bytes > 4 * (uint64_t)p.page_bytes)
+        p.cache_bytes = 4 * (uint64_t)p.page_bytes;
+    size_t need = sts_sim_arena_bytes(&p, c->capacity);
+    if (!t->arena)
+        t->arena = malloc(need);
+    memset(&t->sim, 0, sizeof(t->sim));
+    if (!t->arena || sts_sim_init(&t->sim, &p, seed, t->arena, need, c->capacity, &t->bd))
+        return -1;
+    t->c = c;
+    memset(&t->cfg, 0, sizeof(t->cfg));
+    t->cfg.bd = t->bd;
+    t->cfg.chunk_bytes = c->chunk;
+    t->cfg.segment_bytes = c->segment;
+    size_t chunk = 64u << 10; /* enough for any default chunk */
+    if (!t->ring) {
+        t->rec_inc = malloc(MAX_RECORDS * sizeof(*t->rec_inc));
+        t->rec_k = malloc(MAX_RECORDS * sizeof(*t->rec_k));
+        got = malloc(MAX_RECORDS);
+        evicted = malloc(MAX_RECORDS);
+        gseq_at = malloc(MAX_RECORDS * sizeof(*gseq_at));
+        t->ring = malloc(16u << 10);
+        t->chunk_buf = malloc(chunk);
+        t->read_buf = malloc(chunk);
+        t->segs = calloc(4096, sizeof(*t->segs));
+    }
+    t->cfg.buffer = t->ring;
+    t->cfg.buffer_bytes = 16u << 10;
+    t->cfg.chunk_buf = t->chunk_buf;
+    t->cfg.read_buf = t->read_buf;
+    t->cfg.segs = t->segs;
+    t->cfg.n_segs = 4096;
+    t->cfg.streams = t->streams;
+    t->cfg.max_streams = MAX_STREAMS;
+    memset(t->inc, 0, sizeof(t->inc));
+    t->n_inc = 0;
+    t->ts = 1;
+    sts_rng_seed(&t->rng, seed * 7 + 3);
+    t->evicted_end = 0;
+    t->slack = 0;
+    t->cfg.evict = on_evict;
+    t->cfg.evict_ctx = t;
+    return t->ring && t->chunk_buf && t->read_buf && t->segs && t->rec_inc && t->rec_k && got && evicted && gseq_at ? 0 : -1;
+}
+
+static void hide_submit(struct trial *t, struct sts_bd_ops *ops)
+{
+    /* a blocking-only view of the model, unless the configuration asks for
+     * the non-blocking path */
+    *ops = *t->bd.ops;
+    if (!t->c->nonblocking) {
+        ops->submit = NULL;
+        ops->poll = NULL;
+    }
+    t->cfg.bd.ops = ops;
+}
+
+/* ---- the workload -------------------------------------------------------- */
+static uint32_t alive_count(const struct trial *t)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < t->n_inc; i++)
+        n += t->inc[i].alive;
+    return n;
+}
+
+static int pick_alive(struct trial *t)
+{
+    uint32_t n = alive_count(t);
+    if (!n)
+        return -1;
+    uint32_t want = (uint32_t)sts_rng_below(&t->rng, n);
+    for (uint32_t i = 0; i < t->n_inc; i++)
+        if (t->inc[i].alive && want-- == 0)
+            return (int)i;
+    return -1;
+}
+
+static int create(struct trial *t)
+{
+    if (t->n_inc >= MAX_INC)
+        return SL_OK;
+    struct inc *s = &t->inc[t->n_inc];
+    snprintf(s->name, sizeof(s->name), "s%" PRIu32, t->n_inc);
+    int rc = sl_stream_create(&t->log, s->name, &s->id);
+    if (rc)
+        return rc == SL_ENOSPC ? SL_OK : rc;
+    s->alive = 1;
+    t->n_inc++;
+    return SL_OK;
+}
+
+static int append_one(struct trial *t, uint32_t i)
+{
+    uint8_t buf[64];
+    struct inc *s = &t->inc[i];
+    size_t len = record_bytes(i, s->appended, t->ts, buf);
+    int rc;
+    while ((rc = sl_append(&t->log, s->id, t->ts, buf, len)) == SL_EFULL) {
+        rc = sl_pump(&t->log);
+        if (rc < 0)
+            return rc;
+    }
+    if (rc)
+        return rc;
+    if (t->ts >= MAX_RECORDS)
+        return SL_ENOMEM;
+    {
+        t->rec_inc[t->ts] = (uint16_t)i;
+        t->rec_k[t->ts] = (uint32_t)s->appended;
+    }
+    s->appended++;
+    t->ts++;
+    return SL_OK;
+}
+
+static int sync_all(struct trial *t)
+{
+    for (uint32_t i = 0; i < t->n_inc; i++)
+        t->inc[i].durable_then = t->inc[i].appended;
+    int rc = sl_sync(&t->log);
+    if (rc)
+        return rc;
+    for (uint32_t i = 0; i < t->n_inc; i++) {
+        t->inc[i].durable = t->inc[i].durable_then;
+        if (!t->inc[i].alive)
+            t->inc[i].deleted_unsynced = 0; /* the delete is durable too */
+    }
+    return SL_OK;
+}
+
+/* Random appends, syncs, creates, deletes and pumps; stops at the first
+ * error (the power cut). */
+static int workload(struct trial *t, uint32_t steps)
+{
+    int rc = SL_OK;
+    for (uint32_t step = 0; step < steps && !rc; step++) {
+        uint32_t dice = (uint32_t)sts_rng_below(&t->rng, 100);
+        if (dice < 4 || alive_count(t) == 0) {
+            rc = create(t);
+        } else if (dice < 7 && alive_count(t) > 1) {
+            int i = pick_alive(t);
+            rc = sl_stream_delete(&t->log, t->inc[i].id);
+            t->inc[i].alive = 0;
+            t->inc[i].deleted_unsynced = 1;
+        } else if (dice < 22) {
+            rc = sync_all(t);
+        } else {
+            int i = pick_alive(t);
+            uint32_t n = 1 + (uint32_t)sts_rng_below(&t->rng, 40);
+            for (uint32_t j = 0; j < n && !rc; j++)
+                rc = append_one(t, (uint32_t)i);
+            for (uint32_t j = 0; j < 3 && rc >= 0; j++)
+                rc = sl_pump(&t->log);
+            rc = rc == SL_BUSY ? SL_OK : rc;
+        }
+    }
+    return rc;
+}
+
+/* ---- checking ------------------------------------------------------------ */
+struct seen {
+    uint64_t first, next; /* records k in [first, next) were read, some maybe not */
+    int any;
+};
+static struct seen seen[MAX_INC];
+
+static uint32_t get32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* Reads everything back and checks it against the oracle: 0, or -1 with
+ * t->why set; *lost counts synced records that are missing, *wrong records
+ * returned that were never appended there (or twice, or out of order). */
+static int check(struct trial *t, uint64_t *lost, uint64_t *wrong)
+{
+    memset(seen, 0, sizeof(seen));
+    memset(got, 0, t->ts);
+    t->lost_bytes = 0;
+    *lost = *wrong = 0;
+    t->why[0] = '\0';
+    struct sl_iter it;
+    struct sl_record r;
+    if (sl_iter_from_gseq(&t->log, &it, 0, 0))
+        return snprintf(t->why, sizeof(t->why), "iterator refused"), -1;
+    uint64_t last_gseq = 0, oldest_ts = UINT64_MAX, oldest_gseq = UINT64_MAX;
+    int rc;
+    while ((rc = sl_iter_next(&it, &r)) == SL_OK) {
+        uint32_t inc = r.len >= 6 ? (uint32_t)(r.data[0] | r.data[1] << 8) : UINT32_MAX;
+        uint64_t k = r.len >= 6 ? get32(r.data + 2) : 0;
+        uint8_t want[64];
+        if (inc >= t->n_inc || r.ts >= t->ts || t->rec_inc[r.ts] != inc ||
+            t->rec_k[r.ts] != k || record_bytes(inc, k, r.ts, want) != r.len ||
+            memcmp(want, r.data, r.len) || got[r.ts]) {
+            (*wrong)++;
+            snprintf(t->why, sizeof(t->why), "wrong or repeated record at gseq %" PRIu64, r.gseq);
+            continue;
+        }
+        got[r.ts] = 1;
+        gseq_at[r.ts] = r.gseq;
+        if (oldest_gseq != UINT64_MAX && r.gseq <= last_gseq) {
+            (*wrong)++;
+            snprintf(t->why, sizeof(t->why), "sequence number %" PRIu64 " after %" PRIu64,
+                     r.gseq, last_gseq);
+        }
+        last_gseq = r.gseq;
+        if (oldest_gseq == UINT64_MAX) {
+            oldest_gseq = r.gseq;
+            oldest_ts = r.ts;
+        }
+        struct seen *s = &seen[inc];
+        if (s->any && k < s->next) {
+            (*wrong)++; /* out of order */
+            snprintf(t->why, sizeof(t->why), "%s: record %" PRIu64 " after %" PRIu64,
+                     t->inc[inc].name, k, s->next - 1);
+        }
+        if (!s->any)
+            s->first = k;
+        s->any = 1;
+        s->next = k + 1;
+    }
+    t->torn = it.torn;
+    if (rc != SL_ENOENT) {
+        (*wrong)++;
+        snprintf(t->why, sizeof(t->why), "iterator error %d", rc);
+    }
+    /* a missing record was evicted when the record read next after it (in
+     * append order) is at or before the end of the last eviction: eviction
+     * takes the oldest segment, whose erase a cut may leave half done */
+    uint64_t next_gseq = UINT64_MAX;
+    for (uint64_t ts = t->ts; ts-- > 1;) {
+        if (got[ts])
+            next_gseq = gseq_at[ts];
+        evicted[ts] = next_gseq <= t->evicted_end + t->slack;
+    }
+    /* before the oldest record read: evicted too when the oldest segment
+     * the log holds starts at or before the eviction line (records numbered
+     * in between but never synced left a gap in the numbers, no segment
+     * went missing) */
+    uint64_t log_start = UINT64_MAX;
+    for (uint32_t i = 0; i < t->log.n_segs; i++) {
+        const struct sl_seg_info *g = &t->log.cfg.segs[i];
+        if (g->seq && g->first_gseq < log_start)
+            log_start = g->first_gseq;
+    }
+    for (uint64_t ts = 1; ts < oldest_ts && ts < t->ts; ts++)
+        evicted[ts] |= log_start <= t->evicted_end;
+    static int named[MAX_INC];
+    for (uint32_t i = 0; i < t->n_inc; i++) {
+        uint16_t id;
+        named[i] = sl_stream_open(&t->log, t->inc[i].name, &id) == SL_OK;
+        if (!named[i] && t->inc[i].alive && t->inc[i].durable) {
+            *lost += 1;
+            snprintf(t->why, sizeof(t->why), "stream %s (%" PRIu64 " records synced) is gone",
+                     t->inc[i].name, t->inc[i].durable);
+        }
+    }
+    for (uint64_t ts = 1; ts < t->ts; ts++) {
+        uint32_t i = t->rec_inc[ts];
+        if (i == NO_INC)
+            continue;
+        uint64_t k = t->rec_k[ts];
+        const struct inc *s = &t->inc[i];
+        if (k >= s->durable || !named[i] || (!s->alive && !s->deleted_unsynced))
+            continue; /* not synced, or its stream is gone (deleted) */
+        if (got[ts])
+            continue;
+        if (evicted[ts])
+            continue; /* evicted with the oldest segment */
+        if (!*lost)
+            snprintf(t->why, sizeof(t->why),
+                     "%s record %" PRIu64 " (ts %" PRIu64 ") synced but missing; log "
+                     "starts at gseq %" PRIu64 " ts %" PRIu64 ", evicted up to %" PRIu64,
+                     s->name, k, ts, oldest_gseq, oldest_ts, t->evicted_end);
+        (*lost)++;
+        uint8_t b[64];
+        t->lost_bytes += record_bytes(i, k, ts, b);
+    }
+    return *lost || *wrong ? -1 : 0;
+}
+
+/* After a mount that checked: the oracle forgets what the cut lost (records
+ * never synced, creates and deletes never made durable) so the recovery's
+ * records continue each stream. */
+static void adopt_medium(struct trial *t)
+{
+    for (uint32_t i = 0; i < t->n_inc; i++) {
+        struct inc *s = &t->inc[i];
+        uint16_t id;
+        int named = sl_stream_open(&t->log, s->name, &id) == SL_OK;
+        s->alive = named;
+        s->deleted_unsynced = 0;
+        s->id = named ? id : 0;
+        uint64_t have = seen[i].any ? seen[i].next : s->durable;
+        s->appended = have > s->durable ? have : s->durable;
+    }
+    /* records the cut took (never synced) are forgotten: their indices are
+     * appended again */
+    for (uint64_t ts = 1; ts < t->ts; ts++) {
+        uint32_t i = t->rec_inc[ts];
+        if (i != NO_INC && !got[ts] && t->rec_k[ts] >= t->inc[i].appended)
+            t->rec_inc[ts] = NO_INC;
+    }
+}
+
+/* ---- one power-cut trial -------------------------------------------------- */
+static int cut_happened(const struct trial *t)
+{
+    return t->sim.off;
+}
+
+enum { TRIAL_OK, TRIAL_LOST, TRIAL_NO_CUT };
+static uint32_t recovery_steps = 300, workload_scale = 1;
+
+static int mount(struct trial *t)
+{
+    return sl_mount(&t->log, &t->cfg);
+}
+
+/* Runs the workload with a power cut during command k, then mounts (with a
+ * second cut `second` commands into the recovery, 0 none), writes a
+ * little, remounts and checks. */
+static int cut_trial(struct trial *t, const struct sweep_config *c, uint64_t k, uint64_t second,
+                     uint64_t *lost, uint64_t *wrong)
+{
+    struct sts_bd_ops ops;
+    *lost = *wrong = 0;
+    if (trial_init(t, c, 1))
+        return snprintf(t->why, sizeof(t->why), "no memory"), TRIAL_LOST;
+    hide_submit(t, &ops);
+    int rc = sl_format(&t->log, &t->cfg);
+    if (rc)
+        return snprintf(t->why, sizeof(t->why), "format: %d", rc), TRIAL_LOST;
+    struct sts_sim_faults f = {.cut_after_ops = t->sim.host_ops + k - 1};
+    sts_sim_set_faults(&t->sim, &f);
+    rc = workload(t, c->workload_steps * workload_scale);
+    if (!cut_happened(t)) {
+        if (rc)
+            return snprintf(t->why, sizeof(t->why), "workload failed without a cut: %d", rc),
+                   TRIAL_LOST;
+        return TRIAL_NO_CUT;
+    }
+    sts_sim_power_on(&t->sim);
+    if (second) {
+        struct sts_sim_faults f2 = {.cut_after_ops = t->sim.host_ops + second - 1};
+        sts_sim_set_faults(&t->sim, &f2);
+    }
+    rc = mount(t);
+    if (!rc && !cut_happened(t)) {
+        int bad = check(t, lost, wrong);
+        if (cut_happened(t))
+            goto final; /* cut while reading: what was read proves nothing */
+        if (bad)
+            return TRIAL_LOST;
+        adopt_medium(t);
+        /* the recovery: a new stream and more records, synced */
+        rc = create(t);
+        for (uint32_t j = 0; j < 30 && !rc; j++) {
+            int i = pick_alive(t);
+            rc = i < 0 ? SL_OK : append_one(t, (uint32_t)i);
+        }
+        if (!rc)
+            rc = sync_all(t);
+        if (!rc) /* on round the medium, through the segment the cut hit */
+            rc = workload(t, recovery_steps);
+    }
+    if (rc && !cut_happened(t))
+        return snprintf(t->why, sizeof(t->why), "recovery failed without a cut: %d", rc),
+               TRIAL_LOST;
+final:
+    *lost = *wrong = 0;
+    sts_sim_power_on(&t->sim);
+    struct sts_sim_faults none = {0};
+    sts_sim_set_faults(&t->sim, &none);
+    rc = mount(t);
+    if (rc) {
+        for (uint32_t i = 0; i < t->n_inc; i++)
+            *lost += t->inc[i].alive ? t->inc[i].durable : 0;
+        snprintf(t->why, sizeof(t->why), "final mount: %d", rc);
+        return *lost ? TRIAL_LOST : TRIAL_OK;
+    }
+    if (check(t, lost, wrong))
+        return TRIAL_LOST;
+    /* a mount that misjudged what it found (a half-erased segment taken for
+     * erased, a torn one for free) shows only once writing goes on over it */
+    adopt_medium(t);
+    rc = workload(t, recovery_steps);
+    if (!rc)
+        rc = sync_all(t);
+    if (!rc)
+        rc = mount(t);
+    if (rc)
+        return snprintf(t->why, sizeof(t->why), "writing after recovery failed: %d", rc),
+               TRIAL_LOST;
+    if (check(t, lost, wrong)) {
+        size_t n = strlen(t->why);
+        snprintf(t->why + n, sizeof(t->why) - n, " (after writing on)");
+        return TRIAL_LOST;
+    }
+    return TRIAL_OK;
+}
+
+/* ---- bit flips and bursts ---------------------------------------------- */
+/* Damages bits [bit, bit + width) of the stored page that holds byte addr,
+ * as wear or a disturbed cell would: the model's store is changed in place. */
+static int damage(struct trial *t, uint64_t addr, uint32_t width, uint8_t pattern)
+{
+    struct sts_sim *s = &t->sim;
+    uint32_t pb = s->p.page_bytes, page = (uint32_t)(addr / pb);
+    if (!s->store_map || !s->store_map[page])
+        return 0; /* nothing stored there: reads return blank */
+    uint8_t *p = s->store + (size_t)(s->store_map[page] - 1) * pb + addr % pb;
+    if (width == 1)
+        *p ^= (uint8_t)(1u << (pattern & 7));
+    else
+        *p ^= pattern ? pattern : 0xA5;
+    return 1;
+}
+
+/* A synced log, one flip or burst, a mount and a read. Nothing wrong may
+ * come back; what is lost must fit in one chunk and be reported. */
+static int flip_trial(struct trial *t, const struct sweep_config *c, uint64_t seed, int burst,
+                      uint64_t *lost, uint64_t *wrong, uint64_t *reported)
+{
+    struct sts_bd_ops ops;
+    *lost = *wrong = *reported = 0;
+    if (trial_init(t, c, 1))
+        return TRIAL_LOST;
+    hide_submit(t, &ops);
+    if (sl_format(&t->log, &t->cfg) || workload(t, c->workload_steps / 3) || sync_all(t))
+        return snprintf(t->why, sizeof(t->why), "clean run failed"), TRIAL_LOST;
+    struct sts_rng rng;
+    sts_rng_seed(&rng, seed);
+    uint64_t addr;
+    int tries = 0;
+    do
+        addr = sts_rng_below(&rng, c->capacity);
+    while (!damage(t, addr, burst ? 8 : 1, (uint8_t)sts_rng_below(&rng, 256)) && ++tries < 1000);
+    /* a damaged first chunk hides where the oldest segment starts */
+    t->slack = (t->log.chunk - 48) / 7 + 1;
+    int rc = mount(t);
+    if (rc) {
+        for (uint32_t i = 0; i < t->n_inc; i++)
+            *lost += t->inc[i].alive ? t->inc[i].durable : 0;
+        snprintf(t->why, sizeof(t->why), "mount after a flip at %" PRIu64 ": %d", addr, rc);
+        return TRIAL_LOST;
+    }
+    check(t, lost, wrong);
+    struct sl_stats st;
+    sl_stats(&t->log, &st);
+    *reported = st.corrupt_chunks + st.repaired + t->torn;
+    uint32_t per_chunk = (t->log.chunk - 48) / 8 + 1;
+    if (*wrong || *lost > per_chunk || (*lost && !*reported)) {
+        if (!t->why[0])
+            snprintf(t->why, sizeof(t->why), "flip at %" PRIu64, addr);
+        size_t n = strlen(t->why);
+        snprintf(t->why + n, sizeof(t->why) - n, " (flip at %" PRIu64 ", reported %" PRIu64 ")",
+                 addr, *reported);
+        return TRIAL_LOST;
+    }
+    return TRIAL_OK;
+}
+
+/* Transient read errors while mounting: the mount may fail (and be
+ * retried) but must never lead the writer to erase synced data. */
+static int read_error_trial(struct trial *t, const struct sweep_config *c, uint64_t seed,
+                            uint64_t *lost, uint64_t *wrong)
+{
+    struct sts_bd_ops ops;
+    *lost = *wrong = 0;
+    if (trial_init(t, c, seed))
+        return TRIAL_LOST;
+    hide_submit(t, &ops);
+    if (sl_format(&t->log, &t->cfg) || workload(t, c->workload_steps / 2) || sync_all(t))
+        return snprintf(t->why, sizeof(t->why), "clean run failed"), TRIAL_LOST;
+    struct sts_sim_faults f = {.read_error_ppm = 100000 + (uint32_t)(seed % 5) * 100000};
+    sts_sim_set_faults(&t->sim, &f);
+    int rc = mount(t);
+    struct sts_sim_faults none = {0};
+    sts_sim_set_faults(&t->sim, &none);
+    if (rc == SL_OK) { /* write on: the first segment opened must not be one with data */
+        if (workload(t, 40) || sync_all(t))
+            return snprintf(t->why, sizeof(t->why), "writing after the mount failed"),
+                   TRIAL_LOST;
+    }
+    if (mount(t))
+        return snprintf(t->why, sizeof(t->why), "clean remount failed"), TRIAL_LOST;
+    return check(t, lost, wrong) ? TRIAL_LOST : TRIAL_OK;
+}
+
+/* ---- main ------------------------------------------------------------------ */
+int main(int argc, char **argv)
+{
+    uint64_t cuts = 400, flips = 200, seed = 1;
+    const char *only = NULL;
+    uint64_t one_k = 0, one_second = 0;
+    int verbose = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--cuts") && i + 1 < argc)
+            cuts = strtoull(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--flips") && i + 1 < argc)
+            flips = strtoull(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
+            seed = strtoull(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--scale") && i + 1 < argc)
+            workload_scale = (uint32_t)strtoul(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--only") && i + 1 < argc)
+            only = argv[++i];
+        else if (!strcmp(argv[i], "--trial") && i + 2 < argc) {
+            one_k = strtoull(argv[++i], NULL, 10);
+            one_second = strtoull(argv[++i], NULL, 10);
+        } else if (!strcmp(argv[i], "-v"))
+            verbose = 1;
+        else {
+            fprintf(stderr, "usage: %s [--cuts N] [--flips N] [--scale N] [--seed S] [--only CONFIG]\n"
+                    "       [--trial K SECOND] [-v]\n",
+                    argv[0]);
+            return 2;
+        }
+    }
+    static struct trial t;
+    uint64_t total_cuts = 0, total_lost_trials = 0, total_flips = 0, flip_bad = 0;
+    uint64_t flip_lost_records = 0, flip_reported = 0, rerr_trials = 0, rerr_bad = 0;
+    for (size_t ci = 0; ci < sizeof(configs) / sizeof(configs[0]); ci++) {
+        const struct sweep_config *c = &configs[ci];
+        if (only && strcmp(only, c->name))
+            continue;
+        uint64_t lost_trials = 0, n = 0, lost_records = 0, shown = 0;
+        free(t.arena);
+        t.arena = NULL;
+        if (one_k) {
+            uint64_t lost, wrong;
+            int r = cut_trial(&t, c, one_k, one_second, &lost, &wrong);
+            printf("%s: cut %" PRIu64 ", second %" PRIu64 ": %s %s\n", c->name, one_k, one_second,
+                   r == TRIAL_OK ? "ok" : r == TRIAL_NO_CUT ? "no cut" : "LOST", t.why);
+            continue;
+        }
+        for (uint64_t k = 1; k <= cuts; k++) {
+            uint64_t lost, wrong;
+            uint64_t second = 1 + (k * 7 + seed) % 40; /* 1 .. 40 */
+            int r = cut_trial(&t, c, k, second, &lost, &wrong);
+            if (r == TRIAL_NO_CUT)
+                break; /* past the workload's last command */
+            n++;
+            if (r == TRIAL_LOST) {
+                lost_trials++;
+                lost_records += lost;
+                if (verbose || shown++ < 3)
+                    printf("  %s: cut after command %" PRIu64 ", second cut %" PRIu64 ": %s\n",
+                           c->name, k, second, t.why);
+            }
+        }
+        printf("%-18s power cuts: %6" PRIu64 " tried, %4" PRIu64 " lost synced data (%" PRIu64
+               " records)\n", c->name, n, lost_trials, lost_records);
+        total_cuts += n;
+        total_lost_trials += lost_trials;
+        uint64_t bad = 0, fl_lost = 0, fl_rep = 0, fl_bytes = 0;
+        for (uint64_t j = 0; j < flips; j++) {
+            uint64_t lost, wrong, reported;
+            int r = flip_trial(&t, c, seed * 1000003 + j, (int)(j & 1), &lost, &wrong, &reported);
+            fl_lost += lost;
+            fl_bytes += t.lost_bytes;
+            fl_rep += reported != 0;
+            if (r != TRIAL_OK) {
+                bad++;
+                if (verbose || bad <= 3)
+                    printf("  %s: %s %" PRIu64 ": %s\n", c->name, j & 1 ? "burst" : "flip", j,
+                           t.why);
+            }
+        }
+        printf("%-18s flips/bursts: %5" PRIu64 " tried, %4" PRIu64 " beyond one chunk, "
+               "unreported or wrong; %.2f records (%.0f B) lost per flip; %" PRIu64
+               " reported\n",
+               c->name, flips, bad, flips ? (double)fl_lost / (double)flips : 0.0,
+               flips ? (double)fl_bytes / (double)flips : 0.0, fl_rep);
+        total_flips += flips;
+        flip_bad += bad;
+        flip_lost_records += fl_lost;
+        flip_reported += fl_rep;
+        uint64_t rbad = 0;
+        for (uint64_t j = 0; j < 20; j++) {
+            uint64_t lost, wrong;
+            if (read_error_trial(&t, c, seed + j, &lost, &wrong) != TRIAL_OK) {
+                rbad++;
+                if (verbose || rbad <= 3)
+                    printf("  %s: read errors %" PRIu64 ": %s\n", c->name, j, t.why);
+            }
+        }
+        printf("%-18s read errors at mount: 20 tried, %" PRIu64 " lost synced data\n", c->name,
+               rbad);
+        rerr_trials += 20;
+        rerr_bad += rbad;
+    }
+    printf("total: %" PRIu64 " power cuts, %" PRIu64 " lost synced data; %" PRIu64
+           " flips/bursts, %" PRIu64 " failed (%" PRIu64 " records lost, %" PRIu64
+           " reported); %" PRIu64 " read-error mounts, %" PRIu64 " lost\n",
+           total_cuts, total_lost_trials, total_flips, flip_bad, flip_lost_records, flip_reported,
+           rerr_trials, rerr_bad);
+    return total_lost_trials || flip_bad || rerr_bad ? 1 : 0;
+}
