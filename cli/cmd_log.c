@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 #include "sensorlog/sensorlog.h"
+#include "storscope/error.h"
 #include "storscope/posix.h"
 #include "storscope/units.h"
 
@@ -74,28 +75,96 @@ static int open_raw(struct sts_target *t, const char *path, int writable)
     return 0;
 }
 
-/* The geometry is in the first segment header; any header would do. */
-static int probe(struct sts_bd *bd, uint32_t *chunk, uint32_t *seg, uint32_t *n,
-                 uint32_t *max_streams)
+/* An image cut short (a partial copy of a card): the device as the log's
+ * header states it, reads past the end failing as a torn page would, so
+ * mount and iterators pass over what is missing and count it. */
+struct padded_bd {
+    struct sts_bd inner;
+    uint64_t have, claimed; /* bytes in the image / in the log's geometry */
+};
+
+static int pad_read(void *ctx, uint64_t addr, void *buf, size_t len)
 {
-    uint8_t *hdr;
-    if (posix_memalign((void **)&hdr, 4096, 4096))
-        return -1;
-    int rc = bd->ops->read(bd->ctx, 0, hdr, 4096);
-    int ok = !rc && !memcmp(hdr, "SLSG", 4);
-    if (ok) {
-        *chunk = (uint32_t)hdr[32] | (uint32_t)hdr[33] << 8 | (uint32_t)hdr[34] << 16 |
-                 (uint32_t)hdr[35] << 24;
-        *seg = (uint32_t)hdr[36] | (uint32_t)hdr[37] << 8 | (uint32_t)hdr[38] << 16 |
-               (uint32_t)hdr[39] << 24;
-        *n = (uint32_t)hdr[40] | (uint32_t)hdr[41] << 8 | (uint32_t)hdr[42] << 16 |
-             (uint32_t)hdr[43] << 24;
-        *max_streams = (uint32_t)hdr[48] | (uint32_t)hdr[49] << 8 | (uint32_t)hdr[50] << 16 |
-                       (uint32_t)hdr[51] << 24;
-        ok = *chunk >= 1024 && *seg >= 2 * *chunk && *n >= 3;
+    struct padded_bd *p = ctx;
+    if (addr >= p->have || len > p->have - addr)
+        return STS_EIO;
+    return p->inner.ops->read(p->inner.ctx, addr, buf, len);
+}
+static int pad_refuse(void *ctx, uint64_t addr, const void *buf, size_t len)
+{
+    (void)ctx, (void)addr, (void)buf, (void)len;
+    return STS_EACCES; /* dump never writes */
+}
+static int pad_erase(void *ctx, uint64_t addr, uint64_t len)
+{
+    (void)ctx, (void)addr, (void)len;
+    return STS_EACCES;
+}
+static int pad_flush(void *ctx)
+{
+    (void)ctx;
+    return STS_OK;
+}
+static void pad_geometry(void *ctx, struct sts_bd_geometry *g)
+{
+    struct padded_bd *p = ctx;
+    p->inner.ops->geometry(p->inner.ctx, g);
+    g->capacity = p->claimed;
+}
+static const struct sts_bd_ops padded_ops = {pad_read, pad_refuse, pad_erase, pad_flush,
+                                             pad_geometry, NULL, NULL};
+
+static uint32_t le32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+#define MAX_DUMP_SEGMENTS (1u << 20) /* 32 MiB of segment table at most */
+
+struct found {
+    uint64_t at;                 /* byte offset of the header found */
+    uint32_t chunk, seg, n, max_streams;
+};
+
+/* Finds the first intact segment header wherever it is (segment 0 may be
+ * free): a header starts on a chunk boundary, and chunks are multiples of
+ * 1 KiB. Every field the allocations depend on is checked against the
+ * format's limits before anything is sized from it. 0, -1 none, -2 an I/O
+ * error, -3 a header with impossible geometry (*why says which). */
+static int find_header(struct sts_bd *bd, uint64_t image, struct found *f, const char **why)
+{
+    enum { WINDOW = 1u << 20 };
+    uint8_t *buf;
+    if (posix_memalign((void **)&buf, 4096, WINDOW))
+        return -2;
+    int rc = -1;
+    for (uint64_t base = 0; base < image && rc == -1; base += WINDOW) {
+        size_t len = image - base < WINDOW ? (size_t)(image - base) : WINDOW;
+        len -= len % 1024;
+        if (!len || bd->ops->read(bd->ctx, base, buf, len)) {
+            rc = len ? -2 : -1;
+            break;
+        }
+        for (size_t off = 0; off + 64 <= len && rc == -1; off += 1024) {
+            const uint8_t *h = buf + off;
+            if (memcmp(h, "SLSG", 4) || h[6] != 60 || h[7] != 0 ||
+                le32(h + 56) != sl_crc32c(0, h, 56))
+                continue;
+            *f = (struct found){base + off, le32(h + 32), le32(h + 36), le32(h + 40),
+                                le32(h + 48)};
+            rc = 0;
+            if (f->chunk < 1024 || f->chunk > 65536 + 48 || f->chunk % 512)
+                *why = "its chunk size", rc = -3;
+            else if (f->seg < 2 * f->chunk || f->seg % f->chunk || f->seg > (1u << 30))
+                *why = "its segment size", rc = -3;
+            else if (f->n < 3 || f->n > MAX_DUMP_SEGMENTS)
+                *why = "its number of segments", rc = -3;
+            else if (!f->max_streams || f->max_streams > SL_MAX_STREAMS)
+                *why = "its number of streams", rc = -3;
+        }
     }
-    free(hdr);
-    return ok ? 0 : -1;
+    free(buf);
+    return rc;
 }
 
 static int dump(const char *path, const char *stream, int csv)
@@ -103,14 +172,33 @@ static int dump(const char *path, const char *stream, int csv)
     struct sts_target t;
     if (open_raw(&t, path, 0))
         return EXIT_USAGE;
-    uint32_t chunk, seg, n, max_streams;
-    if (probe(t.bd, &chunk, &seg, &n, &max_streams) || max_streams > SL_MAX_STREAMS) {
-        cli_error("%s holds no sensorlog log (no segment header at offset 0)", path);
+    struct sts_bd_geometry g;
+    memset(&g, 0, sizeof(g));
+    t.bd->ops->geometry(t.bd->ctx, &g);
+    struct found f;
+    const char *why = "";
+    int frc = find_header(t.bd, g.capacity, &f, &why);
+    if (frc) {
+        if (frc == -1)
+            cli_error("%s holds no sensorlog log (no segment header anywhere in its %llu bytes)",
+                      path, (unsigned long long)g.capacity);
+        else if (frc == -2)
+            cli_error("%s: read error while looking for a sensorlog header", path);
+        else
+            cli_error("%s: a sensorlog header with impossible geometry (%s) at byte %llu",
+                      path, why, (unsigned long long)f.at);
         sts_target_raw.close(&t);
         return EXIT_USAGE;
     }
+    /* the log starts where segment 0 would be, the header's segment back */
+    uint64_t log_bytes = (uint64_t)f.seg * f.n, offset = f.at % f.seg;
+    struct padded_bd pad = {*t.bd, g.capacity, offset + log_bytes};
+    struct sts_bd bd = {&padded_ops, &pad};
+    int truncated = g.capacity < offset + log_bytes;
     struct log_mem m;
-    int rc = log_mem_alloc(&m, *t.bd, chunk, seg, (uint64_t)seg * n, max_streams);
+    int rc = log_mem_alloc(&m, bd, f.chunk, f.seg, log_bytes, f.max_streams);
+    m.cfg.offset = offset;
+    m.cfg.page_bytes = f.chunk; /* a reader: any page that divides the chunk */
     if (!rc)
         rc = sl_mount(&m.log, &m.cfg);
     uint16_t id = 0;
@@ -122,7 +210,10 @@ static int dump(const char *path, const char *stream, int csv)
     if (rc) {
         if (stream || rc != SL_ENOENT)
             cli_error("cannot mount the log in %s: %s", path,
-                      rc == SL_ECORRUPT ? "unknown format version or geometry" : "I/O error");
+                      rc == SL_ECORRUPT ? "unknown format version or geometry"
+                      : rc == SL_ENOMEM ? "out of memory"
+                      : rc == SL_ENOENT ? "no segment holds a whole catalog"
+                                        : "I/O error");
         log_mem_free(&m);
         sts_target_raw.close(&t);
         return EXIT_USAGE;
@@ -133,7 +224,7 @@ static int dump(const char *path, const char *stream, int csv)
     struct sl_record r;
     uint64_t count = 0;
     sl_iter_from_gseq(&m.log, &it, id, 0);
-    while (sl_iter_next(&it, &r) == SL_OK) {
+    while ((rc = sl_iter_next(&it, &r)) == SL_OK) {
         const struct sl_stream_info *si = sl_stream_info(&m.log, r.stream);
         const char *name = si ? si->name : "?";
         if (csv)
@@ -147,16 +238,38 @@ static int dump(const char *path, const char *stream, int csv)
         putchar('\n');
         count++;
     }
-    if (!csv) {
-        struct sl_stats st;
-        sl_stats(&m.log, &st);
+    struct sl_stats st;
+    sl_stats(&m.log, &st);
+    if (!csv)
         fprintf(stderr, "%llu records; %u segments of %u KiB, %u-byte chunks; wear %u..%u "
                         "erases per segment\n",
-                (unsigned long long)count, n, seg / 1024, chunk, st.erase_min, st.erase_max);
+                (unsigned long long)count, f.n, f.seg / 1024, f.chunk, st.erase_min,
+                st.erase_max);
+    if (truncated)
+        fprintf(stderr, "storscope: %s is cut short: it holds %llu of the log's %llu bytes; "
+                        "what is past its end is not shown\n",
+                path, (unsigned long long)(g.capacity > offset ? g.capacity - offset : 0),
+                (unsigned long long)log_bytes);
+    if (st.repaired)
+        fprintf(stderr, "storscope: %llu damaged headers or catalog pages were read from "
+                        "their second copy\n", (unsigned long long)st.repaired);
+    if (it.torn)
+        fprintf(stderr, "storscope: %llu chunks at the end of a segment's data could not be "
+                        "read (torn by a power cut, so never synced, or damaged): their "
+                        "records are not shown\n", (unsigned long long)it.torn);
+    int status = EXIT_OK;
+    if (it.skipped) {
+        fprintf(stderr, "storscope: %llu chunks inside the log could not be read (damaged): "
+                        "their records are not shown\n", (unsigned long long)it.skipped);
+        status = EXIT_RUN_FAILED;
+    }
+    if (rc != SL_ENOENT) {
+        cli_error("reading %s stopped: %s", path, sts_strerror(rc));
+        status = EXIT_RUN_FAILED;
     }
     log_mem_free(&m);
     sts_target_raw.close(&t);
-    return EXIT_OK;
+    return status;
 }
 
 /* A demo log: 3 sensors sampled for `seconds`, synced once a second. */
@@ -174,8 +287,19 @@ static int demo(const char *path, uint64_t size, uint64_t seconds)
         unlink(path);
         return EXIT_USAGE;
     }
+    /* sensorlog's defaults for this medium: an image file's page is not
+     * known, so chunks of 16 KiB, segments of 16 chunks */
+    struct sl_layout l;
+    struct sl_config probe = {.bd = *t.bd};
     struct log_mem m;
-    int rc = log_mem_alloc(&m, *t.bd, 4096, 65536, size / 65536 * 65536, 16);
+    int rc = sl_layout(&probe, &l);
+    if (!rc && size / l.segment_bytes < 4)
+        rc = SL_ENOSPC;
+    if (!rc)
+        rc = log_mem_alloc(&m, *t.bd, l.chunk_bytes, l.segment_bytes,
+                           size / l.segment_bytes * l.segment_bytes, 16);
+    else
+        memset(&m, 0, sizeof(m));
     if (!rc)
         rc = sl_format(&m.log, &m.cfg);
     uint16_t imu = 0, ppg = 0, env = 0;
@@ -209,7 +333,8 @@ static int demo(const char *path, uint64_t size, uint64_t seconds)
     log_mem_free(&m);
     sts_target_raw.close(&t);
     if (rc) {
-        cli_error("writing the demo log failed (%d)", rc);
+        cli_error("writing the demo log failed: %s", rc == SL_ENOSPC ? "the image is too small for "
+                  "four segments" : sts_strerror(rc));
         unlink(path);
         return EXIT_RUN_FAILED;
     }
@@ -256,8 +381,8 @@ int cmd_log(int argc, char **argv)
         case 's': stream = optarg; break;
         case 'c': csv = 1; break;
         case 'z':
-            if (sts_parse_size(optarg, &size) || size < (256u << 10)) {
-                cli_error("bad --size '%s' (at least 256K)", optarg);
+            if (sts_parse_size(optarg, &size) || size < (1u << 20) || size > (1ull << 40)) {
+                cli_error("bad --size '%s' (1M .. 1T)", optarg);
                 return EXIT_USAGE;
             }
             break;
