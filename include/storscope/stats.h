@@ -67,6 +67,9 @@ void sts_hist_record(struct sts_hist *h, uint64_t v);
  * bucket midpoint clamped to [min, max]. 0 when the histogram is empty. */
 void sts_hist_percentiles(const struct sts_hist *h, const double *pct,
                           size_t n, uint64_t *out);
+/* The nearest rank (1-based) of percentile pct among n samples, computed
+ * exactly for percentiles given to 1e-4 %. */
+uint64_t sts_pct_rank(double pct, uint64_t n);
 uint64_t sts_hist_percentile(const struct sts_hist *h, double pct);
 /* The distribution in coarse bins of 2^bin_bits per power of two (the bars
  * of a figure): lo[] gets each non-empty bin's lower bound, ascending,

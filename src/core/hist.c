@@ -116,6 +116,20 @@ void sts_hist_record(struct sts_hist *h, uint64_t v)
         h->max = v;
 }
 
+/* Nearest rank, the smallest k with k >= p/100 * n, in integers: p is
+ * taken in units of 1e-4 % (fio's list has at most two decimals), so
+ * p = 99.9 at n = 1000 is rank 999 exactly, not 999.0000000000001 -> 1000
+ * as in floating point. n is split so that nothing overflows. */
+uint64_t sts_pct_rank(double pct, uint64_t n)
+{
+    double p = pct < 0 ? 0 : (pct > 100 ? 100 : pct);
+    uint64_t pu = (uint64_t)(p * 10000.0 + 0.5); /* 0 .. 1,000,000 */
+    const uint64_t scale = 1000000;
+    uint64_t q = n / scale, r = n % scale;
+    uint64_t rank = pu * q + (pu * r + scale - 1) / scale;
+    return rank ? rank : 1;
+}
+
 void sts_hist_percentiles(const struct sts_hist *h, const double *pct,
                           size_t n, uint64_t *out)
 {
@@ -128,14 +142,7 @@ void sts_hist_percentiles(const struct sts_hist *h, const double *pct,
     uint64_t cum = 0;
     uint32_t b = 0;
     for (; i < n; i++) {
-        double p = pct[i] < 0 ? 0 : (pct[i] > 100 ? 100 : pct[i]);
-        /* nearest rank: smallest sample with at least p% at or below it */
-        double r = p / 100.0 * (double)h->total;
-        uint64_t rank = (uint64_t)r;
-        if ((double)rank < r)
-            rank++;
-        if (rank == 0)
-            rank = 1;
+        uint64_t rank = sts_pct_rank(pct[i], h->total);
         while (b < h->n_buckets && cum + h->counts[b] < rank) {
             cum += h->counts[b];
             b++;

@@ -19,16 +19,12 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Exact nearest-rank percentile of sorted[0..n). */
+/* Exact nearest-rank percentile of sorted[0..n): the rank found by
+ * search in integers, p given to 1e-4 % (every p these tests use is). */
+static uint64_t rank_by_search(uint32_t p_e4, uint64_t n);
 static uint64_t exact_pct(const uint64_t *s, size_t n, double p)
 {
-    double r = p / 100.0 * (double)n;
-    size_t rank = (size_t)r;
-    if ((double)rank < r)
-        rank++;
-    if (rank == 0)
-        rank = 1;
-    return s[rank - 1];
+    return s[rank_by_search((uint32_t)(p * 10000.0 + 0.5), n) - 1];
 }
 
 /* Every reported percentile must be within the documented bound. */
@@ -51,6 +47,83 @@ static int percentiles_within_bound(const uint64_t *v, size_t n)
             return 0;
     }
     return 1;
+}
+
+/* fio's percentiles and a few more, in units of 1e-4 %: the reference
+ * below never goes through floating point. */
+static const uint32_t pct_e4[] = {10000, 50000, 100000, 200000, 300000, 400000, 500000,
+                                  600000, 700000, 800000, 900000, 950000, 990000, 995000,
+                                  999000, 999500, 999900, 10, 333000, 999990, 1000000};
+
+/* The nearest rank by search: the smallest k with k / n >= P / 1e6. */
+static uint64_t rank_by_search(uint32_t p_e4, uint64_t n)
+{
+    uint64_t lo = 1, hi = n;
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (mid * 1000000u >= (uint64_t)p_e4 * n)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+/* sorted[] ascending; every percentile must be the reference sample (the
+ * histogram's values are exact below 2^(sub_bits+1), and otherwise within
+ * its bound, which a 1 ms body and a 1 s outlier tell apart). */
+static int ranks_exact(const uint64_t *sorted_v, uint64_t n)
+{
+    struct sts_hist h;
+    if (sts_hist_init(&h, buckets, STS_HIST_BUCKETS, STS_HIST_SUB_BITS, STS_HIST_MAX_EXP))
+        return 0;
+    for (uint64_t i = 0; i < n; i++)
+        sts_hist_record(&h, sorted_v[i]);
+    double bound = sts_hist_relative_error(&h);
+    for (size_t i = 0; i < sizeof(pct_e4) / sizeof(pct_e4[0]); i++) {
+        uint64_t want_rank = rank_by_search(pct_e4[i], n);
+        if (sts_pct_rank((double)pct_e4[i] / 10000.0, n) != want_rank)
+            return 0;
+        double want = (double)sorted_v[want_rank - 1];
+        double got = (double)sts_hist_percentile(&h, (double)pct_e4[i] / 10000.0);
+        if (fabs(got - want) > bound * want + 0.5)
+            return 0;
+    }
+    return 1;
+}
+
+static void percentile_ranks_are_exact_at_round_counts(void)
+{
+    /* the reported defect: 999 x 1 ms and one 1 s; p99.9 is 1 ms */
+    for (size_t i = 0; i < 1000; i++)
+        samples[i] = i < 999 ? 1000000 : 1000000000;
+    struct sts_hist h;
+    CHECK_EQ(sts_hist_init(&h, buckets, STS_HIST_BUCKETS, STS_HIST_SUB_BITS, STS_HIST_MAX_EXP), 0);
+    for (size_t i = 0; i < 1000; i++)
+        sts_hist_record(&h, samples[i]);
+    CHECK(sts_hist_percentile(&h, 99.9) < 2000000);
+    CHECK_EQ(sts_pct_rank(99.9, 1000), 999);
+    /* every n up to 2,000 and some round ones: ties, all equal, one outlier */
+    static const uint64_t big[] = {5000, 10000, 20000};
+    for (uint64_t n = 1; n <= 2000 + 3; n++) {
+        uint64_t m = n <= 2000 ? n : big[n - 2001];
+        for (uint64_t i = 0; i < m; i++)
+            samples[i] = 1000 + (i / 3) * 17; /* ties of three, ascending */
+        CHECK(ranks_exact(samples, m));
+        for (uint64_t i = 0; i < m; i++)
+            samples[i] = 777;
+        CHECK(ranks_exact(samples, m));
+        for (uint64_t i = 0; i < m; i++)
+            samples[i] = i + 1 < m ? 1000000 : 1000000000;
+        CHECK(ranks_exact(samples, m));
+    }
+    /* 100,000 samples: ranks only (the samples would not fit the firmware) */
+    for (size_t i = 0; i < sizeof(pct_e4) / sizeof(pct_e4[0]); i++) {
+        CHECK_EQ(sts_pct_rank((double)pct_e4[i] / 10000.0, 100000),
+                 rank_by_search(pct_e4[i], 100000));
+        CHECK_EQ(sts_pct_rank((double)pct_e4[i] / 10000.0, 1000000007),
+                 rank_by_search(pct_e4[i], 1000000007));
+    }
 }
 
 static void hist_random_log_uniform(void)
@@ -216,6 +289,7 @@ static void hist_bins_for_figures(void)
 }
 
 const struct sts_test_case test_stats_cases[] = {
+    {"percentile_ranks_are_exact_at_round_counts", percentile_ranks_are_exact_at_round_counts},
     {"hist_bins_for_figures", hist_bins_for_figures},
     {"hist_random_log_uniform", hist_random_log_uniform},
     {"hist_adversarial", hist_adversarial},
