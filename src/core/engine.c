@@ -61,7 +61,7 @@ int sts_emit_point(struct sts_ctx *c, const struct sts_point *point)
     struct sts_point with_device = *point;
     const struct sts_point *p = point;
     struct sts_kv dev[32];
-    if (c->target->counters && !point->skipped) {
+    if (c->target->counters && !point->skipped && !point->device) {
         with_device.device = dev;
         with_device.n_device = c->target->counters(c->target, dev, 32);
         p = &with_device;

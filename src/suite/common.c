@@ -234,10 +234,38 @@ int wl_emit_runs(struct sts_ctx *c, const char *name, const struct sts_kv *param
                           n_metrics, lat, n_lat);
 }
 
+void wl_counters_take(struct sts_ctx *c, struct wl_counters *acc)
+{
+    struct sts_kv now[32];
+    size_t n = c->target->counters ? c->target->counters(c->target, now, 32) : 0;
+    if (!acc)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        if (i >= acc->n) { /* the first phase: the keys, as the target names them */
+            acc->kv[i] = now[i];
+            acc->n = i + 1;
+        } else if (now[i].type == STS_KV_UINT && acc->kv[i].type == STS_KV_UINT) {
+            acc->kv[i].v.u += now[i].v.u;
+        } else if (now[i].type == STS_KV_DOUBLE && acc->kv[i].type == STS_KV_DOUBLE) {
+            acc->kv[i].v.d += now[i].v.d;
+        }
+    }
+}
+
 int wl_emit_metric(struct sts_ctx *c, const char *name, const char *run_metric,
                    const struct sts_kv *params, size_t n_params, const double *runs, size_t n_runs,
                    const struct sts_kv *metrics, size_t n_metrics,
                    const struct sts_lat_report *lat, size_t n_lat)
+{
+    return wl_emit_metric_dev(c, name, run_metric, params, n_params, runs, n_runs, metrics,
+                              n_metrics, lat, n_lat, NULL);
+}
+
+int wl_emit_metric_dev(struct sts_ctx *c, const char *name, const char *run_metric,
+                       const struct sts_kv *params, size_t n_params, const double *runs,
+                       size_t n_runs, const struct sts_kv *metrics, size_t n_metrics,
+                       const struct sts_lat_report *lat, size_t n_lat,
+                       const struct wl_counters *dev)
 {
     struct sts_point p = {
         .name = name,
@@ -250,6 +278,8 @@ int wl_emit_metric(struct sts_ctx *c, const char *name, const char *run_metric,
         .n_metrics = n_metrics,
         .lat = lat,
         .n_lat = n_lat,
+        .device = dev ? dev->kv : NULL,
+        .n_device = dev ? dev->n : 0,
     };
     sts_welford_init(&p.run_stats);
     for (size_t i = 0; i < n_runs; i++)

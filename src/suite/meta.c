@@ -99,7 +99,7 @@ static int fs_fail(struct sts_ctx *c, int rc, const char *what, const char *path
 
 /* One run: per-file latencies into w[op]; totals into total[op]. */
 static int s2_once(struct sts_ctx *c, uint32_t n, uint32_t dirs, struct sts_welford *w,
-                   uint64_t *total)
+                   uint64_t *total, struct wl_counters *dev)
 {
     const struct sts_fs_ops *ops = c->target->fs.ops;
     void *fs = c->target->fs.ctx;
@@ -113,6 +113,7 @@ static int s2_once(struct sts_ctx *c, uint32_t n, uint32_t dirs, struct sts_welf
         if (rc)
             return fs_fail(c, rc, "mkdir", path);
     }
+    wl_counters_take(c, NULL); /* the directories are set-up, no point's */
     for (int op = 0; op < N_OPS; op++) {
         uint64_t t0 = wl_now(c), prev = t0;
         for (uint32_t i = 0; i < n; i++) {
@@ -137,6 +138,7 @@ static int s2_once(struct sts_ctx *c, uint32_t n, uint32_t dirs, struct sts_welf
             prev = now;
         }
         total[op] = prev - t0;
+        wl_counters_take(c, &dev[op]); /* each phase's device work is its own point's */
     }
     for (uint32_t d = 0; d < dirs; d++) {
         dir_of(path, sizeof(path), d);
@@ -145,6 +147,7 @@ static int s2_once(struct sts_ctx *c, uint32_t n, uint32_t dirs, struct sts_welf
             return fs_fail(c, rc, "rmdir", path);
     }
     rc = ops->rmdir(fs, "s2");
+    wl_counters_take(c, NULL);
     return rc ? fs_fail(c, rc, "rmdir", "s2") : STS_OK;
 }
 
@@ -175,6 +178,8 @@ static int s2_run(struct sts_ctx *c)
             xs[k] = n;
             struct sts_welford w[N_OPS];
             double totals[N_OPS][WL_MAX_RUNS];
+            struct wl_counters dev[N_OPS];
+            memset(dev, 0, sizeof(dev));
             for (int op = 0; op < N_OPS; op++)
                 sts_welford_init(&w[op]);
             wl_lat_reset(c);
@@ -182,7 +187,7 @@ static int s2_run(struct sts_ctx *c)
                 sts_report_progress(c, layout ? "files in subdirectories" : "files in one directory",
                                     step++, steps);
                 uint64_t total[N_OPS] = {0};
-                rc = s2_once(c, n, dirs, w, total);
+                rc = s2_once(c, n, dirs, w, total, dev);
                 if (rc) {
                     s2_clean(c, n, dirs);
                     break;
@@ -204,9 +209,10 @@ static int s2_run(struct sts_ctx *c)
                     STS_KV_D("per_file_max_ns", w[op].max),
                 };
                 struct sts_lat_report lat = {"per_file", &c->lat[op == OP_OPEN ? 0 : 1]};
-                rc = wl_emit_metric(c, op_name[op], "total_ns", params, WL_COUNT(params),
-                                    totals[op], cfg.runs, metrics, WL_COUNT(metrics), &lat,
-                                    op == OP_DELETE ? 0 : 1);
+                rc = wl_emit_metric_dev(c, op_name[op], "total_ns", params, WL_COUNT(params),
+                                        totals[op], cfg.runs, metrics, WL_COUNT(metrics), &lat,
+                                        op == OP_DELETE ? 0 : 1,
+                                        c->target->counters ? &dev[op] : NULL);
             }
         }
     }

@@ -84,6 +84,22 @@ int wl_emit_runs(struct sts_ctx *c, const char *name, const struct sts_kv *param
                  const struct sts_kv *metrics, size_t n_metrics,
                  const struct sts_lat_report *lat, size_t n_lat);
 /* The same with another per-run metric than bytes per second. */
+/* Device counters gathered over phases that are not contiguous (S2 runs
+ * create, open+close and delete in turns and reports each as its own
+ * point): the target's counters since its last call are added into acc
+ * (NULL: discarded, e.g. after set-up). */
+struct wl_counters {
+    struct sts_kv kv[32];
+    size_t n;
+};
+void wl_counters_take(struct sts_ctx *c, struct wl_counters *acc);
+/* wl_emit_metric with the point's device counters given (NULL: the
+ * target's counters since the previous point, as for every other test). */
+int wl_emit_metric_dev(struct sts_ctx *c, const char *name, const char *run_metric,
+                       const struct sts_kv *params, size_t n_params, const double *runs,
+                       size_t n_runs, const struct sts_kv *metrics, size_t n_metrics,
+                       const struct sts_lat_report *lat, size_t n_lat,
+                       const struct wl_counters *dev);
 int wl_emit_metric(struct sts_ctx *c, const char *name, const char *run_metric,
                    const struct sts_kv *params, size_t n_params, const double *runs, size_t n_runs,
                    const struct sts_kv *metrics, size_t n_metrics,

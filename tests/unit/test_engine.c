@@ -75,7 +75,79 @@ struct capture {
     struct sts_kv summary[8];
     size_t n_summary;
     uint64_t lat_count, lat_p50, lat2_p50;
+    uint64_t s2_points, s2_device_wrong; /* S2 points, and those whose reads were not their own */
 };
+
+/* ---- a filesystem whose device reads per operation are known ------------
+ * create (open with O_CREAT) costs 5 reads, any other open 1, close 1,
+ * unlink 3: an S2 point's reads per file are 6 (create), 2 (open+close) and
+ * 3 (delete), exactly, whatever ran before it. */
+#define CFS_FILES 1100
+static struct {
+    char names[CFS_FILES][48];
+    uint64_t reads, reported;
+} cfs;
+static int cfs_find(const char *path)
+{
+    for (int i = 0; i < CFS_FILES; i++)
+        if (!strcmp(cfs.names[i], path))
+            return i;
+    return -1;
+}
+static int cfs_open(void *ctx, const char *path, int flags, sts_fh *out)
+{
+    (void)ctx;
+    int i = cfs_find(path);
+    cfs.reads += flags & STS_O_CREAT ? 5 : 1;
+    if (i < 0 && (flags & STS_O_CREAT))
+        for (i = 0; i < CFS_FILES && cfs.names[i][0]; i++)
+            ;
+    if (i < 0 || i >= CFS_FILES)
+        return i < 0 ? STS_ENOENT : STS_ENOSPC;
+    sts_strlcpy(cfs.names[i], path, sizeof(cfs.names[i]));
+    *out = (sts_fh)i;
+    return STS_OK;
+}
+static int cfs_close(void *ctx, sts_fh fh)
+{
+    (void)ctx, (void)fh;
+    cfs.reads += 1;
+    return STS_OK;
+}
+static int cfs_unlink(void *ctx, const char *path)
+{
+    (void)ctx;
+    int i = cfs_find(path);
+    cfs.reads += 3;
+    if (i < 0)
+        return STS_ENOENT;
+    cfs.names[i][0] = '\0';
+    return STS_OK;
+}
+static int cfs_dir(void *ctx, const char *path)
+{
+    (void)ctx, (void)path;
+    cfs.reads += 7; /* directories are set-up: no point's */
+    return STS_OK;
+}
+static int cfs_statvfs(void *ctx, struct sts_statvfs *st)
+{
+    (void)ctx;
+    *st = (struct sts_statvfs){1u << 30, 1u << 30, 4096};
+    return STS_OK;
+}
+static const struct sts_fs_ops cfs_ops = {.open = cfs_open, .close = cfs_close,
+                                          .unlink = cfs_unlink, .mkdir = cfs_dir,
+                                          .rmdir = cfs_dir, .statvfs = cfs_statvfs};
+static size_t cfs_counters(struct sts_target *t, struct sts_kv *out, size_t max)
+{
+    (void)t;
+    if (!max)
+        return 0;
+    out[0] = STS_KV_U("reads", cfs.reads - cfs.reported);
+    cfs.reported = cfs.reads;
+    return 1;
+}
 static int cap_run_begin(void *ctx, const struct sts_run_info *ri)
 {
     (void)ri;
@@ -91,7 +163,6 @@ static int cap_test_begin(void *ctx, const struct sts_test_info *ti)
 static int cap_point(void *ctx, const struct sts_test_info *ti, const struct sts_point *p)
 {
     struct capture *c = ctx;
-    (void)ti;
     c->points++;
     if (p->skipped) {
         c->skipped++;
@@ -99,6 +170,14 @@ static int cap_point(void *ctx, const struct sts_test_info *ti, const struct sts
     }
     c->last_runs = p->n_runs;
     c->last_mean = p->run_stats.mean;
+    const struct sts_kv *files = sts_kv_find(p->params, p->n_params, "files");
+    const struct sts_kv *reads = sts_kv_find(p->device, p->n_device, "reads");
+    if (files && !strcmp(ti->id, "S2")) {
+        uint64_t per = !strcmp(p->name, "create") ? 6 : !strcmp(p->name, "open_close") ? 2 : 3;
+        c->s2_points++;
+        if (!reads || reads->v.u != per * (uint64_t)sts_kv_number(files) * p->n_runs)
+            c->s2_device_wrong++;
+    }
     sts_strlcpy(c->last_point, p->name, sizeof(c->last_point));
     const struct sts_kv *b = sts_kv_find(p->metrics, p->n_metrics, "bytes_per_run");
     const struct sts_kv *f = sts_kv_find(p->params, p->n_params, "file_bytes");
@@ -291,7 +370,22 @@ static void plan_scratch_is_largest_test(void)
     CHECK(sts_suite_find("paper") && sts_suite_find("paper")->n == 6);
 }
 
+/* Each S2 point carries the device work of its own operations: create's
+ * reads are not create + open+close + delete, and the others not 0. */
+static void s2_points_carry_their_own_device_counters(void)
+{
+    fixture(UINT64_MAX);
+    memset(&cfs, 0, sizeof(cfs));
+    target.fs = (struct sts_fs){&cfs_ops, NULL};
+    target.counters = cfs_counters;
+    CHECK_EQ(run_tests("S2", 0, 0, 0), 0);
+    CHECK_EQ(cap.last_status, STS_TEST_OK);
+    CHECK(cap.s2_points >= 6);
+    CHECK_EQ(cap.s2_device_wrong, 0);
+}
+
 const struct sts_test_case test_engine_cases[] = {
+    {"s2_points_carry_their_own_device_counters", s2_points_carry_their_own_device_counters},
     {"b0_moves_the_requested_bytes_and_verifies", b0_moves_the_requested_bytes_and_verifies},
     {"corrupted_read_is_caught", corrupted_read_is_caught},
     {"misplaced_data_is_caught", misplaced_data_is_caught},
