@@ -14,6 +14,8 @@ extern "C" {
 enum sts_bd_flags {
     STS_BD_KEEPS_DATA = 0x1,  /* reads return what was programmed */
     STS_BD_NEEDS_ERASE = 0x2, /* raw flash: erase before program */
+    STS_BD_PROGRAM_ONCE = 0x4, /* raw NAND: a page takes one program between erases,
+                                  so writes must cover whole pages (prog_size) */
 };
 
 struct sts_bd_geometry {

@@ -4,7 +4,15 @@
  * not a filesystem. A new file starts in the largest free gap (at its middle
  * when a file precedes the gap, so that file can still grow) and may grow
  * until the next file starts. Nothing is stored on the medium; the file
- * table lives in caller-provided RAM and is lost when the target closes. */
+ * table lives in caller-provided RAM and is lost when the target closes.
+ *
+ * On raw flash (STS_BD_NEEDS_ERASE) a file erases each erase block of its
+ * extent just before its first program into it, and again after O_TRUNC,
+ * so the erase time lands in the write that needs it: what a raw-flash user
+ * pays. Rewriting bytes already programmed would need the block erased with
+ * its neighbours' data saved, which no workload here models: such a write
+ * fails with STS_ENOTSUP, as does a partial-page write on a device that
+ * programs a page once (NAND). */
 #ifndef STORSCOPE_EXTENTFS_H
 #define STORSCOPE_EXTENTFS_H
 
@@ -22,6 +30,7 @@ struct sts_extentfs_file {
     uint64_t start; /* device address of byte 0 */
     uint64_t size;  /* bytes written so far (high-water mark) */
     uint64_t pos;   /* file position, bytes */
+    uint64_t erased; /* raw flash: bytes from start erased since creation/truncation */
     int open;
     int is_dir;
 };
@@ -45,6 +54,8 @@ struct sts_extentfs {
     struct sts_extentfs_config cfg;
     uint64_t capacity;   /* device bytes */
     uint32_t align;      /* file starts are aligned to the erase block */
+    uint32_t prog_once;  /* raw NAND: writes must be whole multiples of this page; 0 = any */
+    int needs_erase;     /* raw flash: erase each block before its first program */
 };
 
 int sts_extentfs_init(struct sts_extentfs *efs, const struct sts_extentfs_config *cfg,

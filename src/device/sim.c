@@ -730,7 +730,8 @@ static void sim_geometry(void *ctx, struct sts_bd_geometry *g)
     g->prog_size = s->p.managed ? s->p.sector_bytes : s->p.page_bytes;
     g->page_size = s->p.page_bytes;
     g->erase_size = s->p.erase_bytes;
-    g->flags = (s->store_map ? STS_BD_KEEPS_DATA : 0) | (s->p.managed ? 0 : STS_BD_NEEDS_ERASE);
+    g->flags = (s->store_map ? STS_BD_KEEPS_DATA : 0) | (s->p.managed ? 0 : STS_BD_NEEDS_ERASE) |
+               (!s->p.managed && !s->p.prog_ands ? STS_BD_PROGRAM_ONCE : 0);
 }
 
 static const struct sts_bd_ops sim_bd_ops = {

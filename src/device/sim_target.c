@@ -471,6 +471,17 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
         snprintf(err, errlen, "sim:%s: %s", spec->arg, why);
         return STS_EINVAL;
     }
+    if (!spec->fs[0] && !p.managed && !p.prog_ands) {
+        /* Bare extents would need a bad-block table and whole-page writes,
+         * which is a flash store's job: every figure would be an I/O error
+         * or a number no raw-NAND user sees. NOR (byte-programmable, no
+         * factory bad blocks) runs bare, paying an erase per block. */
+        snprintf(err, errlen, "sim:%s: raw NAND needs a store that skips its bad blocks and "
+                              "writes whole pages; bare extents do neither. Measure it "
+                              "through one: sim:%s+sensorlog or sim:%s+littlefs",
+                 spec->arg, spec->arg, spec->arg);
+        return STS_EINVAL;
+    }
     struct sim_target *st = calloc(1, sizeof(*st));
     /* the data region is touched only where pages are written: the OS backs
      * it lazily, so a 4 GiB model costs what the workload writes */

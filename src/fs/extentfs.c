@@ -115,7 +115,7 @@ static int efs_open(void *ctx, const char *path, int flags, sts_fh *out)
     if (e->cfg.existing_data)
         f->size = limit_of(e, f->start) - f->start;
     else if (flags & STS_O_TRUNC)
-        f->size = 0;
+        f->size = f->erased = 0;
     f->pos = 0;
     f->open = 1;
     *out = (sts_fh)(f - e->cfg.files);
@@ -150,6 +150,30 @@ static int efs_read(void *ctx, sts_fh fh, void *buf, size_t len, size_t *done)
     return STS_OK;
 }
 
+/* Raw flash: erase the blocks this write reaches first (charged to it),
+ * refuse what the medium cannot take without a read-modify-erase cycle. */
+static int make_programmable(struct sts_extentfs *e, struct sts_extentfs_file *f, size_t len,
+                             uint64_t lim)
+{
+    if (!e->needs_erase || !len)
+        return STS_OK;
+    if (f->pos < f->size)
+        return STS_ENOTSUP; /* these bytes are programmed: rewriting needs an erase */
+    if (e->prog_once && (f->pos % e->prog_once || len % e->prog_once))
+        return STS_ENOTSUP; /* a NAND page is programmed once, whole */
+    uint64_t need = f->pos + len;
+    if (need <= f->erased)
+        return STS_OK;
+    uint64_t to = (need + e->align - 1) / e->align * e->align;
+    if (to > lim)
+        to = lim;
+    int rc = e->cfg.bd.ops->erase(e->cfg.bd.ctx, f->start + f->erased, to - f->erased);
+    if (rc < 0)
+        return rc;
+    f->erased = to;
+    return STS_OK;
+}
+
 static int efs_write(void *ctx, sts_fh fh, const void *buf, size_t len, size_t *done)
 {
     struct sts_extentfs *e = ctx;
@@ -157,9 +181,13 @@ static int efs_write(void *ctx, sts_fh fh, const void *buf, size_t len, size_t *
     *done = 0;
     if (!f)
         return STS_EINVAL;
-    if (f->pos + len > limit_of(e, f->start) - f->start)
+    uint64_t lim = limit_of(e, f->start) - f->start;
+    if (f->pos + len > lim)
         return STS_ENOSPC;
-    int rc = e->cfg.bd.ops->program(e->cfg.bd.ctx, f->start + f->pos, buf, len);
+    int rc = make_programmable(e, f, len, lim);
+    if (rc < 0)
+        return rc;
+    rc = e->cfg.bd.ops->program(e->cfg.bd.ctx, f->start + f->pos, buf, len);
     if (rc < 0)
         return rc;
     f->pos += len;
@@ -272,6 +300,8 @@ int sts_extentfs_init(struct sts_extentfs *efs, const struct sts_extentfs_config
         return STS_ENOSPC;
     efs->capacity = g.capacity;
     efs->align = g.erase_size ? g.erase_size : 1;
+    efs->needs_erase = (g.flags & STS_BD_NEEDS_ERASE) != 0;
+    efs->prog_once = (g.flags & STS_BD_PROGRAM_ONCE) ? g.prog_size : 0;
     memset(cfg->files, 0, sizeof(cfg->files[0]) * cfg->n_files);
     fs->ops = &extentfs_ops;
     fs->ctx = efs;

@@ -1,5 +1,7 @@
 #include "workload.h"
 
+#include "storscope/device.h"
+
 #include <string.h>
 
 void wl_pattern_fill(uint8_t *buf, uint64_t off, size_t len, uint64_t seed)
@@ -55,6 +57,27 @@ uint64_t wl_duration(const struct sts_plan *p, uint64_t quick, uint64_t full)
     return p->duration_ns ? p->duration_ns : (p->scale == STS_SCALE_FULL ? full : quick);
 }
 
+/* The geometry under bare extents on raw flash; 0 when that is not the target. */
+static uint32_t raw_flash_flags(const struct sts_ctx *c)
+{
+    const struct sts_target *t = c->target;
+    if (!(t->flags & STS_T_NO_FS_METADATA) || !t->bd || !t->bd->ops)
+        return 0;
+    struct sts_bd_geometry g;
+    memset(&g, 0, sizeof(g));
+    t->bd->ops->geometry(t->bd->ctx, &g);
+    return g.flags & STS_BD_NEEDS_ERASE;
+}
+
+const char *wl_no_rewrite(const struct sts_ctx *c)
+{
+    if (wl_append_only(c))
+        return WL_APPEND_ONLY_WHY;
+    if (raw_flash_flags(c) & STS_BD_NEEDS_ERASE)
+        return WL_RAW_FLASH_WHY;
+    return NULL;
+}
+
 const char *wl_chunk_unusable(const struct sts_ctx *c, uint64_t chunk)
 {
     if (chunk > c->buf_size)
@@ -75,6 +98,12 @@ static int io_fail(struct sts_ctx *c, int rc, const char *what)
     sts_strlcat(msg, c->scratch_path[0] ? c->scratch_path : "(file)", sizeof(msg));
     sts_strlcat(msg, ": ", sizeof(msg));
     sts_strlcat(msg, sts_strerror(rc), sizeof(msg));
+    if (rc == STS_ENOTSUP && raw_flash_flags(c)) {
+        /* extentfs refused what raw flash cannot take: say what and why */
+        sts_strlcat(msg, " (", sizeof(msg));
+        sts_strlcat(msg, WL_RAW_FLASH_WHY, sizeof(msg));
+        sts_strlcat(msg, ")", sizeof(msg));
+    }
     return sts_fail(c, rc, msg);
 }
 

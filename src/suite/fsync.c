@@ -27,8 +27,9 @@ static int fsync_run(struct sts_ctx *c)
         return rc;
     if (wl_read_only(c))
         return sts_fail(c, STS_ENOTSUP, "fsync writes: " WL_READ_ONLY_WHY);
-    if (wl_append_only(c)) /* fio's randwrite rewrites blocks of a laid-out file */
-        return sts_fail(c, STS_ENOTSUP, "fsync: " WL_APPEND_ONLY_WHY);
+    const char *no_rewrite = wl_no_rewrite(c); /* fio's randwrite rewrites its blocks */
+    if (no_rewrite)
+        return sts_fail(c, STS_ENOTSUP, no_rewrite);
     if (size < FSYNC_BS)
         return sts_fail(c, STS_EINVAL, "--size must be at least 4 KiB for fsync");
     const char *why = wl_chunk_unusable(c, FSYNC_BS);

@@ -331,8 +331,9 @@ static int s1_run(struct sts_ctx *c)
         return sts_fail(c, STS_ENOTSUP, "S1 needs real time: use clock=real on sim: targets");
     if (wl_read_only(c))
         return sts_fail(c, STS_ENOTSUP, "S1 writes: " WL_READ_ONLY_WHY);
-    if (wl_append_only(c)) /* its storage tasks write round a 1 MiB file */
-        return sts_fail(c, STS_ENOTSUP, "S1: " WL_APPEND_ONLY_WHY);
+    const char *no_rewrite = wl_no_rewrite(c); /* its tasks write round a 1 MiB file */
+    if (no_rewrite)
+        return sts_fail(c, STS_ENOTSUP, no_rewrite);
     /* the prefill below uses the buffer too: every point clears its state first */
     struct s1_mem *mem = wl_borrow(c, 0, sizeof(struct s1_mem));
     if (!mem)

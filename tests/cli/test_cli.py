@@ -472,6 +472,7 @@ class BadInput(Base):
             (["-t", "sim:sd-consumer,erase_bytes=3000"], "multiple of page_bytes"),
             (["-t", "sim:sd-consumer,data=0", "--verify"], "keeps none"),
             (["--tests", "fsync", "--size", "64T"], "not enough free space"),
+            (["-t", "sim:nand-slc", "--tests", "B0"], "sim:nand-slc+sensorlog"),
             (["stray"], "unexpected argument 'stray'"),
         ]
         for extra, message in cases:
@@ -480,6 +481,18 @@ class BadInput(Base):
                 args = ["run", "-o", self.out, *extra]
             with self.subTest(args=extra):
                 self.expect_usage_error(args, message)
+
+    def test_raw_nor_rewrites_are_not_applicable_and_say_why(self):
+        # issue 12.3: fsync rewrites blocks in place; on bare NOR that needs
+        # an erase the workload does not model, so it is refused by name
+        r = run("run", "-t", "sim:nor-spi,capacity=4M", "--tests", "fsync", "-d", "1s",
+                "--size", "64K", "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(self.out) as f:
+            doc = json.load(f)
+        test = doc["tests"][0]
+        self.assertEqual(test["status"], "not_applicable")
+        self.assertIn("+sensorlog", test["error"])
 
     def test_unknown_command(self):
         r = run("frob")

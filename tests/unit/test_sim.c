@@ -547,6 +547,88 @@ static void nb_blocks_the_caller_only_per_poll(void)
     CHECK_EQ(run("nb", 1, 0, 0, STS_SCALE_QUICK, NULL), 0);
 }
 
+
+/* ---- bare extents on raw flash (issue 12.3) ------------------------------ */
+/* B0 on NOR through extentfs: every erase block of the file is erased
+ * before its first program, in the timed write, so a write point can be
+ * no faster than its erases alone allow. The old extentfs programmed
+ * erased-looking flash without erasing: 0 erases, 6x the throughput. */
+static void bare_extents_on_nor_pay_their_erases(void)
+{
+    const uint64_t cap = 2 * MIB;
+    CHECK_EQ(sim_target("nor-spi", cap, 0, 1, cap), 0);
+    st.t.bd = &st.bd;
+    st.t.flags |= STS_T_NO_FS_METADATA;
+    const struct sts_sim_params *p = &st.sim.p;
+    const struct sts_test_def *tests[] = {sts_test_find("B0")};
+    struct sts_plan plan = {.tests = tests, .n_tests = 1, .scale = STS_SCALE_QUICK, .seed = 3,
+                            .verify = 1, .runs = 1};
+    struct sts_workspace ws = {sts_test_iobuf, STS_TEST_IOBUF_BYTES, sts_test_hist,
+                               STS_HIST_BUCKETS, STS_HIST_SUB_BITS, STS_HIST_MAX_EXP};
+    struct sts_sink sinks[1] = {{&seen_ops, NULL}};
+    struct sts_run_info ri = {.tool_version = STORSCOPE_VERSION, .target = "sim"};
+    memset(&seen, 0, sizeof(seen));
+    uint64_t erases0 = st.sim.n.erases;
+    CHECK_EQ(sts_engine_run(&plan, &st.t, &ws, sinks, 1, &ri), 0); /* --verify passes */
+    /* quick B0: a 256 KiB file written once per chunk size 1 B .. 1 KiB */
+    const uint64_t file = 256 * 1024, blocks = file / p->erase_bytes;
+    CHECK(st.sim.n.erases - erases0 >= 11 * blocks);
+    for (unsigned lg = 0; lg <= 10; lg++) {
+        double bound = (double)file / ((double)blocks * (double)p->erase_ns * 1e-9);
+        CHECK(seen.tput[1][lg] > 0);
+        CHECK(seen.tput[1][lg] <= bound);
+    }
+}
+
+/* What raw flash cannot take is refused, not turned into a wrong figure. */
+static void bare_extents_refuse_rewrites_and_partial_nand_pages(void)
+{
+    static struct sts_extentfs_file files[2];
+    uint8_t buf[2048], back[2048];
+    memset(buf, 0x5a, sizeof(buf));
+    size_t done;
+    sts_fh fh;
+    struct sts_fs fs;
+    struct sts_extentfs efs;
+    /* NOR: appends pay erases; rewriting programmed bytes is refused;
+     * after O_TRUNC the blocks are erased again and the new data reads back */
+    struct sts_sim_params p = *sts_sim_profile_find("nor-spi");
+    p.capacity = 256 * 1024;
+    CHECK_EQ(sts_sim_init(&st.sim, &p, 1, arena64, sizeof(arena64), p.capacity, &st.bd), 0);
+    struct sts_extentfs_config cfg = {.bd = st.bd, .files = files, .n_files = 2};
+    CHECK_EQ(sts_extentfs_init(&efs, &cfg, &fs), 0);
+    CHECK_EQ(fs.ops->open(fs.ctx, "a", STS_O_CREAT | STS_O_WRONLY, &fh), 0);
+    CHECK_EQ(fs.ops->write(fs.ctx, fh, buf, 100, &done), 0);
+    CHECK_EQ(st.sim.n.erases, 1);
+    CHECK_EQ(fs.ops->write(fs.ctx, fh, buf, 100, &done), 0); /* same block: no new erase */
+    CHECK_EQ(st.sim.n.erases, 1);
+    CHECK_EQ(fs.ops->seek(fs.ctx, fh, 50), 0);
+    CHECK_EQ(fs.ops->write(fs.ctx, fh, buf, 10, &done), STS_ENOTSUP);
+    CHECK_EQ(fs.ops->close(fs.ctx, fh), 0);
+    memset(buf, 0x33, sizeof(buf));
+    CHECK_EQ(fs.ops->open(fs.ctx, "a", STS_O_TRUNC | STS_O_WRONLY, &fh), 0);
+    CHECK_EQ(fs.ops->write(fs.ctx, fh, buf, 200, &done), 0);
+    CHECK_EQ(st.sim.n.erases, 2);
+    CHECK_EQ(fs.ops->close(fs.ctx, fh), 0);
+    CHECK_EQ(fs.ops->open(fs.ctx, "a", STS_O_RDONLY, &fh), 0);
+    CHECK_EQ(fs.ops->read(fs.ctx, fh, back, 200, &done), 0);
+    CHECK_EQ(done, 200);
+    CHECK(memcmp(back, buf, 200) == 0); /* not 0x5a & 0x33: the block was erased */
+    CHECK_EQ(fs.ops->close(fs.ctx, fh), 0);
+    /* NAND programs a page once: half a page is refused, whole pages work */
+    p = *sts_sim_profile_find("nand-slc");
+    p.capacity = 1 * MIB;
+    p.bad_permille = 0;
+    CHECK_EQ(sts_sim_init(&st.sim, &p, 1, arena64, sizeof(arena64), p.capacity, &st.bd), 0);
+    cfg.bd = st.bd;
+    CHECK_EQ(sts_extentfs_init(&efs, &cfg, &fs), 0);
+    CHECK_EQ(fs.ops->open(fs.ctx, "n", STS_O_CREAT | STS_O_WRONLY, &fh), 0);
+    CHECK_EQ(fs.ops->write(fs.ctx, fh, buf, 1024, &done), STS_ENOTSUP);
+    CHECK_EQ(fs.ops->write(fs.ctx, fh, buf, 2048, &done), 0);
+    CHECK_EQ(st.sim.n.erases, 1);
+    CHECK_EQ(fs.ops->close(fs.ctx, fh), 0);
+}
+
 const struct sts_test_case test_sim_cases[] = {
     {"nb_blocks_the_caller_only_per_poll", nb_blocks_the_caller_only_per_poll},
     {"managed_power_cut_keeps_flushed_loses_unflushed", managed_power_cut_keeps_flushed_loses_unflushed},
@@ -566,6 +648,9 @@ const struct sts_test_case test_sim_cases[] = {
     {"nor_programs_and_bits_and_erase_resets", nor_programs_and_bits_and_erase_resets},
     {"nand_refuses_reprogram_and_wears_out", nand_refuses_reprogram_and_wears_out},
     {"nand_factory_bad_blocks_follow_the_seed", nand_factory_bad_blocks_follow_the_seed},
+    {"bare_extents_on_nor_pay_their_erases", bare_extents_on_nor_pay_their_erases},
+    {"bare_extents_refuse_rewrites_and_partial_nand_pages",
+     bare_extents_refuse_rewrites_and_partial_nand_pages},
     {"same_seed_same_bytes_other_seed_other_stalls", same_seed_same_bytes_other_seed_other_stalls},
     {"accounting_and_checks", accounting_and_checks},
     {NULL, NULL},
