@@ -24,6 +24,10 @@ struct sts_series {
     double bps[STS_AN_MAX_POINTS];
 };
 
+/* Lifecycles whose slowest open must pass the threshold before M2 advises
+ * pre-opening. */
+#define STS_AN_MIN_SLOW 3
+
 struct sts_an_input {
     struct sts_series seq_write, seq_read;   /* B0 (or B1 when B0 is absent) */
     struct sts_series fixed_write, fixed_read; /* B2 */
@@ -49,6 +53,9 @@ struct sts_an_input {
     double m2_threshold_ns, m2_total_bytes;
     double m2_first_create_ns, m2_first_free, m2_last_create_ns, m2_last_free;
     double m2_open_max_ns, m2_open_max_free;
+    /* the slowest open of each lifecycle, three largest: one slow open is a
+     * spike, not a trend, so the pre-open guideline needs STS_AN_MIN_SLOW */
+    double m2_open_top[3];
     double m2_span_days;                     /* time of the last lifecycle */
     int m2_has_exp;
     double m2_create_a_ns, m2_create_b, m2_create_r2;

@@ -26,35 +26,43 @@ int sts_an_knee(const struct sts_series *s, double gain)
 {
     if (s->n < 3)
         return -1;
-    /* the first chunk after which one doubling gains less than `gain`, and
-     * only if the curve rose steeply before it (else there is no knee) */
-    for (uint32_t i = 0; i + 1 < s->n; i++)
-        if (s->bps[i + 1] < (1.0 + gain) * s->bps[i])
-            return i > 0 && s->bps[i] >= 2.0 * s->bps[0] ? (int)i : -1;
-    return -1;
+    /* the last chunk that lifts throughput more than `gain` above every
+     * smaller chunk: a flat stretch before a step does not hide the step
+     * (FileX: flat 1..256 B, 2x at 512 B), and a recovery from a dip is not
+     * a rise. A knee needs the curve to have at least doubled by then and
+     * one more point after it that no longer rises that much. */
+    int knee = -1;
+    double best = s->bps[0];
+    for (uint32_t i = 1; i < s->n; i++) {
+        if (s->bps[i] > (1.0 + gain) * best)
+            knee = (int)i;
+        if (s->bps[i] > best)
+            best = s->bps[i];
+    }
+    if (knee < 0 || knee + 1 >= (int)s->n || s->bps[knee] < 2.0 * s->bps[0])
+        return -1;
+    return knee;
 }
 
 int sts_an_plateau(const struct sts_series *s, double band)
 {
     if (s->n < 3)
         return -1;
-    /* the smallest chunk from which every larger one stays within +-band of
-     * the tail's mean; at least two points, and not where it is still rising */
+    /* the smallest chunk that no larger chunk beats by more than `band`:
+     * where the curve stops rising, not where it first enters a band around
+     * the tail's mean (a curve still climbing 5 % per doubling from 4 KiB
+     * to 64 KiB sits in +-10 % of its mean but is not flat at 4 KiB) */
     int found = -1;
     for (int i = (int)s->n - 2; i >= 0; i--) {
-        double sum = 0, lo = s->bps[i], hi = s->bps[i];
-        for (uint32_t j = (uint32_t)i; j < s->n; j++) {
-            sum += s->bps[j];
-            lo = s->bps[j] < lo ? s->bps[j] : lo;
+        double hi = 0;
+        for (uint32_t j = (uint32_t)i + 1; j < s->n; j++)
             hi = s->bps[j] > hi ? s->bps[j] : hi;
-        }
-        double mean = sum / (double)(s->n - (uint32_t)i);
-        if (lo >= (1.0 - band) * mean && hi <= (1.0 + band) * mean)
+        if (s->bps[i] > 0 && hi <= (1.0 + band) * s->bps[i])
             found = i;
         else
             break;
     }
-    return found >= 0 && found + 1 < (int)s->n ? found : -1;
+    return found;
 }
 
 int sts_an_dip(const struct sts_series *s, int from, double drop)
@@ -223,10 +231,11 @@ void sts_analyze(const struct sts_an_input *in, const struct sts_an_config *cfg,
         SAY(an_add(out->guideline, &out->n_guidelines, "chunk size", w->test), "Write in chunks of at least ",
             a, ", aligned to ", a, ": below that, write throughput falls up to ", c, " (",
             w->test, ": ", rb, " at ", a, " vs ", ra, " at ", b, ").");
-        if (gain >= 4.0)
+        if (gain >= 4.0) /* says which sizes it compares: the sweep may start at 4 KiB */
             SAY(an_add(out->guideline, &out->n_guidelines, "buffer small writes", w->test),
                 "Buffer small records in RAM and write them out as ", a,
-                "-aligned chunks: byte-sized writes run ", c, " slower (", w->test, ").");
+                "-aligned chunks: writes of ", b, " ran ", c, " slower than writes of ", a,
+                " (", w->test, ", the smallest chunk it measured).");
     }
 
     /* read plateau: the read buffer that is enough */

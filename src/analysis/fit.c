@@ -20,12 +20,13 @@ void sts_an_fit_add(struct sts_an_fit *f, double x, double y)
 
 int sts_an_fit_line(const struct sts_an_fit *f, double *a, double *b, double *r2)
 {
-    if (f->n < 3 || f->cxx <= 0)
+    /* a constant y (all 0 ns, say) has no variation to explain: R^2 is
+     * undefined there, and reporting 1 would call a non-measurement a fit */
+    if (f->n < 3 || f->cxx <= 0 || f->cyy <= 0)
         return STS_EINVAL;
     *b = f->cxy / f->cxx;
     *a = f->my - *b * f->mx;
-    /* a constant y is explained perfectly by a flat line */
-    *r2 = f->cyy > 0 ? (f->cxy * f->cxy) / (f->cxx * f->cyy) : 1.0;
+    *r2 = (f->cxy * f->cxy) / (f->cxx * f->cyy);
     return STS_OK;
 }
 

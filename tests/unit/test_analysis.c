@@ -345,6 +345,111 @@ static void logging_buffer_and_io_task_from_l1(void)
     CHECK(strstr(an.guideline[0].text, "did not keep up"));
 }
 
+
+/* ---- issue 12.4: detectors that gave wrong advice ----------------------- */
+/* Known answers computed by hand from the definitions in docs/analysis.md. */
+static void knee_after_a_flat_stretch_and_not_at_a_recovery(void)
+{
+    struct sts_series s;
+    /* FileX on the study's eMMC: flat 1 .. 256 B, a 2x step at 512 B, flat
+     * after; the old detector stopped at the first flat doubling */
+    static const double filex[] = {300, 302, 299, 301, 300, 303, 300, 301, 302, 610, 615};
+    fill(&s, "B0", filex, 11, 1);
+    CHECK_EQ(sts_an_knee(&s, 0.25), 9);
+    /* a dip and its recovery are not a second rise: the knee stays at 8 B */
+    static const double dip[] = {1, 2, 4, 8, 8.2, 5, 8.1, 8.3};
+    fill(&s, "B0", dip, 8, 1);
+    CHECK_EQ(sts_an_knee(&s, 0.25), 3);
+    /* gentle growth, never 25 % per doubling: no knee although it triples */
+    static const double gentle[] = {100, 120, 144, 172, 207, 248, 298};
+    fill(&s, "B0", gentle, 7, 1);
+    CHECK(sts_an_knee(&s, 0.25) == -1);
+    /* a step of less than 2x overall: no knee */
+    static const double small_step[] = {100, 100, 100, 170, 171, 172};
+    fill(&s, "B0", small_step, 6, 1);
+    CHECK(sts_an_knee(&s, 0.25) == -1);
+}
+
+static void plateau_starts_where_the_curve_stops_rising(void)
+{
+    struct sts_series s;
+    /* 4 KiB .. 512 KiB, climbing ~3 % per doubling: every point is within
+     * +-10 % of the mean (104.6), so the old detector said "4 KiB is
+     * enough". The first chunk no larger chunk beats by more than 10 %:
+     * 95 x 1.1 = 104.5 < 111, 98 x 1.1 = 107.8 < 111, 101 x 1.1 = 111.1 */
+    static const double climbing[] = {95, 98, 101, 104, 107, 110, 110.5, 111};
+    fill(&s, "B1", climbing, 8, 4096);
+    CHECK_EQ(s.chunk[sts_an_plateau(&s, 0.10)], 16 * 1024);
+    /* flat from the first point: the plateau starts there */
+    static const double flat[] = {100, 101, 99, 100, 102};
+    fill(&s, "B1", flat, 5, 4096);
+    CHECK_EQ(sts_an_plateau(&s, 0.10), 0);
+}
+
+static void an_all_zero_series_has_no_fit(void)
+{
+    struct sts_an_aging g;
+    struct sts_an_aging_fit f;
+    memset(&g, 0, sizeof(g));
+    for (int i = 0; i < 10; i++)
+        sts_an_aging_add(&g, i, 0.0); /* open on a cached filesystem: 0 ns */
+    sts_an_aging_result(&g, &f);
+    CHECK(!f.has_line); /* the old fit said R^2 = 1 */
+    CHECK(!f.has_exp);
+}
+
+static void one_slow_open_is_not_a_guideline(void)
+{
+    for (int slow = 1; slow <= 3; slow++) {
+        struct sts_an_input in;
+        struct sts_sink sink;
+        sts_an_collector_init(&in, &sink);
+        struct sts_kv tp[] = {STS_KV_U("threshold_ns", 200000000)};
+        struct sts_test_info ti = {"M2", "", tp, 1};
+        for (int k = 0; k < 10; k++) {
+            struct sts_kv params[] = {STS_KV_U("lifecycle", k)};
+            double open = k < slow ? 40e6 : 0.2e6; /* `slow` lifecycles with a 40 ms open */
+            struct sts_kv metrics[] = {
+                STS_KV_D("create_ns", 1e6), STS_KV_D("open_max_ns", open),
+                STS_KV_U("free_bytes", (uint64_t)(1000 - 10 * k) << 20),
+                STS_KV_U("total_bytes", 1000ull << 20), STS_KV_U("t_ns", k * 1000000000ull)};
+            feed(&sink, &ti, "lifecycle", params, 1, metrics, 5);
+        }
+        struct sts_test_end te = {.id = "M2"};
+        sink.ops->test_end(sink.ctx, &te);
+        struct sts_an_config cfg;
+        struct sts_analysis an;
+        sts_an_config_default(&cfg);
+        sts_analyze(&in, &cfg, &an);
+        int preopen = 0;
+        for (size_t i = 0; i < an.n_guidelines; i++)
+            preopen |= strstr(an.guideline[i].text, "Open files before") != NULL;
+        CHECK_EQ(preopen, slow >= 3);
+    }
+}
+
+static void small_write_ratio_names_the_sizes_compared(void)
+{
+    /* a B1-like sweep that starts at 4 KiB must not speak of byte-sized writes */
+    struct sts_an_input in;
+    memset(&in, 0, sizeof(in));
+    static const double w[] = {100, 200, 400, 800, 1600, 1650, 1660};
+    fill(&in.seq_write, "B1", w, 7, 4096);
+    struct sts_an_config cfg;
+    struct sts_analysis an;
+    sts_an_config_default(&cfg);
+    sts_analyze(&in, &cfg, &an);
+    int found = 0;
+    for (size_t i = 0; i < an.n_guidelines; i++)
+        if (strstr(an.guideline[i].text, "Buffer small records")) {
+            found = 1;
+            CHECK(!strstr(an.guideline[i].text, "byte-sized"));
+            CHECK(strstr(an.guideline[i].text, "writes of 4 KiB") &&
+                  strstr(an.guideline[i].text, "than writes of 64 KiB"));
+        }
+    CHECK(found);
+}
+
 const struct sts_test_case test_analysis_cases[] = {
     {"slope_tells_o1_on_on2_apart", slope_tells_o1_on_on2_apart},
     {"metadata_guideline_only_when_cost_grows", metadata_guideline_only_when_cost_grows},
@@ -357,5 +462,11 @@ const struct sts_test_case test_analysis_cases[] = {
     {"tiers_by_row_between_rows_and_consumer_ssd", tiers_by_row_between_rows_and_consumer_ssd},
     {"guidelines_carry_the_numbers_and_name_the_test", guidelines_carry_the_numbers_and_name_the_test},
     {"no_evidence_no_guideline", no_evidence_no_guideline},
+    {"knee_after_a_flat_stretch_and_not_at_a_recovery",
+     knee_after_a_flat_stretch_and_not_at_a_recovery},
+    {"plateau_starts_where_the_curve_stops_rising", plateau_starts_where_the_curve_stops_rising},
+    {"an_all_zero_series_has_no_fit", an_all_zero_series_has_no_fit},
+    {"one_slow_open_is_not_a_guideline", one_slow_open_is_not_a_guideline},
+    {"small_write_ratio_names_the_sizes_compared", small_write_ratio_names_the_sizes_compared},
     {NULL, NULL},
 };
