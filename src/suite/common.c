@@ -107,6 +107,12 @@ static int io_fail(struct sts_ctx *c, int rc, const char *what)
     return sts_fail(c, rc, msg);
 }
 
+int wl_fail_on(struct sts_ctx *c, int rc, const char *what, const char *path)
+{
+    sts_strlcpy(c->scratch_path, path, sizeof(c->scratch_path));
+    return io_fail(c, rc, what);
+}
+
 int wl_open(struct sts_ctx *c, const char *path, int flags, sts_fh *fh)
 {
     sts_strlcpy(c->scratch_path, path, sizeof(c->scratch_path));

@@ -5,6 +5,10 @@
  * free space below the floor. The files stay: that is what ages the volume.
  * They are all removed at the end (and when the run fails or is stopped).
  *
+ * The three streams run interleaved, as three tasks would (create A, B,
+ * C, open A, B, C, ...), so a reopen does not simply hit the lookup cache
+ * the create just filled.
+ *
  * Time: in virtual time lifecycle k happens at k * interval (30 min by
  * default) without waiting; in real time at k * interval when an interval
  * is given, back to back otherwise. Fits (t in days): a line and
@@ -77,45 +81,61 @@ static void remove_all(struct m2_state *m)
     m->created = 0;
 }
 
-/* One stream's lifecycle; t[op] gets each operation's latency. */
-static int lifecycle(struct m2_state *m, const char *name, uint64_t *t)
+/* Round k's three lifecycles, interleaved step by step as three tasks
+ * sharing the filesystem run them: create A, B, C; open A, B, C; a chunk of
+ * each in turn; flush each; close each. One stream after another, every
+ * reopen would find its file in the filesystem's lookup cache and time
+ * nothing. t[s][op] gets stream s's latency of op (write: all its chunks). */
+static int lifecycles(struct m2_state *m, uint32_t k, uint64_t t[M2_STREAMS][N_OPS])
 {
     struct sts_ctx *c = m->c;
-    sts_fh fh;
-    uint64_t t0 = wl_now(c);
-    /* a filesystem out of names or space ends the aging run, it is no error */
-    int rc = c->target->fs.ops->open(c->target->fs.ctx, name,
-                                     STS_O_WRONLY | STS_O_CREAT | STS_O_TRUNC, &fh);
-    if (rc == STS_ENOSPC)
-        return rc;
-    if (rc)
-        return wl_open(c, name, STS_O_WRONLY | STS_O_CREAT | STS_O_TRUNC, &fh); /* names it */
-    if (!rc)
-        rc = wl_close(c, fh);
-    uint64_t t1 = wl_now(c);
-    if (!rc)
-        rc = wl_open(c, name, STS_O_WRONLY, &fh);
-    if (rc)
-        return rc;
-    uint64_t t2 = wl_now(c);
+    const struct sts_fs_ops *ops = c->target->fs.ops;
+    char name[M2_STREAMS][32];
+    sts_fh fh[M2_STREAMS];
+    uint32_t s, n_open = 0; /* fh[0 .. n_open) are open */
+    int rc = STS_OK;
+    for (s = 0; s < M2_STREAMS; s++)
+        file_name(name[s], sizeof(name[s]), s, k);
+    for (s = 0; s < M2_STREAMS && !rc; s++) {
+        sts_fh h;
+        uint64_t t0 = wl_now(c);
+        rc = ops->open(c->target->fs.ctx, name[s], STS_O_WRONLY | STS_O_CREAT | STS_O_TRUNC, &h);
+        if (rc == STS_ENOSPC) /* out of names or space ends the aging run: no error */
+            return rc;
+        if (rc)
+            return wl_fail_on(c, rc, "create", name[s]);
+        rc = wl_close(c, h);
+        t[s][OP_CREATE] = wl_now(c) - t0;
+    }
+    for (s = 0; s < M2_STREAMS && !rc; s++) {
+        uint64_t t0 = wl_now(c);
+        rc = wl_open(c, name[s], STS_O_WRONLY, &fh[s]);
+        t[s][OP_OPEN] = wl_now(c) - t0;
+        n_open += !rc;
+    }
     for (uint64_t off = 0; off < m->cfg.file_bytes && !rc; off += m->cfg.chunk) {
         uint64_t len = m->cfg.file_bytes - off < m->cfg.chunk ? m->cfg.file_bytes - off
                                                               : m->cfg.chunk;
         wl_pattern_fill(c->buf, off, (size_t)len, c->plan->seed);
-        rc = wl_write(c, fh, c->buf, (size_t)len);
+        for (s = 0; s < M2_STREAMS && !rc; s++) {
+            uint64_t t0 = wl_now(c);
+            rc = wl_write(c, fh[s], c->buf, (size_t)len);
+            t[s][OP_WRITE] += wl_now(c) - t0;
+        }
     }
-    uint64_t t3 = wl_now(c);
-    if (!rc)
-        rc = wl_sync(c, fh, STS_SYNC_FULL);
-    uint64_t t4 = wl_now(c);
-    int crc = wl_close(c, fh);
-    uint64_t t5 = wl_now(c);
-    t[OP_CREATE] = t1 - t0;
-    t[OP_OPEN] = t2 - t1;
-    t[OP_WRITE] = t3 - t2;
-    t[OP_FLUSH] = t4 - t3;
-    t[OP_CLOSE] = t5 - t4;
-    /* the file is on the medium from here on, whatever happened to it */
+    for (s = 0; s < M2_STREAMS && !rc; s++) {
+        uint64_t t0 = wl_now(c);
+        rc = wl_sync(c, fh[s], STS_SYNC_FULL);
+        t[s][OP_FLUSH] = wl_now(c) - t0;
+    }
+    int crc = STS_OK;
+    for (s = 0; s < n_open; s++) { /* every handle, whatever failed before */
+        uint64_t t0 = wl_now(c);
+        int r = wl_close(c, fh[s]);
+        t[s][OP_CLOSE] = wl_now(c) - t0;
+        crc = crc ? crc : r;
+    }
+    /* the files are on the medium from here on, whatever happened to them */
     sts_strlcpy(c->scratch_path, "", sizeof(c->scratch_path));
     return rc ? rc : crc;
 }
@@ -280,16 +300,13 @@ static int m2_run(struct sts_ctx *c)
                             full_at - floor);
         uint64_t sum[N_OPS] = {0}, max[N_OPS] = {0};
         m.created = k + 1; /* from here its files may exist */
-        for (uint32_t s = 0; s < M2_STREAMS && !rc; s++) {
-            char name[32];
-            uint64_t t[N_OPS] = {0};
-            file_name(name, sizeof(name), s, k);
-            rc = lifecycle(&m, name, t);
-            for (int op = 0; op < N_OPS && !rc; op++) {
-                sum[op] += t[op];
-                max[op] = t[op] > max[op] ? t[op] : max[op];
+        uint64_t t[M2_STREAMS][N_OPS] = {{0}};
+        rc = lifecycles(&m, k, t);
+        for (uint32_t s = 0; s < M2_STREAMS && !rc; s++)
+            for (int op = 0; op < N_OPS; op++) {
+                sum[op] += t[s][op];
+                max[op] = t[s][op] > max[op] ? t[s][op] : max[op];
             }
-        }
         if (rc == STS_ENOSPC) {
             stopped = "filesystem full";
             rc = STS_OK;

@@ -30,6 +30,9 @@ const char *wl_chunk_unusable(const struct sts_ctx *c, uint64_t chunk);
 /* File operations that fail the test with a message naming what failed.
  * wl_open remembers the path so the engine removes it if the test dies. */
 int wl_open(struct sts_ctx *c, const char *path, int flags, sts_fh *fh);
+/* Fails the test for an operation done without the helpers above (whose
+ * error a workload inspects first): "what path: error". Returns rc. */
+int wl_fail_on(struct sts_ctx *c, int rc, const char *what, const char *path);
 int wl_close(struct sts_ctx *c, sts_fh fh);
 int wl_remove(struct sts_ctx *c, const char *path);
 int wl_write(struct sts_ctx *c, sts_fh fh, const void *buf, size_t len);

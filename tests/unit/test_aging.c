@@ -13,11 +13,14 @@
 /* ---- agingfs: names and sizes only, no data ----------------------------- */
 #define AFS_FILES 64
 #define AFS_CAPACITY (8ull << 20)
+#define AFS_SEARCH_NS 300000ull
 struct agingfs {
     char name[AFS_FILES][32];
     uint64_t size[AFS_FILES];
     uint64_t used, max_used, t;
-    unsigned enospc, open_files;
+    unsigned enospc, open_files, max_open;
+    char last[32];        /* a one-entry lookup cache: the last name looked up */
+    unsigned creates, fail_create; /* create number fail_create fails once with EIO */
 };
 static struct agingfs afs;
 
@@ -38,6 +41,11 @@ static int find(const char *path)
 static int afs_open(void *ctx, const char *path, int flags, sts_fh *out)
 {
     (void)ctx;
+    if ((flags & STS_O_CREAT) && ++afs.creates == afs.fail_create)
+        return STS_EIO; /* a retry would succeed */
+    if (strcmp(afs.last, path)) /* a directory search, unless the name is cached */
+        afs.t += AFS_SEARCH_NS;
+    sts_strlcpy(afs.last, path, sizeof(afs.last));
     int i = find(path);
     if (i < 0) {
         if (!(flags & STS_O_CREAT))
@@ -51,6 +59,7 @@ static int afs_open(void *ctx, const char *path, int flags, sts_fh *out)
     }
     afs.t += 1000;
     afs.open_files++;
+    afs.max_open = afs.open_files > afs.max_open ? afs.open_files : afs.max_open;
     *out = i;
     return STS_OK;
 }
@@ -119,8 +128,9 @@ static const struct sts_clock_ops afs_clock = {afs_now};
 #define MAX_LIFECYCLES 32
 struct series {
     unsigned n, status;
+    char error[160];
     uint64_t t[MAX_LIFECYCLES], free[MAX_LIFECYCLES];
-    double create[MAX_LIFECYCLES];
+    double create[MAX_LIFECYCLES], open[MAX_LIFECYCLES];
     struct sts_kv summary[STS_CTX_MAX_SUMMARY];
     size_t n_summary;
 };
@@ -134,6 +144,7 @@ static int ser_point(void *ctx, const struct sts_test_info *ti, const struct sts
         return 0;
     ser.t[ser.n] = (uint64_t)sts_kv_number(sts_kv_find(p->metrics, p->n_metrics, "t_ns"));
     ser.free[ser.n] = (uint64_t)sts_kv_number(sts_kv_find(p->metrics, p->n_metrics, "free_bytes"));
+    ser.open[ser.n] = sts_kv_number(sts_kv_find(p->metrics, p->n_metrics, "open_ns"));
     ser.create[ser.n++] = sts_kv_number(sts_kv_find(p->metrics, p->n_metrics, "create_ns"));
     return 0;
 }
@@ -141,6 +152,7 @@ static int ser_end(void *ctx, const struct sts_test_end *te)
 {
     (void)ctx;
     ser.status = te->status;
+    sts_strlcpy(ser.error, te->error ? te->error : "", sizeof(ser.error));
     ser.n_summary = te->n_summary;
     memcpy(ser.summary, te->summary, te->n_summary * sizeof(te->summary[0]));
     return 0;
@@ -201,14 +213,16 @@ static void m2_finds_where_create_latency_crosses_the_threshold(void)
     unsigned first = 0;
     for (; first < ser.n; first++) {
         double sum = 0;
+        /* the three streams create before any of them writes; every create
+         * searches the directory (the last name looked up was another) */
         for (unsigned s = 0; s < 3; s++)
-            sum += (double)create_cost((first * 3ull + s) * FILE_BYTES) + 1000 + 2000;
+            sum += (double)create_cost(first * 3ull * FILE_BYTES) + AFS_SEARCH_NS + 1000 + 2000;
         if (sum / 3 > 20e6)
             break;
     }
     CHECK(first > 0 && first < ser.n);
     CHECK_EQ((uint64_t)summary("create_threshold_free_bytes"), ser.free[first]);
-    CHECK(summary("open_threshold_free_bytes") < 0); /* open stays at 1 us */
+    CHECK(summary("open_threshold_free_bytes") < 0); /* open stays at 0.3 ms */
     /* latency grows with fill, which grows linearly in time: B > 0, good fit */
     CHECK(summary("create_exp_b_per_day") > 1.0);
     CHECK(summary("create_exp_r2") > 0.95);
@@ -226,6 +240,53 @@ static void m2_refuses_a_user_filesystem_without_capacity(void)
     CHECK_EQ(run_m2(STS_T_USER_FS, AFS_CAPACITY), 0);
     CHECK_EQ(ser.status, STS_TEST_OK);
     CHECK(ser.n > 0);
+}
+
+
+/* The study's three streams ran as three tasks: their lifecycles interleave
+ * (create A, B, C, open A, B, C, ...), so three files are open at once and
+ * each reopen searches the directory. One stream after another, every
+ * reopen hit the cache its create had just filled: open = 1 us. */
+static void m2_streams_interleave_as_three_tasks(void)
+{
+    CHECK_EQ(run_m2(STS_T_VIRTUAL_TIME, 0), 0);
+    CHECK_EQ(ser.status, STS_TEST_OK);
+    CHECK_EQ(afs.max_open, 3);
+    CHECK(ser.n > 3);
+    for (unsigned k = 0; k < ser.n; k++) /* search + open, per stream */
+        CHECK_EQ((uint64_t)ser.open[k], AFS_SEARCH_NS + 1000);
+}
+
+/* A create that fails fails the test, naming the file; it is not retried
+ * (a retry that succeeded returned OK with timings never measured). */
+static void m2_failed_create_fails_and_is_not_retried(void)
+{
+    memset(&afs, 0, sizeof(afs));
+    for (unsigned n = 1; n <= 7; n += 3) {
+        memset(&ser, 0, sizeof(ser));
+        static struct sts_target t;
+        memset(&t, 0, sizeof(t));
+        memset(&afs, 0, sizeof(afs));
+        afs.fail_create = n;
+        t.kind = "aging";
+        t.fs = (struct sts_fs){&afs_ops, NULL};
+        t.clock = (struct sts_clock){&afs_clock, NULL};
+        t.flags = STS_T_VIRTUAL_TIME;
+        const struct sts_test_def *tests[] = {sts_test_find("M2")};
+        struct sts_plan plan = {.tests = tests, .n_tests = 1, .seed = 1,
+                                .size_bytes = FILE_BYTES, .floor_permille = 200};
+        struct sts_workspace ws = {sts_test_iobuf, STS_TEST_IOBUF_BYTES, sts_test_hist,
+                                   STS_HIST_BUCKETS, STS_HIST_SUB_BITS, STS_HIST_MAX_EXP};
+        struct sts_sink sink = {&ser_ops, NULL};
+        struct sts_run_info ri = {.tool_version = STORSCOPE_VERSION, .target = "aging:"};
+        CHECK(sts_engine_run(&plan, &t, &ws, &sink, 1, &ri) == STS_EIO);
+        CHECK_EQ(ser.status, STS_TEST_FAILED);
+        CHECK(strstr(ser.error, "create m2_s") && strstr(ser.error, "I/O error"));
+        CHECK_EQ(ser.n, (n - 1) / 3); /* the lifecycles before the failed one */
+        CHECK_EQ(afs.creates, n);      /* no second attempt */
+        CHECK_EQ(afs.open_files, 0);
+        CHECK_EQ(afs.used, 0);         /* every file removed */
+    }
 }
 
 /* y = A exp(B t) with +-3 % deterministic noise: both within 5 % */
@@ -279,6 +340,8 @@ const struct sts_test_case test_aging_cases[] = {
      m2_finds_where_create_latency_crosses_the_threshold},
     {"m2_refuses_a_user_filesystem_without_capacity",
      m2_refuses_a_user_filesystem_without_capacity},
+    {"m2_streams_interleave_as_three_tasks", m2_streams_interleave_as_three_tasks},
+    {"m2_failed_create_fails_and_is_not_retried", m2_failed_create_fails_and_is_not_retried},
     {"exponential_fit_recovers_a_and_b", exponential_fit_recovers_a_and_b},
     {"line_fit_is_exact_on_a_line_and_flat_has_no_slope",
      line_fit_is_exact_on_a_line_and_flat_has_no_slope},
