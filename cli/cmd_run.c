@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "cli.h"
+#include "storscope/faultfs.h"
 #include "fio_json.h"
 #include "storscope/analysis.h"
 #include "storscope/error.h"
@@ -24,13 +25,14 @@
 
 static volatile int stop_requested;
 
+/* SIGINT, SIGTERM and SIGHUP alike, the second as the first: the run stops
+ * at the next operation, closes its JSON and removes its scratch files. A
+ * handler reset to the default made a second Ctrl-C (or `timeout`'s
+ * follow-up) kill the process halfway through writing its results. */
 static void on_signal(int sig)
 {
     (void)sig;
     stop_requested = 1;
-    /* a second Ctrl-C kills at once */
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
 }
 
 static void run_usage(FILE *f)
@@ -62,7 +64,8 @@ static void run_usage(FILE *f)
           "                        (SCHED_FIFO 1..99; the load tasks stay normal)\n"
           "      --seed N          seed of offsets and data patterns (default: 1)\n"
           "      --verify          check every read against the offset-stamped pattern\n"
-          "  -o, --output FILE     write the JSON results (storscope-result/1) to FILE\n"
+          "  -o, --output FILE     write the JSON results (storscope-result/1) to FILE (they\n"
+          "                        grow in FILE.partial, renamed to FILE when the run ends)\n"
           "      --csv DIR         write one CSV per test into DIR\n"
           "  -q, --quiet           no table on stdout, no progress line\n"
           "      --allow-destructive  let raw: targets write (destroys the data on them)\n"
@@ -340,6 +343,13 @@ int cmd_run(int argc, char **argv)
         cli_error("bad target '%s': %s", o.target, why);
         return EXIT_USAGE;
     }
+    /* fault injection is the decorator's, on every kind: the kind never sees it */
+    struct sts_fault_config fault;
+    int inject = sts_faultfs_take_opts(&spec, &fault, &why);
+    if (inject < 0) {
+        cli_error("bad target '%s': %s", o.target, why);
+        return EXIT_USAGE;
+    }
     const struct sts_target_kind *kind = cli_find_kind(spec.kind);
     if (!kind) {
         char known[256] = "";
@@ -369,6 +379,7 @@ int cmd_run(int argc, char **argv)
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
 
     struct sts_target target;
     memset(&target, 0, sizeof(target));
@@ -380,7 +391,15 @@ int cmd_run(int argc, char **argv)
         cli_error("%s", err[0] ? err : sts_strerror(rc));
         return EXIT_USAGE;
     }
+    static struct sts_faultfs faultfs;
+    if (inject) {
+        sts_faultfs_init(&faultfs, &target.fs, &fault, &target.fs);
+        sts_target_env(&target, STS_KV_U("fault_fail_at", fault.fail_at));
+        sts_target_env(&target, STS_KV_B("fault_fail_from", fault.from));
+        sts_target_env(&target, STS_KV_U("fault_op_mask", fault.ops));
+    }
     int code = EXIT_OK;
+    char partial[4096] = "";
     FILE *json = NULL, *fio_file = NULL;
     struct cli_fio_json fj = {0};
     uint8_t *buf = NULL;
@@ -400,8 +419,16 @@ int cmd_run(int argc, char **argv)
         code = EXIT_USAGE;
         goto out;
     }
+    /* the results grow in FILE.partial and take FILE's name when the run
+     * ends, however it ends: FILE is never a half-written document */
+    if (o.output && snprintf(partial, sizeof(partial), "%s.partial", o.output) >=
+                        (int)sizeof(partial)) {
+        cli_error("-o %s: path too long", o.output);
+        code = EXIT_USAGE;
+        goto out;
+    }
     if (o.output) {
-        json = fopen(o.output, "we");
+        json = fopen(partial, "we");
         if (!json) {
             cli_error("cannot write %s: %s", o.output, strerror(errno));
             code = EXIT_USAGE;
@@ -495,6 +522,9 @@ int cmd_run(int argc, char **argv)
     }
     if (json && !o.quiet && !rc)
         printf("\nresults: %s (storscope report %s)\n", o.output, o.output);
+    if (inject) /* the count sizes a sweep: fail_at=1 .. this */
+        fprintf(stderr, "storscope: fault injection: %llu operations counted, %llu failed\n",
+                (unsigned long long)faultfs.counted, (unsigned long long)faultfs.failed);
 
 out:
     if (fio_file) {
@@ -509,6 +539,11 @@ out:
     kind->close(&target); /* removes the scratch directory */
     if (json && fclose(json)) {
         cli_error("error writing %s: %s", o.output, strerror(errno));
+        unlink(partial);
+        if (code == EXIT_OK)
+            code = EXIT_RUN_FAILED;
+    } else if (json && rename(partial, o.output)) {
+        cli_error("cannot rename %s to %s: %s", partial, o.output, strerror(errno));
         if (code == EXIT_OK)
             code = EXIT_RUN_FAILED;
     }

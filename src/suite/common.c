@@ -172,7 +172,7 @@ int wl_read(struct sts_ctx *c, sts_fh fh, void *buf, size_t len)
 int wl_seek(struct sts_ctx *c, sts_fh fh, uint64_t off)
 {
     int rc = c->target->fs.ops->seek(c->target->fs.ctx, fh, off);
-    return rc < 0 ? io_fail(c, rc, "seek in") : STS_OK;
+    return rc < 0 ? io_fail(c, rc, "seek") : STS_OK;
 }
 
 int wl_sync(struct sts_ctx *c, sts_fh fh, enum sts_sync_kind kind)

@@ -76,8 +76,11 @@ static int fsync_run(struct sts_ctx *c)
             wl_pattern_fill(c->buf, off, FSYNC_BS, c->plan->seed);
         size_t done = 0;
         rc = ops->seek(fs, fh, off);
-        if (!rc)
-            rc = ops->write(fs, fh, c->buf, FSYNC_BS, &done);
+        if (rc) {
+            failed_op = "seek";
+            break;
+        }
+        rc = ops->write(fs, fh, c->buf, FSYNC_BS, &done);
         if (!rc && done != FSYNC_BS)
             rc = STS_ENOSPC;
         if (rc) {
@@ -92,9 +95,9 @@ static int fsync_run(struct sts_ctx *c)
             break;
         }
         if (now == prev && ++frozen > 1000000) {
-            failed_op = "the target's clock does not advance; timing";
-            rc = STS_EINVAL;
-            break;
+            (void)wl_close(c, fh);
+            return sts_fail(c, STS_EINVAL, "the target's clock does not advance: timing "
+                                           "during the fsync loop is impossible");
         }
         sts_lat_record(op_lat, now - prev);
         sts_lat_record(flush_lat, now - mid);
@@ -106,29 +109,29 @@ static int fsync_run(struct sts_ctx *c)
         }
     }
     uint64_t elapsed = prev - t0;
-    if (failed_op) {
-        (void)wl_close(c, fh);
-        char msg[64];
-        sts_strlcpy(msg, failed_op, sizeof(msg));
-        sts_strlcat(msg, " during the fsync loop: ", sizeof(msg));
-        sts_strlcat(msg, sts_strerror(rc), sizeof(msg));
-        return sts_fail(c, rc, msg);
+    if (failed_op) { /* "sync fsync.dat: I/O error" */
+        (void)c->target->fs.ops->close(c->target->fs.ctx, fh);
+        return wl_fail_on(c, rc, failed_op, FSYNC_PATH);
     }
     int rc2 = wl_close(c, fh);
-    if (rc == STS_EINTR || rc2)
-        return rc ? rc : rc2;
+    int stopped = rc == STS_EINTR;
+    if (rc2)
+        return rc2;
+    if (stopped && !ops_done)
+        return rc;
 
-    if (verify) { /* read every block back: the last write of each must stick */
+    if (verify && !stopped) { /* read every block back: the last write of each must stick */
         rc = wl_open(c, FSYNC_PATH, STS_O_RDONLY, &fh);
+        if (rc)
+            return rc;
         for (uint64_t off = 0; !rc && off < size; off += FSYNC_BS) {
             rc = wl_read(c, fh, c->buf, FSYNC_BS);
             if (!rc)
                 rc = wl_verify(c, c->buf, off, FSYNC_BS);
         }
-        if (!rc)
-            rc = wl_close(c, fh);
-        if (rc)
-            return rc;
+        rc2 = wl_close(c, fh); /* closed on every path: a failed read-back kept it claimed */
+        if (rc || rc2)
+            return rc ? rc : rc2;
     }
 
     double iops = (double)ops_done * 1e9 / (double)(elapsed ? elapsed : 1);
@@ -146,6 +149,7 @@ static int fsync_run(struct sts_ctx *c)
         STS_KV_U("ops", ops_done),
         STS_KV_U("bytes", ops_done * FSYNC_BS),
         STS_KV_U("elapsed_ns", elapsed),
+        STS_KV_B("partial", stopped), /* stopped by the user before the duration ran out */
     };
     struct sts_lat_report lat[] = {{"write+flush", op_lat}, {"flush", flush_lat}};
     sts_set_summary(c, STS_KV_D("iops", iops));
@@ -156,6 +160,8 @@ static int fsync_run(struct sts_ctx *c)
     rc = wl_emit_runs(c, "randwrite+fsync", params, WL_COUNT(params), runs, 1, metrics,
                       WL_COUNT(metrics), lat, WL_COUNT(lat));
     rc2 = wl_remove(c, FSYNC_PATH);
+    if (stopped) /* the partial point is kept; the run still ends as interrupted */
+        return STS_EINTR;
     return rc ? rc : rc2;
 }
 

@@ -41,6 +41,8 @@ struct storage_task {
     uint64_t ops_left, pos;
     uint64_t t_first, t_last; /* its own first step and its end, on the target clock */
     int rc;
+    const char *failed_op; /* what failed, for the test's error: "write", "seek"... */
+    const char *path;
     uint8_t buf[4 + S1_MAX_CHUNK];
 };
 
@@ -80,11 +82,13 @@ static int file_op(struct s1_run *r, struct storage_task *st, uint8_t *buf)
     void *fs = r->c->target->fs.ctx;
     size_t done = 0;
     if (st->pos + r->chunk > S1_FILE_BYTES) {
+        st->failed_op = "seek";
         int rc = ops->seek(fs, st->fh, 0);
         if (rc)
             return rc;
         st->pos = 0;
     }
+    st->failed_op = r->is_write ? "write" : "read";
     int rc = r->is_write ? ops->write(fs, st->fh, buf, r->chunk, &done)
                          : ops->read(fs, st->fh, buf, r->chunk, &done);
     if (!rc && done != r->chunk)
@@ -153,12 +157,14 @@ static int io_flush_staged(struct s1_run *r, struct storage_task *st, int final)
     while (r->staged >= S1_ALIGN || (final && r->staged)) {
         uint32_t n = r->staged >= S1_ALIGN ? S1_ALIGN : r->staged;
         if (st->pos + n > S1_FILE_BYTES) {
+            st->failed_op = "seek";
             int rc = ops->seek(fs, st->fh, 0);
             if (rc)
                 return rc;
             st->pos = 0;
         }
         size_t done = 0;
+        st->failed_op = "write";
         int rc = ops->write(fs, st->fh, r->staging, n, &done);
         if (rc || done != n)
             return rc ? rc : STS_EIO;
@@ -176,7 +182,7 @@ static int io_step(void *arg)
     struct storage_task *st = arg;
     struct s1_run *r = st->run;
     began(st);
-    for (int i = 0; i < S1_STEP_OPS && !st->rc; i++) {
+    for (int i = 0; i < S1_STEP_OPS; i++) {
         if (sts_queue_recv(&r->q, r->port, st->buf, 1))
             return ended(st, STS_STEP_DONE);
         uint32_t len;
@@ -184,10 +190,14 @@ static int io_step(void *arg)
         if (len == 0) {
             if (++r->markers < 2)
                 continue;
-            if (r->is_write)
+            if (r->is_write && !st->rc)
                 st->rc = io_flush_staged(r, st, 1);
             return ended(st, STS_STEP_DONE);
         }
+        /* after a failure the queue is still drained to both markers: the
+         * producers block on a full queue otherwise, and the run with them */
+        if (st->rc)
+            continue;
         if (r->is_write) {
             /* batch: small records become whole aligned chunks */
             uint32_t off = 0;
@@ -204,7 +214,7 @@ static int io_step(void *arg)
             st->rc = file_op(r, st, st->buf + 4);
         }
     }
-    return ended(st, st->rc ? STS_STEP_DONE : STS_STEP_AGAIN);
+    return STS_STEP_AGAIN;
 }
 
 /* lent by the workspace: ~100 KB that an MCU image must not carry in .bss */
@@ -237,44 +247,77 @@ static int s1_point(struct sts_ctx *c, struct s1_mem *mem, int mode, int is_writ
     /* the storage side may run above the load (the guideline's I/O task) */
     struct sts_task_attr sattr = {(int)c->plan->rt_priority, pin ? 0 : -1};
     int rc = port->mutex_init(&r->fs_lock);
-    if (!rc && mode == MODE_IOTASK)
+    int lock_made = !rc, q_made = 0;
+    if (!rc && mode == MODE_IOTASK) {
         rc = sts_queue_init(&r->q, port, r->q_storage, 4 + chunk, S1_QUEUE);
+        q_made = !rc;
+    }
     struct storage_task *sa = &r->a, *sb = &r->b, *io = &r->io;
     sa->run = sb->run = io->run = r;
+    sa->path = io->path = "s1_a.dat";
+    sb->path = "s1_b.dat";
     if (!rc)
         rc = open_file(c, "s1_a.dat", is_write, mode == MODE_IOTASK ? &io->fh : &sa->fh);
-    if (!rc && mode == MODE_MUTEX)
+    if (!rc && mode == MODE_MUTEX) {
         rc = open_file(c, "s1_b.dat", is_write, &sb->fh);
-    if (rc)
+        if (rc) /* the first file is open: close it, or it stays claimed */
+            (void)c->target->fs.ops->close(c->target->fs.ctx, sa->fh);
+    }
+    if (rc) { /* undo what was made, in reverse */
+        if (q_made)
+            sts_queue_destroy(&r->q, port);
+        if (lock_made)
+            port->mutex_destroy(&r->fs_lock);
         return rc;
+    }
     wl_pattern_fill(sa->buf + 4, 0, chunk, c->plan->seed);
     memcpy(sb->buf + 4, sa->buf + 4, chunk);
     __atomic_store_n(&stop_loads, 0, __ATOMIC_RELEASE);
-    for (int i = 0; i < n_loads; i++) {
+    int n_started = 0, start_rc = STS_OK; /* a task that did not start is never joined */
+    for (int i = 0; i < n_loads && !start_rc; i++) {
         memset(&loads[i], 0, sizeof(loads[i]));
         loads[i].stop = &stop_loads;
-        port->task_start(&loads[i].task, load_step, &loads[i], &attr);
+        start_rc = port->task_start(&loads[i].task, load_step, &loads[i], &attr);
+        n_started += !start_rc;
     }
-    if (mode == MODE_DIRECT) {
+    if (!start_rc && mode == MODE_DIRECT) {
         sa->ops_left = ops;
-        port->task_start(&sa->task, storage_step, sa, &sattr);
-        port->task_join(&sa->task);
-    } else if (mode == MODE_MUTEX) {
+        start_rc = port->task_start(&sa->task, storage_step, sa, &sattr);
+        if (!start_rc)
+            port->task_join(&sa->task);
+    } else if (!start_rc && mode == MODE_MUTEX) {
         sa->ops_left = ops / 2;
         sb->ops_left = ops - ops / 2;
-        port->task_start(&sa->task, storage_step, sa, &sattr);
-        port->task_start(&sb->task, storage_step, sb, &sattr);
-        port->task_join(&sa->task);
-        port->task_join(&sb->task);
-    } else {
+        int ra = port->task_start(&sa->task, storage_step, sa, &sattr);
+        int rb = port->task_start(&sb->task, storage_step, sb, &sattr);
+        if (!ra)
+            port->task_join(&sa->task);
+        if (!rb)
+            port->task_join(&sb->task);
+        start_rc = ra ? ra : rb;
+    } else if (!start_rc) {
         sa->ops_left = ops / 2;
         sb->ops_left = ops - ops / 2;
-        port->task_start(&io->task, io_step, io, &sattr);
-        port->task_start(&sa->task, producer_step, sa, &sattr);
-        port->task_start(&sb->task, producer_step, sb, &sattr);
-        port->task_join(&sa->task);
-        port->task_join(&sb->task);
-        port->task_join(&io->task);
+        start_rc = port->task_start(&io->task, io_step, io, &sattr);
+        if (!start_rc) {
+            struct storage_task *prod[2] = {sa, sb};
+            int pr[2];
+            for (int i = 0; i < 2; i++)
+                pr[i] = port->task_start(&prod[i]->task, producer_step, prod[i], &sattr);
+            for (int i = 0; i < 2; i++) {
+                if (!pr[i]) {
+                    port->task_join(&prod[i]->task);
+                    continue;
+                }
+                /* the producer that never ran sends its end marker from here,
+                 * or the I/O task would wait for it for ever */
+                uint32_t zero = 0;
+                memcpy(prod[i]->buf, &zero, 4);
+                (void)sts_queue_send(&r->q, port, prod[i]->buf, 1);
+            }
+            port->task_join(&io->task);
+            start_rc = pr[0] ? pr[0] : pr[1];
+        }
     }
     /* from the first storage step to the last one's end */
     uint64_t t0 = UINT64_MAX, t1 = 0;
@@ -287,21 +330,30 @@ static int s1_point(struct sts_ctx *c, struct s1_mem *mem, int mode, int is_writ
     r->priority_applied = sa->task.priority_applied;
     __atomic_store_n(&stop_loads, 1, __ATOMIC_RELEASE);
     *load_iters = 0;
-    for (int i = 0; i < n_loads; i++) {
+    for (int i = 0; i < n_started; i++) {
         port->task_join(&loads[i].task);
         *load_iters += loads[i].iterations;
     }
     rc = sa->rc ? sa->rc : sb->rc ? sb->rc : io->rc;
-    if (!rc && mode == MODE_IOTASK && is_write && r->io_writes * S1_ALIGN < ops * chunk)
+    if (!rc && !start_rc && mode == MODE_IOTASK && is_write &&
+        r->io_writes * S1_ALIGN < ops * chunk)
         rc = STS_EIO; /* the batches must carry every byte */
     int rc2 = wl_close(c, mode == MODE_IOTASK ? io->fh : sa->fh);
-    if (mode == MODE_MUTEX && !rc2)
-        rc2 = wl_close(c, sb->fh);
+    if (mode == MODE_MUTEX) { /* both handles, whatever the first close said */
+        int rc3 = wl_close(c, sb->fh);
+        rc2 = rc2 ? rc2 : rc3;
+    }
     if (mode == MODE_IOTASK)
         sts_queue_destroy(&r->q, port);
     port->mutex_destroy(&r->fs_lock);
     *bps = wl_rate(ops * chunk, t1 - t0);
-    return rc ? sts_fail(c, rc, "S1: storage task failed") : rc2;
+    if (start_rc)
+        return sts_fail(c, start_rc, "S1: a task could not be started (out of threads?)");
+    if (rc) { /* the storage task's own operation and file: "write s1_a.dat: I/O error" */
+        const struct storage_task *bad = sa->rc ? sa : sb->rc ? sb : io;
+        return wl_fail_on(c, rc, bad->failed_op ? bad->failed_op : "batch", bad->path);
+    }
+    return rc2;
 }
 
 static int s1_run(struct sts_ctx *c)

@@ -7,6 +7,7 @@ usage: test_cli.py STORSCOPE_BINARY SCHEMA_JSON
 import csv
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -473,6 +474,10 @@ class BadInput(Base):
             (["-t", "sim:sd-consumer,data=0", "--verify"], "keeps none"),
             (["--tests", "fsync", "--size", "64T"], "not enough free space"),
             (["-t", "sim:nand-slc", "--tests", "B0"], "sim:nand-slc+sensorlog"),
+            (["-t", "sim:sd-consumer,fail_at=x"], "fail_at= needs an operation number"),
+            (["-t", "sim:sd-consumer,fail_at=3,fail_op=frob"], "fail_op= takes"),
+            (["-t", "sim:sd-consumer,fail_op=write"], "need fail_at=K"),
+            (["-t", "sim:sd-consumer,fail_at=3,fail_err=ebadf"], "fail_err= takes"),
             (["stray"], "unexpected argument 'stray'"),
         ]
         for extra, message in cases:
@@ -904,32 +909,128 @@ class Compare(Base):
 
 
 class Interrupt(Base):
-    def test_sigint_keeps_finished_points_and_cleans_up(self):
-        p = subprocess.Popen([BIN, "run", "-t", self.target, "--tests", "B0,B1", "--scale",
-                              "full", "-o", self.out, "-q"],
+    def start_and_wait_for_points(self, args, points, bound=900):
+        """Starts a run and returns once `points` points are in its results.
+        Waits on that event (the results file growing), not on a fixed time:
+        under sanitizers a point takes minutes."""
+        p = subprocess.Popen([BIN, "run", "-o", self.out, "-q", *args],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        # wait until at least two points are on disk, then press Ctrl-C
-        deadline = time.time() + 60
-        while time.time() < deadline:
-            time.sleep(0.05)
+        partial = self.out + ".partial"
+        deadline = time.time() + bound
+        while True:
             try:
-                with open(self.out) as f:
-                    if f.read().count('"metric":') >= 2:
+                with open(partial) as f:
+                    if f.read().count('"metric":') >= points:
                         break
             except FileNotFoundError:
                 pass
-        p.send_signal(signal.SIGINT)
-        _, err = p.communicate(timeout=60)
+            if p.poll() is not None or time.time() > deadline:
+                p.kill()
+                self.fail("the run ended or stalled before %d points" % points)
+            time.sleep(0.05)
+        self.assertFalse(os.path.exists(self.out))  # the final name only at the end
+        return p
+
+    def check_interrupted(self, p, min_points=2):
+        _, err = p.communicate(timeout=300)
         self.assertEqual(p.returncode, 130, err)
         self.assertIn("stopped", err)
+        self.assertFalse(os.path.exists(self.out + ".partial"))
         doc = self.load()
         self.assertEqual(doc["status"], "interrupted")
         self.assertTrue(doc["interrupted"])
-        b0 = doc["tests"][0]
-        self.assertEqual(b0["status"], "interrupted")
-        self.assertGreaterEqual(len(b0["points"]), 2)
-        self.assertLess(len(b0["points"]), 22)
+        first = doc["tests"][0]
+        self.assertEqual(first["status"], "interrupted")
+        self.assertGreaterEqual(len(first["points"]), min_points)
         self.assertTrue(self.target_is_empty())
+        return doc
+
+    def test_sigint_keeps_finished_points_and_cleans_up(self):
+        p = self.start_and_wait_for_points(["-t", self.target, "--tests", "B0,B1", "--scale",
+                                            "full"], 2)
+        p.send_signal(signal.SIGINT)
+        doc = self.check_interrupted(p)
+        self.assertLess(len(doc["tests"][0]["points"]), 22)
+
+    def test_second_signal_and_sighup_still_clean_up(self):
+        # a second Ctrl-C used to kill at once: invalid JSON, scratch files left
+        for signals in ((signal.SIGINT, signal.SIGINT), (signal.SIGHUP,),
+                        (signal.SIGTERM, signal.SIGINT)):
+            with self.subTest(signals=signals):
+                p = self.start_and_wait_for_points(["-t", self.target, "--tests", "B0",
+                                                    "--scale", "full", "--runs", "1"], 1)
+                for sig in signals:
+                    p.send_signal(sig)
+                self.check_interrupted(p, min_points=1)
+                os.unlink(self.out)
+
+    def test_interrupted_fsync_keeps_its_partial_point(self):
+        p = subprocess.Popen([BIN, "run", "-q", "-t", self.target, "--tests", "fsync", "-d",
+                              "10m", "--size", "1M", "-o", self.out],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        # the scratch file exists once the timed loop can start
+        deadline = time.time() + 300
+        while not os.listdir(os.path.join(self.dir, "t")) or not any(
+                os.listdir(os.path.join(self.dir, "t", d))
+                for d in os.listdir(os.path.join(self.dir, "t"))):
+            if time.time() > deadline or p.poll() is not None:
+                p.kill()
+                self.fail("fsync never started")
+            time.sleep(0.05)
+        time.sleep(0.5)  # some operations into the loop; any number >= 1 will do
+        p.send_signal(signal.SIGINT)
+        doc = self.check_interrupted(p, min_points=1)
+        point = doc["tests"][0]["points"][0]
+        self.assertTrue(point["metrics"]["partial"])
+        self.assertGreater(point["metrics"]["ops"], 0)
+
+
+class Faults(Base):
+    """Fault injection (target option fail_at=K): a failed operation ends the
+    test with exit 1, names the operation and the file, keeps valid JSON and
+    leaves nothing behind - and never hangs (issue 13)."""
+
+    def count_ops(self, spec, tests, *extra):
+        r = run("run", "-q", "-t", spec + ",fail_at=0", "--tests", tests, *extra)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        m = re.search(r"fault injection: (\d+) operations counted, 0 failed", r.stderr)
+        self.assertTrue(m, r.stderr)
+        return int(m.group(1))
+
+    def expect_failure(self, spec, tests, name_re, *extra, on_disk=True):
+        r = run("run", "-q", "-t", spec, "--tests", tests, "-o", self.out, *extra, timeout=120)
+        self.assertEqual(r.returncode, 1, (spec, r.stderr))
+        doc = self.load()
+        self.assertEqual(doc["status"], "failed")
+        failed = [t for t in doc["tests"] if t["status"] == "failed"]
+        self.assertEqual(len(failed), 1, doc["tests"])
+        self.assertRegex(failed[0]["error"], name_re)
+        if on_disk:
+            self.assertTrue(self.target_is_empty(), os.listdir(os.path.join(self.dir, "t")))
+        return doc
+
+    def test_s1_io_task_write_failure_ends_the_run(self):
+        # the I/O task used to stop draining its queue on an error: the
+        # producers blocked on the full queue and the run hung for ever
+        spec = self.target + ",fail_op=write"
+        n = self.count_ops(spec, "S1")
+        for k, sticky in ((1, 0), (n // 2, 0), (n - 20, 0), (n - 20, 1)):
+            with self.subTest(k=k, sticky=sticky):
+                self.expect_failure("%s,fail_at=%d,fail_from=%d" % (spec, k, sticky), "S1",
+                                    r"^(write|seek) s1_[ab]\.dat: I/O error")
+
+    def test_every_kind_of_operation_failing_once(self):
+        # on the simulated study medium (virtual time: fast and the same
+        # every time); the posix path is the S1 test's
+        for op in ("open", "write", "read", "sync", "close", "seek"):
+            with self.subTest(op=op):
+                spec = "sim:emmc-stm32u5,fail_op=%s" % op
+                args = ("-d", "2s", "--size", "1M", "--verify")
+                n = self.count_ops(spec, "B0,fsync,M1", *args)
+                self.assertGreater(n, 0)
+                for k in (1, (n + 1) // 2, n):
+                    self.expect_failure("%s,fail_at=%d" % (spec, k), "B0,fsync,M1",
+                                        r"^%s \S+: I/O error" % op, *args, on_disk=False)
 
 
 if __name__ == "__main__":

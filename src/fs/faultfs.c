@@ -1,0 +1,201 @@
+#include "storscope/faultfs.h"
+#include "storscope/error.h"
+#include "storscope/units.h"
+
+#include <string.h>
+
+/* Whether this call fails. The count is shared by every thread using the
+ * filesystem: "the k-th operation" is the k-th to arrive. */
+static int hit(struct sts_faultfs *f, uint32_t kind)
+{
+    if (f->cfg.ops && !(f->cfg.ops & kind))
+        return 0;
+    uint64_t n = __atomic_add_fetch(&f->counted, 1, __ATOMIC_RELAXED);
+    if (!f->cfg.fail_at || n < f->cfg.fail_at || (!f->cfg.from && n != f->cfg.fail_at))
+        return 0;
+    __atomic_add_fetch(&f->failed, 1, __ATOMIC_RELAXED);
+    return 1;
+}
+
+#define ERR(f) ((f)->cfg.err ? (f)->cfg.err : STS_EIO)
+#define LOWER(f) (f)->lower.ops, (f)->lower.ctx
+
+static int ff_open(void *ctx, const char *path, int flags, sts_fh *out)
+{
+    struct sts_faultfs *f = ctx;
+    return hit(f, STS_FOP_OPEN) ? ERR(f) : f->lower.ops->open(f->lower.ctx, path, flags, out);
+}
+static int ff_close(void *ctx, sts_fh fh)
+{
+    struct sts_faultfs *f = ctx;
+    /* a failed close still releases the handle, as close(2) does: the
+     * caller may not retry it, so the lower one is closed regardless */
+    int rc = f->lower.ops->close(f->lower.ctx, fh);
+    return hit(f, STS_FOP_CLOSE) ? ERR(f) : rc;
+}
+static int ff_read(void *ctx, sts_fh fh, void *buf, size_t len, size_t *done)
+{
+    struct sts_faultfs *f = ctx;
+    *done = 0;
+    return hit(f, STS_FOP_READ) ? ERR(f) : f->lower.ops->read(f->lower.ctx, fh, buf, len, done);
+}
+static int ff_write(void *ctx, sts_fh fh, const void *buf, size_t len, size_t *done)
+{
+    struct sts_faultfs *f = ctx;
+    *done = 0;
+    return hit(f, STS_FOP_WRITE) ? ERR(f)
+                                 : f->lower.ops->write(f->lower.ctx, fh, buf, len, done);
+}
+static int ff_seek(void *ctx, sts_fh fh, uint64_t off)
+{
+    struct sts_faultfs *f = ctx;
+    return hit(f, STS_FOP_SEEK) ? ERR(f) : f->lower.ops->seek(f->lower.ctx, fh, off);
+}
+static int ff_sync(void *ctx, sts_fh fh, enum sts_sync_kind kind)
+{
+    struct sts_faultfs *f = ctx;
+    return hit(f, STS_FOP_SYNC) ? ERR(f) : f->lower.ops->sync(f->lower.ctx, fh, kind);
+}
+static int ff_unlink(void *ctx, const char *path)
+{
+    struct sts_faultfs *f = ctx;
+    return hit(f, STS_FOP_UNLINK) ? ERR(f) : f->lower.ops->unlink(f->lower.ctx, path);
+}
+static int ff_mkdir(void *ctx, const char *path)
+{
+    struct sts_faultfs *f = ctx;
+    return hit(f, STS_FOP_MKDIR) ? ERR(f) : f->lower.ops->mkdir(f->lower.ctx, path);
+}
+static int ff_rmdir(void *ctx, const char *path)
+{
+    struct sts_faultfs *f = ctx;
+    return hit(f, STS_FOP_RMDIR) ? ERR(f) : f->lower.ops->rmdir(f->lower.ctx, path);
+}
+static int ff_stat(void *ctx, const char *path, struct sts_stat *st)
+{
+    struct sts_faultfs *f = ctx;
+    return hit(f, STS_FOP_STAT) ? ERR(f) : f->lower.ops->stat(f->lower.ctx, path, st);
+}
+static int ff_statvfs(void *ctx, struct sts_statvfs *st)
+{
+    struct sts_faultfs *f = ctx;
+    return hit(f, STS_FOP_STATVFS) ? ERR(f) : f->lower.ops->statvfs(f->lower.ctx, st);
+}
+static int ff_advise(void *ctx, sts_fh fh, enum sts_advice advice)
+{
+    struct sts_faultfs *f = ctx;
+    return hit(f, STS_FOP_ADVISE) ? ERR(f) : f->lower.ops->advise(f->lower.ctx, fh, advice);
+}
+
+static const struct sts_fs_ops faultfs_ops = {
+    .open = ff_open, .close = ff_close, .read = ff_read, .write = ff_write,
+    .seek = ff_seek, .sync = ff_sync, .unlink = ff_unlink, .mkdir = ff_mkdir,
+    .rmdir = ff_rmdir, .stat = ff_stat, .statvfs = ff_statvfs, .advise = ff_advise,
+};
+/* the same without advise, for filesystems that have none (NULL = no cache) */
+static const struct sts_fs_ops faultfs_ops_no_advise = {
+    .open = ff_open, .close = ff_close, .read = ff_read, .write = ff_write,
+    .seek = ff_seek, .sync = ff_sync, .unlink = ff_unlink, .mkdir = ff_mkdir,
+    .rmdir = ff_rmdir, .stat = ff_stat, .statvfs = ff_statvfs, .advise = NULL,
+};
+
+void sts_faultfs_init(struct sts_faultfs *f, const struct sts_fs *lower,
+                      const struct sts_fault_config *cfg, struct sts_fs *out)
+{
+    memset(f, 0, sizeof(*f));
+    f->lower = *lower;
+    f->cfg = *cfg;
+    out->ops = lower->ops->advise ? &faultfs_ops : &faultfs_ops_no_advise;
+    out->ctx = f;
+}
+
+static const struct {
+    const char *name;
+    uint32_t bit;
+} op_names[] = {
+    {"open", STS_FOP_OPEN},     {"close", STS_FOP_CLOSE},     {"read", STS_FOP_READ},
+    {"write", STS_FOP_WRITE},   {"seek", STS_FOP_SEEK},       {"sync", STS_FOP_SYNC},
+    {"unlink", STS_FOP_UNLINK}, {"mkdir", STS_FOP_MKDIR},     {"rmdir", STS_FOP_RMDIR},
+    {"stat", STS_FOP_STAT},     {"statvfs", STS_FOP_STATVFS}, {"advise", STS_FOP_ADVISE},
+};
+static const struct {
+    const char *name;
+    int err;
+} err_names[] = {
+    {"eio", STS_EIO}, {"enospc", STS_ENOSPC}, {"eacces", STS_EACCES}, {"ecorrupt", STS_ECORRUPT},
+};
+
+/* "write" or "write|sync" -> mask; 0 when a name is unknown */
+static uint32_t parse_ops(const char *v)
+{
+    uint32_t mask = 0;
+    while (*v) {
+        size_t n = strcspn(v, "|");
+        uint32_t bit = 0;
+        for (size_t i = 0; i < sizeof(op_names) / sizeof(op_names[0]); i++)
+            if (strlen(op_names[i].name) == n && !strncmp(v, op_names[i].name, n))
+                bit = op_names[i].bit;
+        if (!bit)
+            return 0;
+        mask |= bit;
+        v += n + (v[n] == '|');
+    }
+    return mask;
+}
+
+int sts_faultfs_take_opts(struct sts_target_spec *spec, struct sts_fault_config *cfg,
+                          const char **why)
+{
+    memset(cfg, 0, sizeof(*cfg));
+    int any = 0, at_given = 0;
+    for (uint32_t i = 0; i < spec->n_opts;) {
+        const char *k = spec->opts[i].key, *v = spec->opts[i].value;
+        if (strncmp(k, "fail_", 5)) {
+            i++;
+            continue;
+        }
+        uint64_t n = 0;
+        if (!strcmp(k, "fail_at")) {
+            if (sts_parse_u64(v, &n)) {
+                *why = "fail_at= needs an operation number (0: count only)";
+                return STS_EINVAL;
+            }
+            cfg->fail_at = n;
+            at_given = 1;
+        } else if (!strcmp(k, "fail_from")) {
+            int b = 0;
+            if (sts_parse_bool(v, &b)) {
+                *why = "fail_from= takes 0 or 1";
+                return STS_EINVAL;
+            }
+            cfg->from = b;
+        } else if (!strcmp(k, "fail_op")) {
+            cfg->ops = parse_ops(v);
+            if (!cfg->ops) {
+                *why = "fail_op= takes open, close, read, write, seek, sync, unlink, mkdir, "
+                       "rmdir, stat, statvfs or advise (several joined by |)";
+                return STS_EINVAL;
+            }
+        } else if (!strcmp(k, "fail_err")) {
+            cfg->err = 0;
+            for (size_t e = 0; e < sizeof(err_names) / sizeof(err_names[0]); e++)
+                if (!strcmp(v, err_names[e].name))
+                    cfg->err = err_names[e].err;
+            if (!cfg->err) {
+                *why = "fail_err= takes eio, enospc, eacces or ecorrupt";
+                return STS_EINVAL;
+            }
+        } else {
+            *why = "unknown fault option (fail_at=, fail_from=, fail_op=, fail_err=)";
+            return STS_EINVAL;
+        }
+        any = 1;
+        memmove(&spec->opts[i], &spec->opts[i + 1], (spec->n_opts - i - 1) * sizeof(spec->opts[0]));
+        spec->n_opts--;
+    }
+    if (any && !at_given) {
+        *why = "fail_from=, fail_op= and fail_err= need fail_at=K";
+        return STS_EINVAL;
+    }
+    return any;
+}
