@@ -45,8 +45,10 @@ struct sts_fault_config {
 struct sts_faultfs {
     struct sts_fs lower;
     struct sts_fault_config cfg;
-    uint64_t counted;  /* operations of the chosen kinds seen so far */
-    uint64_t failed;   /* operations failed */
+    /* native width, so that counting is one atomic instruction everywhere
+     * (32 bits on an MCU, which has no 64-bit atomics without libatomic) */
+    size_t counted;    /* operations of the chosen kinds seen so far */
+    size_t failed;     /* operations failed */
 };
 
 /* Wraps `lower`; *out is the decorated filesystem. */

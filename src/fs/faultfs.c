@@ -10,8 +10,8 @@ static int hit(struct sts_faultfs *f, uint32_t kind)
 {
     if (f->cfg.ops && !(f->cfg.ops & kind))
         return 0;
-    uint64_t n = __atomic_add_fetch(&f->counted, 1, __ATOMIC_RELAXED);
-    if (!f->cfg.fail_at || n < f->cfg.fail_at || (!f->cfg.from && n != f->cfg.fail_at))
+    size_t n = __atomic_add_fetch(&f->counted, 1, __ATOMIC_RELAXED);
+    if (!f->cfg.fail_at || n < f->cfg.fail_at || (!f->cfg.from && (uint64_t)n != f->cfg.fail_at))
         return 0;
     __atomic_add_fetch(&f->failed, 1, __ATOMIC_RELAXED);
     return 1;

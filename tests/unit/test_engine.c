@@ -3,6 +3,7 @@
 #include "sts_test.h"
 #include "storscope/error.h"
 #include "storscope/extentfs.h"
+#include "storscope/faultfs.h"
 #include "storscope/suite.h"
 #include "test_mem.h"
 #include "workload.h"
@@ -384,8 +385,41 @@ static void s2_points_carry_their_own_device_counters(void)
     CHECK_EQ(cap.s2_device_wrong, 0);
 }
 
+
+/* faultfs fails exactly the operations it is told to, and passes the rest
+ * through: checked against the fake's own count of calls that reached it. */
+static void faultfs_fails_the_kth_operation_only(void)
+{
+    struct sts_fs lower = {&cfs_ops, NULL}, fs;
+    static struct sts_faultfs ff;
+    char name[16] = "f0";
+    for (int from = 0; from <= 1; from++) {
+        memset(&cfs, 0, sizeof(cfs));
+        struct sts_fault_config cfg = {.fail_at = 3, .from = from, .ops = STS_FOP_OPEN,
+                                       .err = STS_ENOSPC};
+        sts_faultfs_init(&ff, &lower, &cfg, &fs);
+        int failed = 0;
+        for (int i = 1; i <= 6; i++) {
+            sts_fh fh;
+            name[1] = (char)('0' + i);
+            uint64_t before = cfs.reads;
+            int rc = fs.ops->open(fs.ctx, name, STS_O_CREAT | STS_O_WRONLY, &fh);
+            int should_fail = from ? i >= 3 : i == 3;
+            CHECK_EQ(rc, should_fail ? STS_ENOSPC : STS_OK);
+            CHECK_EQ(cfs.reads - before, should_fail ? 0u : 5u); /* failed: never reached it */
+            failed += rc != 0;
+            if (!rc) /* closes are not counted: only opens were chosen */
+                CHECK_EQ(fs.ops->close(fs.ctx, fh), STS_OK);
+        }
+        CHECK_EQ(ff.failed, (size_t)failed);
+        CHECK_EQ(ff.counted, 6);
+        CHECK(fs.ops->advise == NULL); /* the fake has none: the decorator neither */
+    }
+}
+
 const struct sts_test_case test_engine_cases[] = {
     {"s2_points_carry_their_own_device_counters", s2_points_carry_their_own_device_counters},
+    {"faultfs_fails_the_kth_operation_only", faultfs_fails_the_kth_operation_only},
     {"b0_moves_the_requested_bytes_and_verifies", b0_moves_the_requested_bytes_and_verifies},
     {"corrupted_read_is_caught", corrupted_read_is_caught},
     {"misplaced_data_is_caught", misplaced_data_is_caught},
