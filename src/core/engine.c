@@ -122,9 +122,9 @@ int sts_engine_run(const struct sts_plan *plan, struct sts_target *target,
         if (sinks[i].ops->run_begin)
             rc_ = keep_first(rc_, sinks[i].ops->run_begin(sinks[i].ctx, info));
     if (rc_ < 0)
-        return rc_;
+        first_err = rc_; /* no test runs, but every sink still sees run_end */
 
-    for (size_t t = 0; t < plan->n_tests; t++) {
+    for (size_t t = 0; t < plan->n_tests && !first_err; t++) {
         struct sts_ctx c;
         memset(&c, 0, sizeof(c));
         c.plan = plan;
@@ -139,10 +139,12 @@ int sts_engine_run(const struct sts_plan *plan, struct sts_target *target,
         for (int l = 0; l < STS_CTX_LATS; l++) {
             int hr = sts_hist_init(&c.lat[l].h, ws->hist + (size_t)l * ws->hist_buckets,
                                    ws->hist_buckets, ws->hist_sub_bits, ws->hist_max_exp);
-            if (hr < 0)
-                return hr;
+            if (hr < 0) /* the workspace cannot hold the histograms */
+                first_err = hr;
             sts_welford_init(&c.lat[l].w);
         }
+        if (first_err)
+            break; /* to run_end: a sink's document is never left open */
 
         if (target->counters) { /* start counting at the test's first point */
             struct sts_kv discard[32];

@@ -417,9 +417,29 @@ static void faultfs_fails_the_kth_operation_only(void)
     }
 }
 
+
+/* However a run ends, every sink sees run_end: the JSON document is closed.
+ * A workspace too small for the histograms made the engine return without it. */
+static void engine_always_ends_the_run(void)
+{
+    fixture(UINT64_MAX);
+    const struct sts_test_def *tests[] = {sts_test_find("B0")};
+    struct sts_plan plan = {.tests = tests, .n_tests = 1, .scale = STS_SCALE_QUICK, .seed = 3,
+                            .stop = &stop_flag};
+    struct sts_workspace ws = {sts_test_iobuf, STS_TEST_IOBUF_BYTES, sts_test_hist,
+                               8 /* buckets: far too few */, STS_HIST_SUB_BITS, STS_HIST_MAX_EXP};
+    struct sts_sink sink = {&cap_ops, &cap};
+    struct sts_run_info ri = {.tool_version = STORSCOPE_VERSION, .target = "ram:"};
+    CHECK_EQ(sts_engine_run(&plan, &target, &ws, &sink, 1, &ri), STS_ENOMEM);
+    CHECK_EQ(cap.run_begins, 1);
+    CHECK_EQ(cap.run_ends, 1);
+    CHECK_EQ(cap.points, 0);
+}
+
 const struct sts_test_case test_engine_cases[] = {
     {"s2_points_carry_their_own_device_counters", s2_points_carry_their_own_device_counters},
     {"faultfs_fails_the_kth_operation_only", faultfs_fails_the_kth_operation_only},
+    {"engine_always_ends_the_run", engine_always_ends_the_run},
     {"b0_moves_the_requested_bytes_and_verifies", b0_moves_the_requested_bytes_and_verifies},
     {"corrupted_read_is_caught", corrupted_read_is_caught},
     {"misplaced_data_is_caught", misplaced_data_is_caught},
