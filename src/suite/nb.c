@@ -56,10 +56,14 @@ static int nb_state_machine(struct sts_ctx *c, struct sts_bd *bd, uint32_t runs,
             uint64_t polls = 0;
             while (!done) { /* the super loop: one bounded step per call */
                 uint64_t p0 = wl_now(c);
-                (void)bd->ops->poll(bd->ctx, &done);
+                int prc = bd->ops->poll(bd->ctx, &done);
                 uint64_t p1 = wl_now(c);
+                if (prc < 0) /* an error is not "still running": spinning on it hung */
+                    return sts_fail(c, prc, "nb: poll failed on the non-blocking read");
                 sts_lat_record(&c->lat[1], p1 - p0);
                 polls++;
+                if ((polls & 4095) == 0 && sts_should_stop(c))
+                    return STS_EINTR;
                 if (polls > 100000000ull)
                     return sts_fail(c, STS_EIO, "nb: the request never completed");
             }

@@ -629,8 +629,35 @@ static void bare_extents_refuse_rewrites_and_partial_nand_pages(void)
     CHECK_EQ(fs.ops->close(fs.ctx, fh), 0);
 }
 
+
+/* A poll() that fails ends the test at once, naming it; the old loop took
+ * the error for "still running" and spun up to 10^8 times. */
+static unsigned failing_polls;
+static int failing_poll(void *ctx, struct sts_bd_req **done)
+{
+    (void)ctx;
+    *done = NULL;
+    failing_polls++;
+    return STS_EIO;
+}
+static void nb_poll_error_fails_at_once(void)
+{
+    static struct sts_bd_ops ops;
+    static struct sts_bd bd;
+    CHECK_EQ(sim_target("sd-consumer", 64 * MIB, 0, 1, 0), 0);
+    ops = *st.bd.ops;
+    ops.poll = failing_poll;
+    bd = (struct sts_bd){&ops, st.bd.ctx};
+    st.t.bd = &bd;
+    failing_polls = 0;
+    CHECK(run("nb", 1, 0, 0, STS_SCALE_QUICK, NULL) == STS_EIO);
+    CHECK_EQ(failing_polls, 1);
+    st.sim.inflight = NULL; /* the request the test gave up on */
+}
+
 const struct sts_test_case test_sim_cases[] = {
     {"nb_blocks_the_caller_only_per_poll", nb_blocks_the_caller_only_per_poll},
+    {"nb_poll_error_fails_at_once", nb_poll_error_fails_at_once},
     {"managed_power_cut_keeps_flushed_loses_unflushed", managed_power_cut_keeps_flushed_loses_unflushed},
     {"cut_after_n_ops_tears_the_write_in_flight", cut_after_n_ops_tears_the_write_in_flight},
     {"plp_cache_survives_a_cut", plp_cache_survives_a_cut},
