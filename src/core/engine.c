@@ -121,10 +121,11 @@ int sts_engine_run(const struct sts_plan *plan, struct sts_target *target,
     for (size_t i = 0; i < n_sinks; i++)
         if (sinks[i].ops->run_begin)
             rc_ = keep_first(rc_, sinks[i].ops->run_begin(sinks[i].ctx, info));
+    int abort_run = 0; /* set up failed: no test runs, but every sink sees run_end */
     if (rc_ < 0)
-        first_err = rc_; /* no test runs, but every sink still sees run_end */
+        first_err = abort_run = rc_;
 
-    for (size_t t = 0; t < plan->n_tests && !first_err; t++) {
+    for (size_t t = 0; t < plan->n_tests && !abort_run; t++) {
         struct sts_ctx c;
         memset(&c, 0, sizeof(c));
         c.plan = plan;
@@ -140,10 +141,10 @@ int sts_engine_run(const struct sts_plan *plan, struct sts_target *target,
             int hr = sts_hist_init(&c.lat[l].h, ws->hist + (size_t)l * ws->hist_buckets,
                                    ws->hist_buckets, ws->hist_sub_bits, ws->hist_max_exp);
             if (hr < 0) /* the workspace cannot hold the histograms */
-                first_err = hr;
+                first_err = abort_run = hr;
             sts_welford_init(&c.lat[l].w);
         }
-        if (first_err)
+        if (abort_run)
             break; /* to run_end: a sink's document is never left open */
 
         if (target->counters) { /* start counting at the test's first point */

@@ -65,6 +65,7 @@ struct l1_stream {
 struct l1_result {
     uint64_t produced, lost, late, payload_bytes, bytes_written, writes, syncs;
     uint64_t worst_stall_ns, required_buffer, elapsed_ns;
+    int capped; /* max_lossless: the search stopped at the space allowed */
 };
 
 struct l1 {
@@ -460,6 +461,9 @@ static int emit(struct l1 *l, const char *name, int mode, double scale, int with
         STS_KV_U("worst_stall_ns", r->worst_stall_ns),
         STS_KV_U("required_buffer_bytes", r->required_buffer),
         STS_KV_B("lossless", lossless(r)),
+        /* max_lossless only: the search stopped at the space set aside, the
+         * device may sustain more (a lower bound, not the limit) */
+        STS_KV_B("capped_by_space", r->capped),
     };
     double run = wl_rate(r->payload_bytes, r->elapsed_ns);
     struct sts_lat_report lat[] = {{"storage_call", &l->c->lat[0]},
@@ -468,13 +472,19 @@ static int emit(struct l1 *l, const char *name, int mode, double scale, int with
                         WL_COUNT(metrics), lat, with_lat ? 2 : 0);
 }
 
+static uint64_t l1_scratch(const struct sts_plan *p);
+
 /* Highest multiplier of every stream's rate with nothing lost or late:
- * doubling to the first failure, then halving the interval 8 times. */
+ * doubling to the first failure, then halving the interval 8 times. The
+ * doubling stops where the next run would write more than the space the
+ * run was allowed (l1_scratch, checked before the run): *capped says so. */
 static int bisect(struct l1 *l, int mode, double *best, double *best_bps,
-                  struct l1_result *best_r)
+                  struct l1_result *best_r, int *capped)
 {
     double lo = 0, hi = 1;
+    uint64_t budget = l1_scratch(l->c->plan);
     int rc;
+    *capped = 0;
     for (;;) {
         rc = run_once(l, mode, hi);
         if (rc)
@@ -483,7 +493,8 @@ static int bisect(struct l1 *l, int mode, double *best, double *best_bps,
             break;
         *best_r = l->r;
         *best_bps = wl_rate(l->r.payload_bytes, l->r.elapsed_ns);
-        if (hi >= 1048576) { /* the device outruns any stream rate worth testing */
+        *capped = 2 * l->r.bytes_written + L1_CHUNK > budget;
+        if (hi >= 1048576 || *capped) { /* outruns any rate worth testing, or the space */
             *best = hi;
             return STS_OK;
         }
@@ -564,11 +575,13 @@ static int l1_run(struct sts_ctx *c)
             double best = 0, bps = 0;
             memset(&l->r, 0, sizeof(l->r)); /* lossy at every rate tried: zeros */
             struct l1_result found = l->r;
-            rc = bisect(l, mode, &best, &bps, &found);
+            int capped = 0;
+            rc = bisect(l, mode, &best, &bps, &found, &capped);
             if (rc)
                 break;
             /* the lossless probe itself, not a rerun: real time is not repeatable */
             l->r = found;
+            l->r.capped = capped;
             rc = emit(l, "max_lossless", mode, best, 0);
             sts_set_summary(c, STS_KV_D(sum_key[mode][3], best));
             sts_set_summary(c, STS_KV_D(sum_key[mode][4], bps));
@@ -577,11 +590,16 @@ static int l1_run(struct sts_ctx *c)
     return rc;
 }
 
+/* The most one run may write: --size when given; else room for 8x the
+ * default streams (~14.5 KB/s), and with --bisect 64 times that, at most
+ * 256 MiB (the doubling stops there and says so). */
 static uint64_t l1_scratch(const struct sts_plan *p)
 {
-    /* the default streams write ~14.5 KB/s; leave room for 8x that */
+    if (p->size_bytes)
+        return p->size_bytes;
     uint64_t d = wl_duration(p, 3000000000ull, 60000000000ull) / 1000000000ull + 1;
-    return d * 128 * KIB + 16 * L1_CHUNK;
+    uint64_t b = d * 128 * KIB * (p->bisect ? 64 : 1);
+    return (b < 256 * MIB ? b : 256 * MIB) + 16 * L1_CHUNK;
 }
 
 const struct sts_test_def sts_test_l1 = {

@@ -14,6 +14,7 @@ struct stallfs {
     uint64_t t, write_ns, sync_ns, stall_ns;
     unsigned stall_every, syncs, open_files, files;
     uint64_t bytes, unaligned_writes;
+    uint64_t run_bytes, max_run_bytes; /* written since the files were last all closed */
 };
 static struct stallfs sfs;
 
@@ -22,6 +23,8 @@ static int sfs_open(void *ctx, const char *path, int flags, sts_fh *out)
     (void)ctx;
     (void)path;
     (void)flags;
+    if (!sfs.open_files)
+        sfs.run_bytes = 0;
     sfs.open_files++;
     sfs.files++;
     *out = (sts_fh)sfs.files;
@@ -41,6 +44,8 @@ static int sfs_write(void *ctx, sts_fh fh, const void *buf, size_t len, size_t *
     (void)buf;
     sfs.t += sfs.write_ns;
     sfs.bytes += len;
+    sfs.run_bytes += len;
+    sfs.max_run_bytes = sfs.run_bytes > sfs.max_run_bytes ? sfs.run_bytes : sfs.max_run_bytes;
     if (len % 4096)
         sfs.unaligned_writes++;
     *done = len;
@@ -81,6 +86,7 @@ struct mode_result {
 };
 static struct mode_result res[3], best[3];
 static double best_scale[3];
+static int best_capped[3];
 
 static double m(const struct sts_point *p, const char *k)
 {
@@ -104,8 +110,11 @@ static int cap_point(void *ctx, const struct sts_test_info *ti, const struct sts
                               (uint64_t)m(p, "required_buffer_bytes"),
                               (uint64_t)m(p, "bytes_written"),
                               (uint64_t)m(p, "sync_calls")};
-    if (is_best)
+    if (is_best) {
         best_scale[i] = sts_kv_number(sts_kv_find(p->params, p->n_params, "rate_scale"));
+        const struct sts_kv *cap = sts_kv_find(p->metrics, p->n_metrics, "capped_by_space");
+        best_capped[i] = cap && cap->v.b;
+    }
     return 0;
 }
 static unsigned status;
@@ -117,6 +126,7 @@ static int cap_end(void *ctx, const struct sts_test_end *te)
 }
 static const struct sts_sink_ops cap_ops = {.point = cap_point, .test_end = cap_end};
 
+static uint64_t run_size; /* --size: the most one run may write (0 = default) */
 static int run_l1(const char *streams, uint64_t duration_ns, uint64_t buffer, int bisect,
                   uint64_t sync_ns)
 {
@@ -131,7 +141,7 @@ static int run_l1(const char *streams, uint64_t duration_ns, uint64_t buffer, in
     const struct sts_test_def *tests[] = {sts_test_find("L1")};
     struct sts_plan plan = {.tests = tests, .n_tests = 1, .seed = 1, .duration_ns = duration_ns,
                             .streams = streams, .buffer_bytes = buffer, .bisect = bisect,
-                            .sync_interval_ns = sync_ns};
+                            .sync_interval_ns = sync_ns, .size_bytes = run_size};
     struct sts_workspace ws = {sts_test_iobuf, STS_TEST_IOBUF_BYTES, sts_test_hist,
                                STS_HIST_BUCKETS, STS_HIST_SUB_BITS, STS_HIST_MAX_EXP};
     struct sts_sink sink = {&cap_ops, NULL};
@@ -215,10 +225,31 @@ static void bisection_finds_the_highest_lossless_rate(void)
     CHECK_EQ(best[IOTASK].lost, 0);
 }
 
+
+/* --bisect never writes more in one run than the space checked before the
+ * run (--size here, 256 KiB): the same device as above sustains ~407x in
+ * iotask mode, whose 512x probe wrote 800 KB. The search stops at the last
+ * rate whose double would not fit, and says it was capped. */
+static void bisection_stays_inside_the_space_allowed(void)
+{
+    stallfs_reset(100000, 0, 0);
+    sfs.sync_ns = 20000000;
+    run_size = 256 * 1024;
+    CHECK_EQ(run_l1("s:100x16", 1000000000ull, 16384, 1, 250000000), 0);
+    run_size = 0;
+    CHECK_EQ(status, STS_TEST_OK);
+    CHECK(sfs.max_run_bytes <= 256 * 1024);
+    CHECK(best[IOTASK].seen);
+    CHECK(best_scale[IOTASK] >= 64 && best_scale[IOTASK] < 407);
+    CHECK(best_capped[IOTASK]);
+    CHECK(!best_capped[DIRECT]); /* direct saturated first, under the cap */
+}
+
 const struct sts_test_case test_logging_cases[] = {
     {"worst_stall_and_buffer_match_the_schedule", worst_stall_and_buffer_match_the_schedule},
     {"a_stall_past_the_deadline_makes_records_late", a_stall_past_the_deadline_makes_records_late},
     {"a_rate_above_capacity_is_lossy", a_rate_above_capacity_is_lossy},
     {"bisection_finds_the_highest_lossless_rate", bisection_finds_the_highest_lossless_rate},
+    {"bisection_stays_inside_the_space_allowed", bisection_stays_inside_the_space_allowed},
     {NULL, NULL},
 };
