@@ -333,6 +333,28 @@ int cmd_run(int argc, char **argv)
     }
     plan.tests = tests;
     plan.n_tests = n_tests;
+    /* usage errors are found before anything runs, not after an hour */
+    int has_l1 = 0, has_fsync = 0;
+    for (size_t i = 0; i < n_tests; i++) {
+        has_l1 |= !strcmp(tests[i]->id, "L1");
+        has_fsync |= !strcmp(tests[i]->id, "fsync");
+    }
+    if (plan.streams) {
+        const char *bad = sts_l1_streams_check(plan.streams);
+        if (bad) {
+            cli_error("--streams '%s': %s", plan.streams, bad + 4 /* past "L1: " */);
+            return EXIT_USAGE;
+        }
+        if (!has_l1) {
+            cli_error("--streams is an L1 option, but L1 is not among the tests");
+            return EXIT_USAGE;
+        }
+    }
+    if (o.fio_json && !has_fsync) {
+        cli_error("--fio-json writes the fsync test's result, but fsync is not among the tests "
+                  "(add --tests fsync)");
+        return EXIT_USAGE;
+    }
     plan.stop = &stop_requested;
 
     if (!o.target) /* the study's medium, simulated: runs anywhere, the same everywhere */

@@ -107,6 +107,9 @@ struct sts_test_def {
 extern const struct sts_test_def *const sts_tests[];
 extern const size_t sts_n_tests;
 const struct sts_test_def *sts_test_find(const char *id); /* case-insensitive */
+/* NULL when an L1 --streams value is well formed; else what is wrong
+ * (checked before a run, not after the tests before L1 took an hour). */
+const char *sts_l1_streams_check(const char *spec);
 
 struct sts_suite_def {
     const char *name;

@@ -125,9 +125,10 @@ class Runs(Base):
                          lat["flush"]["percentiles_ns"]["50"])
         self.assertEqual(j["sync"]["total_ios"], t["points"][0]["metrics"]["ops"])
         self.assertEqual(len(j["write"]["clat_ns"]["percentile"]), 17)
+        # found before the run (issue 13: it used to be exit 1 after it)
         r = run("run", "-q", "-t", "null:", "--tests", "B0", "--fio-json", fio + "2")
-        self.assertEqual(r.returncode, 1)
-        self.assertIn("no fsync result", r.stderr)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("fsync is not among the tests", r.stderr)
         self.assertFalse(os.path.exists(fio + "2"))
 
     def test_null_target(self):
@@ -311,8 +312,9 @@ class Workloads(Base):
         for bad, msg in ((["--streams", "imu:0x12"], "1 .. 1000000 Hz"),
                          (["--streams", "imu"], "NAME:HZxBYTES")):
             r = run("run", "-q", "-t", "sim:sd-consumer", "--tests", "L1", *bad, "-o", self.out)
-            self.assertEqual(r.returncode, 1, bad)
-            self.assertIn(msg, self.load()["tests"][0]["error"])
+            self.assertEqual(r.returncode, 2, bad)  # before the run, not after it
+            self.assertIn(msg, r.stderr)
+            self.assertFalse(os.path.exists(self.out))
         for bad in (["--buffer", "12"], ["--deadline", "x"], ["--sync-every", "0"]):
             r = run("run", "-t", self.target, "--tests", "L1", *bad)
             self.assertEqual(r.returncode, 2, bad)
@@ -474,6 +476,12 @@ class BadInput(Base):
             (["-t", "sim:sd-consumer,data=0", "--verify"], "keeps none"),
             (["--tests", "fsync", "--size", "64T"], "not enough free space"),
             (["-t", "sim:nand-slc", "--tests", "B0"], "sim:nand-slc+sensorlog"),
+            (["--tests", "L1", "--streams", "imu:1000x12,bad"], "--streams 'imu:1000x12,bad'"),
+            (["--tests", "L1", "--streams", "imu:0x12"], "1 .. 1000000 Hz"),
+            (["--tests", "L1", "--streams", "imu:10x300"], "1 .. 255 bytes"),
+            (["--tests", "L1", "--streams", ""], "names no stream"),
+            (["--tests", "B0", "--streams", "imu:10x12"], "L1 is not among the tests"),
+            (["--tests", "B0", "--fio-json", "f.json"], "fsync is not among the tests"),
             (["-t", "sim:sd-consumer,fail_at=x"], "fail_at= needs an operation number"),
             (["-t", "sim:sd-consumer,fail_at=3,fail_op=frob"], "fail_op= takes"),
             (["-t", "sim:sd-consumer,fail_op=write"], "need fail_at=K"),
