@@ -309,6 +309,7 @@ class Workloads(Base):
         best = [p for p in t["points"] if p["name"] == "max_lossless"]
         self.assertEqual(len(best), 3)
         self.assertTrue(all(p["metrics"]["lossless"] for p in best))
+        os.unlink(self.out)
         for bad, msg in ((["--streams", "imu:0x12"], "1 .. 1000000 Hz"),
                          (["--streams", "imu"], "NAME:HZxBYTES")):
             r = run("run", "-q", "-t", "sim:sd-consumer", "--tests", "L1", *bad, "-o", self.out)
