@@ -16,6 +16,8 @@ int cmd_log(int argc, char **argv);
 struct sts_analysis;
 #include <stdio.h>
 void cli_print_analysis(FILE *f, const struct sts_analysis *an);
+/* Writes s as HTML text: a results file's strings never become markup. */
+void cli_html_esc(FILE *f, const char *s);
 #include <cjson/cJSON.h>
 int cli_report_html(const char *path, const cJSON *doc, const struct sts_analysis *an);
 

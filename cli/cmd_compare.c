@@ -138,7 +138,7 @@ static void show(char *buf, size_t n, const struct figure *fg, double v)
     else if (fg->is_count == 2)
         snprintf(buf, n, "%.2f", v);
     else if (fg->is_count == 3)
-        sts_fmt_bytes(buf, n, (uint64_t)v);
+        sts_fmt_bytes(buf, n, sts_d2u64(v));
     else
         sts_fmt_ns(buf, n, v);
 }

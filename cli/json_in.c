@@ -1,5 +1,6 @@
 /* Reading results files (cJSON): shared by report and compare. */
 #include "json_in.h"
+#include "storscope/units.h"
 #include "cli.h"
 
 #include <errno.h>
@@ -154,7 +155,7 @@ void cli_replay(const cJSON *doc, const struct sts_sink *sink)
                 .skipped = cJSON_IsString(skipped) ? skipped->valuestring : NULL,
             };
             sts_welford_init(&pt.run_stats);
-            pt.run_stats.n = (uint64_t)cli_num(runs, "n");
+            pt.run_stats.n = sts_d2u64(cli_num(runs, "n"));
             pt.run_stats.mean = cli_num(runs, "mean");
             if (sink->ops->point)
                 sink->ops->point(sink->ctx, &ti, &pt);
@@ -166,7 +167,7 @@ void cli_replay(const cJSON *doc, const struct sts_sink *sink)
             .error = cJSON_IsString(err) ? err->valuestring : NULL,
             .summary = summary,
             .n_summary = kv_from(t, summary, REPLAY_MAX_KV, test_fields),
-            .elapsed_ns = (uint64_t)cli_num(t, "elapsed_ns"),
+            .elapsed_ns = sts_d2u64(cli_num(t, "elapsed_ns")),
         };
         if (sink->ops->test_end)
             sink->ops->test_end(sink->ctx, &te);

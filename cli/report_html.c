@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static void esc(FILE *f, const char *s)
+void cli_html_esc(FILE *f, const char *s)
 {
     for (; s && *s; s++) {
         switch (*s) {
@@ -155,7 +155,7 @@ static void fsync_table(FILE *out, const cJSON *doc, const struct sts_analysis *
     fprintf(out, "<h2>fsync profile (seed 001 metrics)</h2>\n<table><tr><th>metric</th>"
                  "<th>value</th><th>assessment</th></tr>\n");
     fprintf(out, "<tr><td>write IOPS</td><td>%.0f</td><td>tier: ", cli_num(t, "iops"));
-    esc(out, an->tier);
+    cli_html_esc(out, an->tier);
     fprintf(out, "</td></tr>\n<tr><td>throughput</td><td>%.0f KiB/s</td><td></td></tr>\n",
             cli_num(t, "bytes_per_second") / 1024.0);
     fprintf(out, "<tr><td>mean latency</td><td>%.3f ms</td><td></td></tr>\n",
@@ -183,9 +183,12 @@ static void s2_table(FILE *out, const cJSON *doc)
         const cJSON *nm = obj(p, "name"), *lay = obj(prm, "layout");
         if (!runs || !cJSON_IsString(nm) || !cJSON_IsString(lay))
             continue;
-        fprintf(out, "<tr><td>%.0f</td><td>%s</td><td>%s</td><td>%.2f &plusmn; %.2f</td>"
-                     "<td>%.1f</td></tr>\n",
-                cli_num(prm, "files"), lay->valuestring, nm->valuestring,
+        /* the strings come from a results file: escaped, never markup */
+        fprintf(out, "<tr><td>%.0f</td><td>", cli_num(prm, "files"));
+        cli_html_esc(out, lay->valuestring);
+        fputs("</td><td>", out);
+        cli_html_esc(out, nm->valuestring);
+        fprintf(out, "</td><td>%.2f &plusmn; %.2f</td><td>%.1f</td></tr>\n",
                 cli_num(runs, "mean") / 1e6, cli_num(runs, "sd") / 1e6,
                 cli_num(obj(p, "metrics"), "per_file_mean_ns") / 1e3);
     }
@@ -206,15 +209,15 @@ int cli_report_html(const char *path, const cJSON *doc, const struct sts_analysi
           "td,th{border:1px solid #ccc;padding:.2em .6em;text-align:left}"
           "figure{margin:1em 0}svg{max-width:100%;height:auto}</style>\n</head><body>\n", out);
     fputs("<h1>storscope report</h1>\n<p>Target <code>", out);
-    esc(out, cJSON_IsString(obj(run, "target")) ? obj(run, "target")->valuestring : "?");
+    cli_html_esc(out, cJSON_IsString(obj(run, "target")) ? obj(run, "target")->valuestring : "?");
     fputs("</code>, scale ", out);
-    esc(out, cJSON_IsString(obj(run, "scale")) ? obj(run, "scale")->valuestring : "?");
+    cli_html_esc(out, cJSON_IsString(obj(run, "scale")) ? obj(run, "scale")->valuestring : "?");
     fputs(", started ", out);
-    esc(out, cJSON_IsString(obj(run, "started_at")) ? obj(run, "started_at")->valuestring : "-");
+    cli_html_esc(out, cJSON_IsString(obj(run, "started_at")) ? obj(run, "started_at")->valuestring : "-");
     fputs(".</p>\n<h2>Guidelines for this device</h2>\n<ol>\n", out);
     for (size_t i = 0; i < an->n_guidelines; i++) {
         fputs("<li>", out);
-        esc(out, an->guideline[i].text);
+        cli_html_esc(out, an->guideline[i].text);
         fputs("</li>\n", out);
     }
     if (!an->n_guidelines)
@@ -222,9 +225,9 @@ int cli_report_html(const char *path, const cJSON *doc, const struct sts_analysi
     fputs("</ol>\n<h2>Findings</h2>\n<ul>\n", out);
     for (size_t i = 0; i < an->n_findings; i++) {
         fputs("<li><b>", out);
-        esc(out, an->finding[i].test);
+        cli_html_esc(out, an->finding[i].test);
         fputs("</b>: ", out);
-        esc(out, an->finding[i].text);
+        cli_html_esc(out, an->finding[i].text);
         fputs("</li>\n", out);
     }
     fputs("</ul>\n<h2>Figures</h2>\n", out);
@@ -251,10 +254,10 @@ int cli_report_html(const char *path, const cJSON *doc, const struct sts_analysi
     cJSON_ArrayForEach(kv, env)
     {
         fputs("<tr><td>", out);
-        esc(out, kv->string);
+        cli_html_esc(out, kv->string);
         fputs("</td><td>", out);
         if (cJSON_IsString(kv))
-            esc(out, kv->valuestring);
+            cli_html_esc(out, kv->valuestring);
         else
             fprintf(out, "%.15g", kv->valuedouble);
         fputs("</td></tr>\n", out);

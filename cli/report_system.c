@@ -1,6 +1,7 @@
 /* Report figures and tables of the system-level tests: concurrency (S1),
  * aging (M2) and sustained logging (L1). */
 #include "report_system.h"
+#include "cli.h"
 #include "json_in.h"
 #include "report_plot.h"
 
@@ -174,20 +175,26 @@ static void m2_table(FILE *out, const cJSON *t)
 
 static void l1_table(FILE *out, const cJSON *t)
 {
-    fprintf(out, "<h2>L1: sustained logging (streams <code>%s</code>)</h2>\n<table><tr>"
-                 "<th>run</th><th>writer</th><th>rate</th><th>payload (KiB/s)</th>"
-                 "<th>records</th><th>lost</th><th>late</th><th>worst stall (ms)</th>"
-                 "<th>buffer needed (B)</th></tr>\n",
-            str(obj(t, "params"), "streams"));
+    fputs("<h2>L1: sustained logging (streams <code>", out);
+    cli_html_esc(out, str(obj(t, "params"), "streams"));
+    fputs("</code>)</h2>\n<table><tr>"
+          "<th>run</th><th>writer</th><th>rate</th><th>payload (KiB/s)</th>"
+          "<th>records</th><th>lost</th><th>late</th><th>worst stall (ms)</th>"
+          "<th>buffer needed (B)</th></tr>\n",
+          out);
     const cJSON *p;
     cJSON_ArrayForEach(p, obj(t, "points"))
     {
         const cJSON *m = obj(p, "metrics"), *prm = obj(p, "params");
         if (!m)
             continue;
-        fprintf(out, "<tr><td>%s</td><td>%s</td><td>%.2fx</td><td>%.1f</td><td>%.0f</td>"
+        fputs("<tr><td>", out);
+        cli_html_esc(out, str(p, "name"));
+        fputs("</td><td>", out);
+        cli_html_esc(out, str(prm, "mode"));
+        fprintf(out, "</td><td>%.2fx</td><td>%.1f</td><td>%.0f</td>"
                      "<td>%.0f</td><td>%.0f</td><td>%.3f</td><td>%.0f</td></tr>\n",
-                str(p, "name"), str(prm, "mode"), cli_num(prm, "rate_scale"),
+                cli_num(prm, "rate_scale"),
                 cli_num(obj(p, "runs"), "mean") / 1024, cli_num(m, "records_produced"),
                 cli_num(m, "records_lost"), cli_num(m, "records_late"),
                 cli_num(m, "worst_stall_ns") / 1e6, cli_num(m, "required_buffer_bytes"));
@@ -205,9 +212,10 @@ static void s1_table(FILE *out, const cJSON *t)
     {
         const cJSON *prm = obj(p, "params");
         int m = mode_index(prm), w = !strcmp(str(p, "name"), "write");
-        int l = (int)cli_num(prm, "load_tasks");
-        if (m < 0 || l < 0 || l > 4 || !obj(p, "metrics"))
+        double lt = cli_num(prm, "load_tasks");
+        if (m < 0 || !(lt >= 0 && lt <= 4) || !obj(p, "metrics")) /* NaN too */
             continue;
+        int l = (int)lt;
         sum[m][w][l] += cli_num(obj(p, "metrics"), "degradation");
         n[m][w][l]++;
     }

@@ -20,6 +20,10 @@ int sts_parse_u64(const char *s, uint64_t *out);
 size_t sts_fmt_u64(char *buf, uint64_t v);
 /* Human display of a byte count with binary units: "512 B", "4 KiB", "1.5 MiB". */
 size_t sts_fmt_bytes(char *buf, size_t n, uint64_t bytes);
+/* A double as an unsigned count, defined for every input (a cast is not):
+ * NaN and negatives give 0, values past 2^64 - 1 give UINT64_MAX. Numbers
+ * read from a results file go through this. */
+uint64_t sts_d2u64(double v);
 
 #ifdef __cplusplus
 }

@@ -9,14 +9,14 @@ void an_fixed(char *buf, size_t n, double v, int decimals)
 {
     char tmp[40];
     size_t k = 0;
-    if (v < 0) {
+    if (v < 0 && v == v) {
         tmp[k++] = '-';
         v = -v;
     }
     uint64_t scale = 1;
     for (int i = 0; i < decimals; i++)
         scale *= 10;
-    uint64_t x = (uint64_t)(v * (double)scale + 0.5);
+    uint64_t x = sts_d2u64(v * (double)scale + 0.5); /* NaN, inf: defined */
     k += sts_fmt_u64(tmp + k, x / scale);
     if (decimals) {
         tmp[k++] = '.';

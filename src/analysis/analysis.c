@@ -111,7 +111,15 @@ int sts_an_loglog_slope(const double *x, const double *y, size_t n, double *slop
 void sts_an_growth_class(double slope, double ci95, char *out, size_t n)
 {
     static const char *const names[] = {"O(1)", "O(n)", "O(n^2)", "O(n^3)"};
+    if (!isfinite(slope) || !isfinite(ci95) || ci95 < 0) { /* from a damaged results file */
+        sts_strlcpy(out, "of unknown order", n);
+        return;
+    }
     double lo = slope - ci95, hi = slope + ci95;
+    /* clamped before any cast: a double beyond int is undefined behaviour */
+    lo = lo < -1 ? -1 : lo > 4 ? 4 : lo;
+    hi = hi < -1 ? -1 : hi > 4 ? 4 : hi;
+    slope = slope < -1 ? -1 : slope > 4 ? 4 : slope;
     /* a class k is named when the whole interval lies within k +- 0.3: a
      * slope of 0.4 is growth, not O(1), even if it rounds to 0 */
     int k = (int)floor(slope + 0.5);
@@ -339,7 +347,7 @@ void sts_analyze(const struct sts_an_input *in, const struct sts_an_config *cfg,
         double need = cfg->stall_rate_bps * in->fsync_max_ns / 1e9;
         char r1[24], sz[24];
         an_rate(r1, sizeof(r1), cfg->stall_rate_bps);
-        an_bytes(sz, sizeof(sz), (uint64_t)(need + 0.5));
+        an_bytes(sz, sizeof(sz), sts_d2u64(need + 0.5));
         SAY(an_add(out->guideline, &out->n_guidelines, "stall buffer", "fsync"),
             "Size the RAM buffer in front of storage for the worst stall: at ", r1,
             " of data, a ", a, " stall needs at least ", sz, " (fsync max); scale with your rate.");
@@ -369,7 +377,7 @@ static void append(struct sts_series *s, const char *test, const struct sts_poin
     if (!ch || p->skipped || s->n >= STS_AN_MAX_POINTS)
         return;
     sts_strlcpy(s->test, test, sizeof(s->test));
-    s->chunk[s->n] = (uint64_t)sts_kv_number(ch);
+    s->chunk[s->n] = sts_d2u64(sts_kv_number(ch));
     s->bps[s->n] = p->run_stats.mean;
     s->n++;
 }

@@ -3,6 +3,7 @@
  * number comes from a named point or summary of the results. */
 #include "an_text.h"
 #include "storscope/target.h"
+#include "storscope/units.h"
 
 #include <string.h>
 
@@ -39,10 +40,10 @@ void an_system_point(struct sts_an_input *in, const struct sts_test_info *ti,
     int mode = mode_of(p);
     if (!strcmp(ti->id, "S1") && !strcmp(p->name, "write") && mode >= 0) {
         double loads = num(p->params, p->n_params, "load_tasks", -1);
-        if (loads < 0 || loads > 4)
+        if (!(loads >= 0 && loads <= 4)) /* NaN included: a results file may hold it */
             return;
         in->has_s1 = 1;
-        in->s1_priority = (uint32_t)num(ti->params, ti->n_params, "storage_priority", 0);
+        in->s1_priority = (uint32_t)sts_d2u64(num(ti->params, ti->n_params, "storage_priority", 0));
         in->s1_deg_sum[mode][(int)loads] += metric(p, "degradation");
         in->s1_deg_n[mode][(int)loads]++;
     } else if (!strcmp(ti->id, "M2") && !strcmp(p->name, "lifecycle")) {
@@ -158,9 +159,9 @@ static void aging(const struct sts_an_input *in, struct sts_analysis *out)
         return;
     char a[24], b[24], c[24], d[24];
     an_ms(a, sizeof(a), in->m2_first_create_ns);
-    an_bytes(b, sizeof(b), (uint64_t)in->m2_first_free);
+    an_bytes(b, sizeof(b), sts_d2u64(in->m2_first_free));
     an_ms(c, sizeof(c), in->m2_last_create_ns);
-    an_bytes(d, sizeof(d), (uint64_t)in->m2_last_free);
+    an_bytes(d, sizeof(d), sts_d2u64(in->m2_last_free));
     char fit[96] = "";
     if (in->m2_has_exp && in->m2_span_days >= 1.0 / 24) { /* per day means nothing over seconds */
         char fa[24], fb[24], fr[24];
@@ -179,8 +180,8 @@ static void aging(const struct sts_an_input *in, struct sts_analysis *out)
         char pct[24], fr[24];
         /* round the floor up to whole percent: it must hold the latency */
         double p = in->m2_cross_free / in->m2_total_bytes * 100.0;
-        an_fixed(pct, sizeof(pct), (double)(uint64_t)(p + 0.999), 0);
-        an_bytes(fr, sizeof(fr), (uint64_t)in->m2_cross_free);
+        an_fixed(pct, sizeof(pct), (double)sts_d2u64(p + 0.999), 0);
+        an_bytes(fr, sizeof(fr), sts_d2u64(in->m2_cross_free));
         SAY(an_add(out->guideline, &out->n_guidelines, "free-space floor", "M2"),
             "Keep at least ", pct, " % of the volume free: create latency exceeded ", thr,
             " once free space was down to ", fr, " (M2).");
@@ -204,7 +205,7 @@ static void preopen(const struct sts_an_input *in, const struct sts_an_config *c
     char a[24], b[24], c[24], k[24];
     if (m2 >= s2) {
         an_ms(a, sizeof(a), m2);
-        an_bytes(b, sizeof(b), (uint64_t)in->m2_open_max_free);
+        an_bytes(b, sizeof(b), sts_d2u64(in->m2_open_max_free));
         an_ms(c, sizeof(c), cfg->preopen_ns);
         an_fixed(k, sizeof(k), STS_AN_MIN_SLOW, 0);
         SAY(an_add(out->guideline, &out->n_guidelines, "pre-open", "M2"),
@@ -229,7 +230,7 @@ static void logging(const struct sts_an_input *in, struct sts_analysis *out)
         if (!in->l1_seen[m])
             continue;
         char need[24], stall[24], lost[24];
-        an_bytes(need, sizeof(need), (uint64_t)in->l1_need[m]);
+        an_bytes(need, sizeof(need), sts_d2u64(in->l1_need[m]));
         an_ms(stall, sizeof(stall), in->l1_stall[m]);
         an_fixed(lost, sizeof(lost), in->l1_lost[m] + in->l1_late[m], 0);
         const char *parts[] = {text[0] ? "; " : "", mode_name[m], " needed ", need,
@@ -250,7 +251,7 @@ static void logging(const struct sts_an_input *in, struct sts_analysis *out)
         return;
     }
     char need[24], stall[24];
-    an_bytes(need, sizeof(need), (uint64_t)in->l1_need[best]);
+    an_bytes(need, sizeof(need), sts_d2u64(in->l1_need[best]));
     an_ms(stall, sizeof(stall), in->l1_stall[best]);
     SAY(an_add(out->guideline, &out->n_guidelines, "logger buffer", "L1"),
         "Give the logger at least ", need, " of RAM for records waiting to be written: that "

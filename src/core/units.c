@@ -170,3 +170,12 @@ size_t sts_fmt_bytes(char *buf, size_t n, uint64_t bytes)
     buf[copy] = '\0';
     return copy;
 }
+
+uint64_t sts_d2u64(double v)
+{
+    if (!(v > 0)) /* NaN fails every comparison */
+        return 0;
+    if (v >= 18446744073709551616.0) /* 2^64, exact as a double */
+        return UINT64_MAX;
+    return (uint64_t)v;
+}

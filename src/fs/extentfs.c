@@ -5,9 +5,11 @@
 
 static struct sts_extentfs_file *find(struct sts_extentfs *e, const char *path)
 {
-    for (uint32_t i = 0; i < e->cfg.n_files; i++)
-        if (e->cfg.files[i].name[0] && strcmp(e->cfg.files[i].name, path) == 0)
-            return &e->cfg.files[i];
+    for (uint32_t i = 0; i < e->cfg.n_files; i++) {
+        struct sts_extentfs_file *f = &e->cfg.files[i];
+        if (f->name[0] && strcmp(f->name, path) == 0)
+            return f;
+    }
     return NULL;
 }
 

@@ -450,6 +450,20 @@ static void small_write_ratio_names_the_sizes_compared(void)
     CHECK(found);
 }
 
+
+static void growth_class_of_a_damaged_slope_is_unknown(void)
+{
+    char out[64];
+    sts_an_growth_class(0.0 / 0.0, 0.1, out, sizeof(out));
+    CHECK_STR(out, "of unknown order");
+    sts_an_growth_class(1e308 * 10.0, 0.1, out, sizeof(out));
+    CHECK_STR(out, "of unknown order");
+    sts_an_growth_class(1e300, 1e300, out, sizeof(out)); /* finite, past int: clamped */
+    CHECK(strstr(out, "O(") != NULL);
+    sts_an_growth_class(1.0, 0.05, out, sizeof(out));
+    CHECK_STR(out, "O(n)");
+}
+
 const struct sts_test_case test_analysis_cases[] = {
     {"slope_tells_o1_on_on2_apart", slope_tells_o1_on_on2_apart},
     {"metadata_guideline_only_when_cost_grows", metadata_guideline_only_when_cost_grows},
@@ -468,5 +482,6 @@ const struct sts_test_case test_analysis_cases[] = {
     {"an_all_zero_series_has_no_fit", an_all_zero_series_has_no_fit},
     {"one_slow_open_is_not_a_guideline", one_slow_open_is_not_a_guideline},
     {"small_write_ratio_names_the_sizes_compared", small_write_ratio_names_the_sizes_compared},
+    {"growth_class_of_a_damaged_slope_is_unknown", growth_class_of_a_damaged_slope_is_unknown},
     {NULL, NULL},
 };

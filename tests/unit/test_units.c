@@ -56,7 +56,24 @@ static void formatting(void)
     CHECK_STR(b, "1.5");
 }
 
+
+/* Every double has a defined count (a plain cast of NaN, inf or -1 to
+ * uint64_t is undefined behaviour: numbers from results files). */
+static void doubles_to_counts_are_defined(void)
+{
+    CHECK_EQ(sts_d2u64(0.0 / 0.0), 0);
+    CHECK_EQ(sts_d2u64(-1.0), 0);
+    CHECK_EQ(sts_d2u64(-1e308 * 10.0), 0); /* -inf */
+    CHECK_EQ(sts_d2u64(1e308 * 10.0), UINT64_MAX);
+    CHECK_EQ(sts_d2u64(1e300), UINT64_MAX);
+    CHECK_EQ(sts_d2u64(18446744073709551616.0), UINT64_MAX);
+    CHECK_EQ(sts_d2u64(9223372036854775808.0), 9223372036854775808ull);
+    CHECK_EQ(sts_d2u64(12.7), 12);
+    CHECK_EQ(sts_d2u64(4096.0), 4096);
+}
+
 const struct sts_test_case test_units_cases[] = {
+    {"doubles_to_counts_are_defined", doubles_to_counts_are_defined},
     {"sizes", sizes},
     {"durations", durations},
     {"formatting", formatting},
