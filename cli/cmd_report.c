@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static double num(const cJSON *o, const char *key)
 {
@@ -90,6 +91,12 @@ int cmd_report(int argc, char **argv)
     if (!file) {
         cli_error("report needs one results file");
         report_usage(stderr);
+        return EXIT_USAGE;
+    }
+    struct stat in_st, out_st;
+    if (html && !stat(file, &in_st) && !stat(html, &out_st) && in_st.st_dev == out_st.st_dev &&
+        in_st.st_ino == out_st.st_ino) {
+        cli_error("-o %s is the results file itself: the HTML would overwrite the results", html);
         return EXIT_USAGE;
     }
     cJSON *doc = cli_load_results(file);

@@ -276,6 +276,25 @@ static int device_in_use(dev_t dev, char *err, size_t errlen, const char *shown)
     return 0;
 }
 
+/* An image that is an active swap file: the kernel owns its blocks (it
+ * refuses the writes, and a read-back would see whatever it swapped). */
+static int file_is_swap(const struct stat *img)
+{
+    FILE *f = fopen("/proc/swaps", "re");
+    if (!f)
+        return 0;
+    char line[4096], path[4096];
+    int hit = 0;
+    if (fgets(line, sizeof(line), f))
+        while (!hit && fgets(line, sizeof(line), f)) {
+            struct stat st;
+            hit = sscanf(line, "%4095s", path) == 1 && stat(path, &st) == 0 &&
+                  S_ISREG(st.st_mode) && st.st_dev == img->st_dev && st.st_ino == img->st_ino;
+        }
+    fclose(f);
+    return hit;
+}
+
 /* A loop device backed by this image and mounted counts as a mounted image. */
 static int image_in_use(const char *real, char *err, size_t errlen)
 {
@@ -364,6 +383,11 @@ static int raw_open(struct sts_target *t, const struct sts_target_spec *spec, ch
     if (!r->is_blockdev && !S_ISREG(st.st_mode)) {
         snprintf(err, errlen, "raw: %s is neither a block device nor an image file", spec->arg);
         return fail(r, STS_EINVAL);
+    }
+    if (!r->is_blockdev && file_is_swap(&st)) {
+        snprintf(err, errlen, "raw: %s is an active swap file; storscope never touches a file "
+                              "in use (swapoff it first)", spec->arg);
+        return fail(r, STS_EBUSY);
     }
     if (r->is_blockdev ? device_in_use(st.st_rdev, err, errlen, spec->arg)
                        : image_in_use(r->path, err, errlen))

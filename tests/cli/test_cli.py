@@ -536,6 +536,29 @@ class BadInput(Base):
 
 
 class Raw(Base):
+    def test_active_swap_file_is_refused(self):
+        # issue 13: refused as swap devices are (the kernel refused the writes)
+        swapon, mkswap = shutil.which("swapon"), shutil.which("mkswap")
+        if os.geteuid() != 0 or not swapon or not mkswap:
+            self.skipTest("needs root and swapon/mkswap to make an active swap file")
+        sw = os.path.join(self.dir, "swapfile")
+        with open(sw, "wb") as f:
+            f.write(b"\0" * (16 << 20))
+        os.chmod(sw, 0o600)
+        subprocess.run([mkswap, sw], capture_output=True, check=True)
+        if subprocess.run([swapon, sw], capture_output=True).returncode:
+            self.skipTest("swapon refused here (a container without CAP_SYS_ADMIN?)")
+        try:
+            before = open(sw, "rb").read()
+            for extra in ([], ["--allow-destructive"]):
+                r = run("run", "-t", "raw:" + sw, "--tests", "M1", *extra, "-o", self.out)
+                self.assertEqual(r.returncode, 2, r.stderr)
+                self.assertIn("active swap file", r.stderr)
+                self.assertFalse(os.path.exists(self.out))
+        finally:
+            subprocess.run(["swapoff", sw], capture_output=True)
+        self.assertEqual(open(sw, "rb").read(), before)
+
     def make_image(self, size=64 << 20):
         img = os.path.join(self.dir, "disk.img")
         with open(img, "wb") as f:
@@ -790,6 +813,14 @@ class Report(Base):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("Write in chunks of at least 512 B", r.stdout)
         self.assertIn("Avoid writes of 128 KiB", r.stdout)
+
+    def test_report_never_overwrites_its_results(self):
+        shutil.copy(os.path.join(FIXTURES, "study.json"), self.out)
+        before = open(self.out).read()
+        r = run("report", self.out, "-o", self.out)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("the results file itself", r.stderr)
+        self.assertEqual(open(self.out).read(), before)
 
     def test_hostile_results_files_are_read_safely(self):
         # issue 13: strings from a results file are text in the HTML (S2's
