@@ -20,13 +20,41 @@ core="src/core/error.c src/core/rng.c src/core/welford.c src/core/hist.c src/cor
 src/core/result.c src/core/target_spec.c src/core/engine.c src/suite/common.c \
 src/suite/registry.c src/output/json_writer.c src/output/json_sink.c"
 {
+# sizes the text below states, measured by the compiler for this target:
+# each probe is a bss array as large as the thing, read back with nm -S
+probe=build/cortex-m33/footprint_probe
+mkdir -p "$probe"
+cat > "$probe/probe.c" <<'PROBE'
+#include "sensorlog/sensorlog.h"
+#include "storscope/stats.h"
+#include <stdint.h>
+char probe_sl_log[sizeof(struct sl_log)];
+char probe_seg_info[sizeof(struct sl_seg_info)];
+char probe_hist_default[2 * STS_HIST_BUCKETS * sizeof(uint64_t)];
+char probe_sub_bits[STS_HIST_SUB_BITS];
+char probe_hist_sub4[2 * STS_HIST_BUCKETS_FOR(4, STS_HIST_MAX_EXP) * sizeof(uint64_t)];
+PROBE
+arm-none-eabi-gcc -mcpu=cortex-m33 -mthumb -Os -std=c11 -fno-common -Iinclude \
+    -c "$probe/probe.c" -o "$probe/probe.o"
+probe_size() { # bytes of probe symbol $1
+    hex=$(arm-none-eabi-nm -S "$probe/probe.o" | awk -v s="probe_$1" '$4 == s { print $2 }')
+    echo $(( 0x$hex ))
+}
+sl_log_bytes=$(probe_size sl_log)
+seg_info_bytes=$(probe_size seg_info)
+kib() { awk -v b="$1" 'BEGIN { printf "%.1f KiB", b / 1024 }'; }
+hist_default=$(kib $(( $(probe_size hist_default) / 2 )))
+hist_sub4=$(kib $(( $(probe_size hist_sub4) / 2 )))
+hist_both=$(probe_size hist_default)
+resolution=$(awk -v b="$(probe_size sub_bits)" 'BEGIN { printf "%.2f", 100 / 2 ^ (b + 1) }')
+
 echo "# Footprint on Cortex-M33"
 echo
 echo "\`scripts/footprint.sh\` (arm-none-eabi-gcc $(arm-none-eabi-gcc -dumpversion), \`-mcpu=cortex-m33 -mthumb -Os\`,"
 echo "newlib-nano, soft-float). Bytes per component, object files before \`--gc-sections\`:"
 echo "upper bounds of what a firmware links. RAM excludes what the caller provides"
-echo "and sizes: the I/O buffer, the histogram buckets (2 x 17.5 KiB at the default"
-echo "resolution; 2 x 4.3 KiB at sub_bits 4) and the simulator's arena / RAM disk."
+echo "and sizes: the I/O buffer, the histogram buckets (2 x $hist_default at the default"
+echo "resolution; 2 x $hist_sub4 at sub_bits 4) and the simulator's arena / RAM disk."
 echo
 echo "| component | text (flash) | data | bss |"
 echo "| --- | --- | --- | --- |"
@@ -45,12 +73,13 @@ row "analysis (detectors, tier table, guidelines)" src/analysis/analysis.c
 row "null + RAM block devices, null target" src/device/null_bd.c src/device/ram_bd.c src/device/null_target.c
 row "workloads S1, S2, M2, L1, nb" src/suite/s1.c src/suite/meta.c src/suite/m2.c src/suite/l1.c src/suite/nb.c
 row "analysis: fits, text, system findings (S1, M2, L1)" src/analysis/fit.c src/analysis/an_text.c src/analysis/analysis_system.c
-row "**sensorlog** (format + mount, write + pump, read; needs only device.h)" src/sensorlog/sl_format.c src/sensorlog/sl_write.c src/sensorlog/sl_read.c
+row "**sensorlog** (format, mount, write + pump, read; needs only device.h)" src/sensorlog/sl_format.c src/sensorlog/sl_mount.c src/sensorlog/sl_write.c src/sensorlog/sl_read.c
 s=$(sizes $(for f in $core src/suite/seq.c src/device/sim.c src/device/sim_profiles.c src/fs/extentfs.c; do echo "$obj/$f.obj"; done))
 echo "$s" | awk '{ printf "| **engine core + JSON + one workload (B0) + simulator + extentfs** | **%d** | **%d** | **%d** |\n", $1, $2, $3 }'
 echo
 echo "Budget: 32 KiB of flash and 8 KiB of static RAM for the engine core, one"
-echo "workload and the simulator: met by the objects above (static RAM: 8 bytes;"
+total_bss=$(echo "$s" | awk '{ print $3 }')
+echo "workload and the simulator: met by the objects above (static RAM: $total_bss bytes;"
 echo "the engine keeps its state on the caller's stack and in caller-provided"
 echo "buffers). Soft-float double arithmetic and libm (pow, log10, sqrt, floor)"
 echo "come on top when linked; the linked image below shows the whole bill."
@@ -58,8 +87,8 @@ echo
 echo "sensorlog alone is the row above: for comparison, the reference notes give"
 echo "littlefs at 11,776 B of flash (21,940 B with its non-blocking variant) on a"
 echo "Cortex-M4. Its RAM is the caller's: the record buffer, two chunk buffers and"
-echo "the per-segment table (32 B per segment);"
-echo "the log's own state (struct sl_log) is ~1.5 KiB, most of it the catalog."
+echo "the per-segment table ($seg_info_bytes B per segment, sizeof(struct sl_seg_info));"
+echo "the log's own state, sizeof(struct sl_log), is $sl_log_bytes B on this target."
 echo
 cmake --preset firmware >/dev/null
 cmake --build --preset firmware -j"$(nproc)" --target storscope-suite >/dev/null
@@ -71,7 +100,7 @@ echo "| section | bytes |"
 echo "| --- | --- |"
 arm-none-eabi-size -A "$elf" | awk '$1 == ".text" || $1 == ".data" || $1 == ".bss" || $1 == ".psram" { printf "| %s | %d |\n", $1, $2 }'
 echo
-echo "Its .bss is the two latency histograms (35,840 B at the default 0.78 %"
+echo "Its .bss is the two latency histograms ($hist_both B at the default $resolution %"
 echo "resolution) and the board; .psram holds the caller-provided I/O buffer"
 echo "(2 MiB, for the study's 2 MiB chunks) and the simulator's 1 MiB arena."
 } > docs/footprint.md

@@ -251,7 +251,9 @@ static int fat_open_on(struct sim_target *st, struct sts_bd bd, const struct sts
         return rc;
     }
     static const char *const types[] = {"?", "FAT12", "FAT16", "FAT32", "exFAT"};
-    sts_target_env(t, STS_KV_S("fatfs_revision", "R0." STS_STR(FF_DEFINED)));
+    /* ff.h's revision ID (FF_DEFINED, e.g. 80386), not the "R0.15" the FatFs
+     * site names: printing one as the other gave "R0.80386" */
+    sts_target_env(t, STS_KV_U("fatfs_revision_id", FF_DEFINED));
     sts_target_env(t, STS_KV_S("fatfs_type", types[st->fat->fat_type < 5 ? st->fat->fat_type : 0]));
     sts_target_env(t, STS_KV_U("fatfs_cluster_bytes", st->fat->cluster_bytes));
     sts_target_env(t, STS_KV_U("fatfs_fats", c.n_fats ? c.n_fats : 1));

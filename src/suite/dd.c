@@ -1,7 +1,9 @@
 /* seq (seed 003): what dd and hdparm report on ARM boards. A dd-style
  * sequential write of the whole file in 1 MiB blocks ending with a data
  * sync (conv=fdatasync), an uncached sequential read after the cache was
- * dropped (hdparm -t) and a cached read of the same data (hdparm -T).
+ * dropped (like hdparm -t) and a cached reread of the same file through the
+ * filesystem. The last is hdparm -T's analogue, not its measurement: hdparm
+ * rereads 2 MiB of the block device's buffer cache, not a file.
  * Best and median of N runs, as the seed reports best of 5. */
 #include "workload.h"
 
