@@ -19,10 +19,26 @@ struct sts_term_sink {
 void sts_term_sink_init(struct sts_term_sink *ts, struct sts_sink *sink, FILE *out);
 
 /* One CSV file per test: DIR/<id>.csv. */
+#define STS_CSV_MAX_METRICS 32
 struct sts_csv_sink {
     char dir[4096];
     FILE *f;
     int header_done;
+    /* the first point's run metric and metric keys name the file's columns */
+    char run_metric[40];
+    char metric[STS_CSV_MAX_METRICS][48];
+    size_t n_metrics;
+    char param[16][32]; /* param columns; rows are written by these names */
+    size_t n_params;
+    /* skipped points that came before the first measured one (which names
+     * the columns): their rows are written once the columns are known */
+    struct {
+        char name[32];
+        char key[8][32], val[8][64]; /* params, as CSV fields */
+        size_t n;
+        char why[192];
+    } held[64];
+    size_t n_held;
 };
 void sts_csv_sink_init(struct sts_csv_sink *cs, struct sts_sink *sink, const char *dir);
 

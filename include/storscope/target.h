@@ -59,6 +59,7 @@ struct sts_target {
     struct sts_clock clock;
     uint32_t flags;          /* enum sts_target_flags */
     uint32_t io_align;       /* buffers, offsets and sizes must be multiples (O_DIRECT); 0 = any */
+    uint8_t io_align_from_device; /* 1: io_align is the device's logical block; 0: a default */
     struct sts_kv env[STS_TARGET_MAX_ENV]; /* recorded environment, into the results */
     size_t n_env;
     const char *warnings[STS_TARGET_MAX_WARN];

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #define ENV_STORE 4096
@@ -77,6 +78,31 @@ static void remove_tree(int parent, const char *name)
         }
     }
     unlinkat(parent, name, AT_REMOVEDIR);
+}
+
+/* Logical block size of the block device holding `dir`, 0 when unknown
+ * (tmpfs, overlay, network filesystems). A partition has no queue/ of its
+ * own: its parent's is used. */
+static uint32_t logical_block_of(const char *dir)
+{
+    struct stat st;
+    if (stat(dir, &st))
+        return 0;
+    static const char *const tails[] = {"queue/logical_block_size", "../queue/logical_block_size"};
+    for (size_t i = 0; i < sizeof(tails) / sizeof(tails[0]); i++) {
+        char path[128];
+        snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/%s", major(st.st_dev),
+                 minor(st.st_dev), tails[i]);
+        FILE *f = fopen(path, "re");
+        unsigned v = 0;
+        if (f) {
+            int ok = fscanf(f, "%u", &v) == 1;
+            fclose(f);
+            if (ok && v >= 512 && v <= 65536 && !(v & (v - 1)))
+                return v;
+        }
+    }
+    return 0;
 }
 
 static int posix_open(struct sts_target *t, const struct sts_target_spec *spec, char *err,
@@ -150,8 +176,19 @@ static int posix_open(struct sts_target *t, const struct sts_target_spec *spec, 
     t->kind = "posix";
     t->clock = *sts_port_clock();
     t->flags = STS_T_KEEPS_DATA | STS_T_USER_FS | (cfg.direct ? 0 : STS_T_HAS_CACHE);
-    /* 4 KiB satisfies O_DIRECT on every logical block size Linux uses */
-    t->io_align = cfg.direct ? 4096 : 0;
+    if (cfg.direct) {
+        /* the device's logical block, as fio uses it (1 KiB reads on a 512 B
+         * device); 4 KiB, which satisfies every size Linux uses, only when
+         * the filesystem sits on no block device we can see */
+        uint32_t lbs = logical_block_of(p->scratch);
+        t->io_align = lbs ? lbs : 4096;
+        t->io_align_from_device = lbs != 0;
+        sts_target_env(t, STS_KV_U("direct_align_bytes", t->io_align));
+        sts_target_env(t, STS_KV_S("direct_align_source",
+                                   lbs ? "the device's logical block size (sysfs)"
+                                       : "4 KiB default: no block device found under the "
+                                         "filesystem"));
+    }
     t->impl = p;
     sts_target_env(t, STS_KV_S("scratch_dir", p->scratch));
     snprintf(p->opt_text, sizeof(p->opt_text), "direct=%d sync=%s osync=%s drop_cache=%d",

@@ -28,6 +28,24 @@ static int term_test_begin(void *ctx, const struct sts_test_info *ti)
 {
     struct sts_term_sink *ts = ctx;
     fprintf(ts->out, "\n%s  %s\n", ti->id, ti->title);
+    /* what this run used: at quick scale it is not the study's size */
+    static const char *const keys[][2] = {{"file_bytes", "file"}, {"runs", "runs"},
+                                          {"iterations", "iterations"}, {"reads", "reads"}};
+    int any = 0;
+    for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+        const struct sts_kv *kv = sts_kv_find(ti->params, ti->n_params, keys[i][0]);
+        if (!kv || sts_kv_number(kv) <= 0)
+            continue;
+        char v[32];
+        if (i == 0)
+            sts_fmt_bytes(v, sizeof(v), (uint64_t)sts_kv_number(kv));
+        else
+            snprintf(v, sizeof(v), "%.0f", sts_kv_number(kv));
+        fprintf(ts->out, "%s%s %s", any ? ", " : "    this run: ", keys[i][1], v);
+        any = 1;
+    }
+    if (any)
+        fputc('\n', ts->out);
     ts->first_point = 1;
     return 0;
 }
@@ -100,9 +118,12 @@ static int term_point(void *ctx, const struct sts_test_info *ti, const struct st
         return term_lifecycle(ts, p);
     if (!p->skipped && sts_kv_find(p->metrics, p->n_metrics, "records_lost"))
         return term_logging(ts, p);
-    if (ts->first_point) {
+    if (ts->first_point && !p->skipped) {
+        /* S2's runs are durations: the column says so */
+        int is_time = p->run_metric && !strcmp(p->run_metric, "total_ns");
         fprintf(ts->out, "  %-16s %10s  %12s %8s  %4s  %10s %10s %10s\n", "op", "chunk",
-                "throughput", "+-sd", "runs", "lat p50", "lat p99", "lat max");
+                is_time ? "time per run" : "throughput", "+-sd", "runs", "lat p50", "lat p99",
+                "lat max");
         ts->first_point = 0;
     }
     char chunk[24] = "-";

@@ -83,8 +83,12 @@ const char *wl_chunk_unusable(const struct sts_ctx *c, uint64_t chunk)
     if (chunk > c->buf_size)
         return "chunk is larger than the I/O buffer of this build";
     uint32_t a = c->target->io_align;
-    if (a > 1 && chunk % a)
-        return "direct I/O needs transfers in multiples of the device's logical block";
+    if (a > 1 && chunk % a) /* say whose rule it is */
+        return c->target->io_align_from_device
+                   ? "direct=1 needs transfers in multiples of the device's logical block "
+                     "(direct_align_bytes in the environment)"
+                   : "direct=1 needs transfers in multiples of 4 KiB here: storscope's default, "
+                     "no block device was found under the filesystem (direct_align_bytes)";
     return NULL;
 }
 

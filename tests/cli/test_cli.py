@@ -979,6 +979,73 @@ class Compare(Base):
             self.assertIn(msg, r.stderr)
 
 
+class Labels(Base):
+    def test_labels_match_the_data(self):
+        # issue 12.16: S2's CSV column said bytes/s over nanoseconds, the L1 CSV
+        # had no lost/late/buffer columns, the terminal called S2's times a
+        # throughput and quick-scale titles claimed the study's sizes
+        csvdir = os.path.join(self.dir, "csv")
+        r = run("run", "-t", self.target, "--tests", "B0,S2,L1", "--csv", csvdir,
+                "-d", "1s")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("this run: file 256 KiB, runs 3", r.stdout)
+        s2 = r.stdout[r.stdout.index("\nS2 "):r.stdout.index("\nL1 ")]
+        self.assertIn("time per run", s2)
+        self.assertNotIn("throughput", s2)
+        for name, must in (("S2", "mean_total_ns"), ("L1", "records_lost"),
+                           ("B0", "mean_bytes_per_second")):
+            with open(os.path.join(csvdir, name + ".csv")) as f:
+                rows = list(csv.reader(f))
+            self.assertIn(must, rows[0], name)
+            self.assertEqual({len(r) for r in rows}, {len(rows[0])}, name)
+        with open(os.path.join(csvdir, "L1.csv")) as f:
+            for row in csv.DictReader(f):
+                for col in ("records_late", "required_buffer_bytes"):
+                    self.assertTrue(row[col].isdigit(), (col, row))
+
+
+class DirectIO(Base):
+    @staticmethod
+    def logical_block(path):
+        """The sysfs logical block size under path (0: no block device)."""
+        st = os.stat(path)
+        base = "/sys/dev/block/%d:%d" % (os.major(st.st_dev), os.minor(st.st_dev))
+        for tail in ("queue/logical_block_size", "../queue/logical_block_size"):
+            try:
+                with open(os.path.join(base, tail)) as f:
+                    return int(f.read())
+            except OSError:
+                pass
+        return 0
+
+    def test_direct_alignment_comes_from_the_device(self):
+        # issue 12.12: a fixed 4 KiB skipped every point below it, though fio
+        # does 1 KiB O_DIRECT reads on a 512 B device
+        for d in (os.path.join(self.dir, "t"), "/var/tmp"):
+            probe = os.path.join(d, "probe")
+            try:
+                fd = os.open(probe, os.O_CREAT | os.O_WRONLY | os.O_DIRECT, 0o600)
+                os.close(fd)
+                os.unlink(probe)
+            except OSError:
+                continue
+            lbs = self.logical_block(d)
+            r = run("run", "-q", "-t", "posix:%s,direct=1" % d, "--tests", "B0", "-o", self.out)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            doc = self.load()
+            env = doc["environment"]
+            self.assertEqual(env["direct_align_bytes"], lbs or 4096)
+            self.assertIn("sysfs" if lbs else "default", env["direct_align_source"])
+            for p in doc["tests"][0]["points"]:
+                chunk = p["params"]["chunk_bytes"]
+                measured = "skipped" not in p
+                self.assertEqual(measured, chunk % (lbs or 4096) == 0, (chunk, p.get("skipped")))
+                if not measured:
+                    self.assertIn("direct_align_bytes", p["skipped"])
+            return
+        self.skipTest("no directory here takes O_DIRECT (tmpfs?)")
+
+
 class Interrupt(Base):
     def start_and_wait_for_points(self, args, points, bound=900):
         """Starts a run and returns once `points` points are in its results.
