@@ -2,6 +2,7 @@
  * where nothing should be found. */
 #include "sts_test.h"
 #include "storscope/analysis.h"
+#include "known_answers.h"
 
 #include <string.h>
 
@@ -26,42 +27,22 @@ static const double b2_read[] = {1500, 2800, 5000, 7600, 10000, 12000, 13800, 14
 static const double b2_write[] = {800, 1500, 2600, 4000, 5200, 6200, 6800, 4700, 6900, 7000,
                                   7000, 7050};
 
-static void knee_found_where_it_is(void)
+/* Every detector against its known answers (known_answers.h). */
+static void detectors_give_the_known_answers(void)
 {
     struct sts_series s;
-    fill(&s, "B0", b0_read, 11, 1);
-    CHECK_EQ(sts_an_knee(&s, 0.25), 9); /* 2^9 = 512 B */
-    /* flat: no knee */
-    static const double flat[] = {100, 101, 99, 100, 102, 100};
-    fill(&s, "B0", flat, 6, 1);
-    CHECK(sts_an_knee(&s, 0.25) == -1);
-    /* still rising at the end: no knee either */
-    static const double rising[] = {1, 2, 4, 8, 16, 32};
-    fill(&s, "B0", rising, 6, 1);
-    CHECK(sts_an_knee(&s, 0.25) == -1);
-}
-
-static void plateau_found_from_64k(void)
-{
-    struct sts_series s;
-    fill(&s, "B2", b2_read, 12, 1024);
-    int p = sts_an_plateau(&s, 0.10);
-    CHECK(p >= 0);
-    CHECK_EQ(s.chunk[p], 64 * 1024);
-    static const double rising[] = {1, 2, 4, 8, 16, 32};
-    fill(&s, "B2", rising, 6, 1024);
-    CHECK(sts_an_plateau(&s, 0.10) == -1);
-}
-
-static void dip_found_at_128k_and_not_elsewhere(void)
-{
-    struct sts_series s;
-    fill(&s, "B2", b2_write, 12, 1024);
-    int d = sts_an_dip(&s, 1, 0.20);
-    CHECK(d >= 0);
-    CHECK_EQ(s.chunk[d], 128 * 1024);
-    fill(&s, "B2", b2_read, 12, 1024); /* small wiggles are not dips */
-    CHECK(sts_an_dip(&s, 1, 0.20) == -1);
+    for (size_t i = 0; i < sizeof(ka_knee) / sizeof(ka_knee[0]); i++) {
+        fill(&s, "B0", ka_knee[i].v, ka_knee[i].n, 1);
+        CHECK_EQ(sts_an_knee(&s, 0.25), ka_knee[i].want);
+    }
+    for (size_t i = 0; i < sizeof(ka_plateau) / sizeof(ka_plateau[0]); i++) {
+        fill(&s, "B2", ka_plateau[i].v, ka_plateau[i].n, 1024);
+        CHECK_EQ(sts_an_plateau(&s, 0.10), ka_plateau[i].want);
+    }
+    for (size_t i = 0; i < sizeof(ka_dip) / sizeof(ka_dip[0]); i++) {
+        fill(&s, "B2", ka_dip[i].v, ka_dip[i].n, 1024);
+        CHECK_EQ(sts_an_dip(&s, 1, 0.20), ka_dip[i].want);
+    }
 }
 
 static void tiers_by_row_between_rows_and_consumer_ssd(void)
@@ -272,22 +253,27 @@ static void concurrency_guideline_names_the_modes(void)
     CHECK_EQ(an.n_guidelines, 0);
 }
 
+/* One M2 lifecycle point, as M2 emits it, into a collector. */
+static void feed_lifecycle(struct sts_sink *sink, int k, double create_ns, double open_max_ns,
+                           uint64_t free_mib, uint64_t t_ns)
+{
+    struct sts_kv tp[] = {STS_KV_U("threshold_ns", 200000000)};
+    struct sts_test_info ti = {"M2", "", tp, 1};
+    struct sts_kv params[] = {STS_KV_U("lifecycle", k)};
+    struct sts_kv metrics[] = {STS_KV_D("create_ns", create_ns), STS_KV_D("open_max_ns", open_max_ns),
+                               STS_KV_U("free_bytes", free_mib << 20),
+                               STS_KV_U("total_bytes", 1000ull << 20), STS_KV_U("t_ns", t_ns)};
+    feed(sink, &ti, "lifecycle", params, 1, metrics, 5);
+}
+
 static void aging_floor_from_the_crossing(void)
 {
     struct sts_an_input in;
     struct sts_sink sink;
     sts_an_collector_init(&in, &sink);
-    struct sts_kv tp[] = {STS_KV_U("threshold_ns", 200000000)};
-    struct sts_test_info ti = {"M2", "", tp, 1};
-    for (int k = 0; k < 10; k++) {
-        struct sts_kv params[] = {STS_KV_U("lifecycle", k)};
-        struct sts_kv metrics[] = {
-            STS_KV_D("create_ns", 20e6 * (k + 1) * (k + 1)), STS_KV_D("open_max_ns", 5e5 * (k + 1)),
-            STS_KV_U("free_bytes", (uint64_t)(1000 - 100 * k) << 20),
-            STS_KV_U("total_bytes", 1000ull << 20),
-            STS_KV_U("t_ns", k * 1800000000000ull)};
-        feed(&sink, &ti, "lifecycle", params, 1, metrics, 5);
-    }
+    for (int k = 0; k < 10; k++)
+        feed_lifecycle(&sink, k, 20e6 * (k + 1) * (k + 1), 5e5 * (k + 1),
+                       (uint64_t)(1000 - 100 * k), k * 1800000000000ull);
     struct sts_kv summary[] = {STS_KV_U("create_threshold_free_bytes", 700ull << 20),
                                STS_KV_D("create_exp_a_ns", 30e6),
                                STS_KV_D("create_exp_b_per_day", 0.96),
@@ -348,44 +334,6 @@ static void logging_buffer_and_io_task_from_l1(void)
 
 /* ---- issue 12.4: detectors that gave wrong advice ----------------------- */
 /* Known answers computed by hand from the definitions in docs/analysis.md. */
-static void knee_after_a_flat_stretch_and_not_at_a_recovery(void)
-{
-    struct sts_series s;
-    /* FileX on the study's eMMC: flat 1 .. 256 B, a 2x step at 512 B, flat
-     * after; the old detector stopped at the first flat doubling */
-    static const double filex[] = {300, 302, 299, 301, 300, 303, 300, 301, 302, 610, 615};
-    fill(&s, "B0", filex, 11, 1);
-    CHECK_EQ(sts_an_knee(&s, 0.25), 9);
-    /* a dip and its recovery are not a second rise: the knee stays at 8 B */
-    static const double dip[] = {1, 2, 4, 8, 8.2, 5, 8.1, 8.3};
-    fill(&s, "B0", dip, 8, 1);
-    CHECK_EQ(sts_an_knee(&s, 0.25), 3);
-    /* gentle growth, never 25 % per doubling: no knee although it triples */
-    static const double gentle[] = {100, 120, 144, 172, 207, 248, 298};
-    fill(&s, "B0", gentle, 7, 1);
-    CHECK(sts_an_knee(&s, 0.25) == -1);
-    /* a step of less than 2x overall: no knee */
-    static const double small_step[] = {100, 100, 100, 170, 171, 172};
-    fill(&s, "B0", small_step, 6, 1);
-    CHECK(sts_an_knee(&s, 0.25) == -1);
-}
-
-static void plateau_starts_where_the_curve_stops_rising(void)
-{
-    struct sts_series s;
-    /* 4 KiB .. 512 KiB, climbing ~3 % per doubling: every point is within
-     * +-10 % of the mean (104.6), so the old detector said "4 KiB is
-     * enough". The first chunk no larger chunk beats by more than 10 %:
-     * 95 x 1.1 = 104.5 < 111, 98 x 1.1 = 107.8 < 111, 101 x 1.1 = 111.1 */
-    static const double climbing[] = {95, 98, 101, 104, 107, 110, 110.5, 111};
-    fill(&s, "B1", climbing, 8, 4096);
-    CHECK_EQ(s.chunk[sts_an_plateau(&s, 0.10)], 16 * 1024);
-    /* flat from the first point: the plateau starts there */
-    static const double flat[] = {100, 101, 99, 100, 102};
-    fill(&s, "B1", flat, 5, 4096);
-    CHECK_EQ(sts_an_plateau(&s, 0.10), 0);
-}
-
 static void an_all_zero_series_has_no_fit(void)
 {
     struct sts_an_aging g;
@@ -404,17 +352,9 @@ static void one_slow_open_is_not_a_guideline(void)
         struct sts_an_input in;
         struct sts_sink sink;
         sts_an_collector_init(&in, &sink);
-        struct sts_kv tp[] = {STS_KV_U("threshold_ns", 200000000)};
-        struct sts_test_info ti = {"M2", "", tp, 1};
-        for (int k = 0; k < 10; k++) {
-            struct sts_kv params[] = {STS_KV_U("lifecycle", k)};
-            double open = k < slow ? 40e6 : 0.2e6; /* `slow` lifecycles with a 40 ms open */
-            struct sts_kv metrics[] = {
-                STS_KV_D("create_ns", 1e6), STS_KV_D("open_max_ns", open),
-                STS_KV_U("free_bytes", (uint64_t)(1000 - 10 * k) << 20),
-                STS_KV_U("total_bytes", 1000ull << 20), STS_KV_U("t_ns", k * 1000000000ull)};
-            feed(&sink, &ti, "lifecycle", params, 1, metrics, 5);
-        }
+        for (int k = 0; k < 10; k++) /* `slow` lifecycles with a 40 ms open */
+            feed_lifecycle(&sink, k, 1e6, k < slow ? 40e6 : 0.2e6, (uint64_t)(1000 - 10 * k),
+                           k * 1000000000ull);
         struct sts_test_end te = {.id = "M2"};
         sink.ops->test_end(sink.ctx, &te);
         struct sts_an_config cfg;
@@ -465,20 +405,15 @@ static void growth_class_of_a_damaged_slope_is_unknown(void)
 }
 
 const struct sts_test_case test_analysis_cases[] = {
+    {"detectors_give_the_known_answers", detectors_give_the_known_answers},
     {"slope_tells_o1_on_on2_apart", slope_tells_o1_on_on2_apart},
     {"metadata_guideline_only_when_cost_grows", metadata_guideline_only_when_cost_grows},
     {"concurrency_guideline_names_the_modes", concurrency_guideline_names_the_modes},
     {"aging_floor_from_the_crossing", aging_floor_from_the_crossing},
     {"logging_buffer_and_io_task_from_l1", logging_buffer_and_io_task_from_l1},
-    {"knee_found_where_it_is", knee_found_where_it_is},
-    {"plateau_found_from_64k", plateau_found_from_64k},
-    {"dip_found_at_128k_and_not_elsewhere", dip_found_at_128k_and_not_elsewhere},
     {"tiers_by_row_between_rows_and_consumer_ssd", tiers_by_row_between_rows_and_consumer_ssd},
     {"guidelines_carry_the_numbers_and_name_the_test", guidelines_carry_the_numbers_and_name_the_test},
     {"no_evidence_no_guideline", no_evidence_no_guideline},
-    {"knee_after_a_flat_stretch_and_not_at_a_recovery",
-     knee_after_a_flat_stretch_and_not_at_a_recovery},
-    {"plateau_starts_where_the_curve_stops_rising", plateau_starts_where_the_curve_stops_rising},
     {"an_all_zero_series_has_no_fit", an_all_zero_series_has_no_fit},
     {"one_slow_open_is_not_a_guideline", one_slow_open_is_not_a_guideline},
     {"small_write_ratio_names_the_sizes_compared", small_write_ratio_names_the_sizes_compared},
