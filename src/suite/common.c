@@ -41,6 +41,12 @@ int wl_pattern_check(const uint8_t *buf, uint64_t off, size_t len, uint64_t seed
     return STS_OK;
 }
 
+const uint8_t *wl_pattern_src(const struct sts_ctx *c, uint64_t off, uint64_t chunk)
+{
+    uint64_t span = c->buf_size - c->buf_size % (chunk ? chunk : 1);
+    return c->buf + (span > chunk ? (off % span) / chunk * chunk : 0);
+}
+
 uint32_t wl_runs(const struct sts_ctx *c, uint32_t quick, uint32_t full)
 {
     uint32_t r = c->plan->runs ? c->plan->runs : (c->plan->scale == STS_SCALE_FULL ? full : quick);

@@ -50,7 +50,8 @@ static int fsync_run(struct sts_ctx *c)
         (void)wl_close(c, fh);
         return rc;
     }
-    wl_pattern_fill(c->buf, 0, FSYNC_BS, c->plan->seed);
+    /* the whole buffer, once: each block written takes its own part of it */
+    wl_pattern_fill(c->buf, 0, c->buf_size, c->plan->seed);
     struct sts_rng rng;
     sts_rng_seed(&rng, c->plan->seed);
     uint64_t blocks = size / FSYNC_BS;
@@ -80,7 +81,8 @@ static int fsync_run(struct sts_ctx *c)
             failed_op = "seek";
             break;
         }
-        rc = ops->write(fs, fh, c->buf, FSYNC_BS, &done);
+        rc = ops->write(fs, fh, verify ? c->buf : wl_pattern_src(c, off, FSYNC_BS), FSYNC_BS,
+                        &done);
         if (!rc && done != FSYNC_BS)
             rc = STS_ENOSPC;
         if (rc) {

@@ -34,7 +34,9 @@ static int timed_pass(struct sts_ctx *c, sts_fh fh, int is_write, uint64_t chunk
         if (is_write) {
             if (verify)
                 wl_pattern_fill(c->buf, pos, (size_t)chunk, c->plan->seed);
-            rc = wl_write(c, fh, c->buf, (size_t)chunk);
+            /* without --verify the buffer holds the pattern once, filled
+             * outside the timing: each chunk takes its own part of it */
+            rc = wl_write(c, fh, verify ? c->buf : wl_pattern_src(c, pos, chunk), (size_t)chunk);
         } else {
             rc = wl_read(c, fh, c->buf, (size_t)chunk);
             if (!rc && verify)

@@ -19,6 +19,14 @@ void wl_pattern_fill(uint8_t *buf, uint64_t off, size_t len, uint64_t seed);
 int wl_pattern_check(const uint8_t *buf, uint64_t off, size_t len, uint64_t seed,
                      uint64_t *bad);
 
+/* Where the bytes for file offset `off` sit in a buffer filled once with
+ * wl_pattern_fill(buf, 0, buf_size): every chunk gets different bytes (a
+ * chunk-sized buffer written again and again is what a compressing
+ * filesystem or controller flatters), repeating only every buf_size bytes
+ * of the file. The chunk must divide buf_size; the result stays aligned
+ * to the chunk. */
+const uint8_t *wl_pattern_src(const struct sts_ctx *c, uint64_t off, uint64_t chunk);
+
 /* Repetitions for this plan: --runs, else the scale's default. */
 uint32_t wl_runs(const struct sts_ctx *c, uint32_t quick, uint32_t full);
 uint64_t wl_size(const struct sts_plan *p, uint64_t quick, uint64_t full);

@@ -436,10 +436,47 @@ static void engine_always_ends_the_run(void)
     CHECK_EQ(cap.points, 0);
 }
 
+
+/* Written data does not repeat per chunk (issue 12.8): a compressing
+ * filesystem or controller would flatter a file of one chunk written over
+ * and over. After B0 and fsync without --verify, the file's 1 KiB (B0's
+ * last write size) and 4 KiB (fsync) blocks are all different. */
+static unsigned distinct_blocks(const uint8_t *mem, uint64_t bytes, uint64_t block)
+{
+    unsigned distinct = 0;
+    for (uint64_t i = 0; i < bytes / block; i++) {
+        int seen = 0;
+        for (uint64_t j = 0; j < i && !seen; j++)
+            seen = !memcmp(mem + i * block, mem + j * block, block);
+        distinct += !seen;
+    }
+    return distinct;
+}
+
+static void written_data_is_not_one_chunk_repeated(void)
+{
+    fixture(UINT64_MAX);
+    memset(ram, 0, RAM_BYTES);
+    CHECK_EQ(run_tests("B0", 0, 0, 0), 0);
+    /* quick B0: a 256 KiB file at the device's start, last written in 1 KiB chunks */
+    CHECK_EQ(distinct_blocks(ram, 256 * 1024, 1024), 256);
+    fixture(UINT64_MAX);
+    memset(ram, 0, RAM_BYTES);
+    CHECK_EQ(run_tests("fsync", 0, 20000000, 256 * 1024), 0);
+    /* the blocks fsync wrote (not the zeros of blocks it never drew) differ */
+    unsigned written = 0;
+    static const uint8_t zero[4096];
+    for (uint64_t b = 0; b < 64; b++)
+        written += memcmp(ram + b * 4096, zero, 4096) != 0;
+    CHECK(written > 8);
+    CHECK_EQ(distinct_blocks(ram, 256 * 1024, 4096), written + (written < 64));
+}
+
 const struct sts_test_case test_engine_cases[] = {
     {"s2_points_carry_their_own_device_counters", s2_points_carry_their_own_device_counters},
     {"faultfs_fails_the_kth_operation_only", faultfs_fails_the_kth_operation_only},
     {"engine_always_ends_the_run", engine_always_ends_the_run},
+    {"written_data_is_not_one_chunk_repeated", written_data_is_not_one_chunk_repeated},
     {"b0_moves_the_requested_bytes_and_verifies", b0_moves_the_requested_bytes_and_verifies},
     {"corrupted_read_is_caught", corrupted_read_is_caught},
     {"misplaced_data_is_caught", misplaced_data_is_caught},
