@@ -35,6 +35,7 @@ def storscope(args, binary, extra):
         "iops": t["iops"],
         # write+flush as one operation: only its mean compares with fio's,
         # whose write and sync are timed apart (means add, percentiles do not)
+        "layout": p["params"].get("layout", "written"),
         "op_mean": lat["write+flush"]["mean_ns"],
         "op_p50": lat["write+flush"]["percentiles_ns"]["50"],  # storscope's own figures
         "op_p99": lat["write+flush"]["percentiles_ns"]["99"],  # (overhead table only)
@@ -79,9 +80,10 @@ def main():
     ap.add_argument("--rounds", type=int, default=4)
     ap.add_argument("--duration", type=int, default=None, help="seconds")
     ap.add_argument("--size", default="256M")
-    ap.add_argument("--fio-overwrite", type=int, default=1,
-                    help="1: fio writes the whole file before timing (as storscope does); "
-                         "0: fio's default for randwrite, which only fallocates it")
+    ap.add_argument("--layout", choices=["allocated", "written"], default="allocated",
+                    help="allocated: both tools' defaults (fio --overwrite=0 fallocates the "
+                         "file, storscope likewise); written: storscope --overwrite against "
+                         "fio --overwrite=1, the file written in full before timing")
     args = ap.parse_args()
     rows, ours, theirs = [], [], []
     if args.mode == "overhead":
@@ -106,14 +108,18 @@ def main():
         p50o, p50t = [], []
         for i in range(args.rounds):
             def ours_once():
-                return storscope(args, args.bin, ["-t", "posix:" + work, "--tests", "fsync",
-                                                  "--duration", f"{d}s", "--size", args.size])
+                extra = ["--overwrite"] if args.layout == "written" else []
+                r = storscope(args, args.bin, ["-t", "posix:" + work, "--tests", "fsync",
+                                               "--duration", f"{d}s", "--size", args.size,
+                                               *extra])
+                assert r["layout"] == args.layout, r["layout"]
+                return r
 
             def fio_once():
                 r = fio(args, [f"--filename={work}/fio.dat", f"--size={args.size}",
                                "--rw=randwrite", "--bs=4k", "--fsync=1", "--ioengine=sync",
                                "--time_based", f"--runtime={d}",
-                               f"--overwrite={args.fio_overwrite}"])
+                               f"--overwrite={1 if args.layout == 'written' else 0}"])
                 os.unlink(f"{work}/fio.dat")
                 return r
             # alternate who goes first: the second run inherits a warmer device

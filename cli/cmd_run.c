@@ -64,6 +64,8 @@ static void run_usage(FILE *f)
           "                        (SCHED_FIFO 1..99; the load tasks stay normal)\n"
           "      --seed N          seed of offsets and data patterns (default: 1)\n"
           "      --verify          check every read against the offset-stamped pattern\n"
+          "      --overwrite       fsync: write the file before timing (fio --overwrite=1);\n"
+          "                        default: allocate it unwritten, fio's default layout\n"
           "  -o, --output FILE     write the JSON results (storscope-result/1) to FILE (they\n"
           "                        grow in FILE.partial, renamed to FILE when the run ends)\n"
           "      --csv DIR         write one CSV per test into DIR\n"
@@ -134,6 +136,7 @@ static int parse(int argc, char **argv, struct run_opts *o, struct sts_plan *pla
         {"size", required_argument, NULL, 'z'},
         {"seed", required_argument, NULL, 'e'},
         {"verify", no_argument, NULL, 'v'},
+        {"overwrite", no_argument, NULL, 'W'},
         {"output", required_argument, NULL, 'o'},
         {"csv", required_argument, NULL, 'c'},
         {"quiet", no_argument, NULL, 'q'},
@@ -167,6 +170,7 @@ static int parse(int argc, char **argv, struct run_opts *o, struct sts_plan *pla
         case 'A': o->allow_destructive = 1; break;
         case 'F': o->fio_json = optarg; break;
         case 'v': plan->verify = 1; break;
+        case 'W': plan->overwrite = 1; break;
         case 'S':
             if (sts_scale_parse(optarg, &plan->scale)) {
                 cli_error("bad --scale '%s' (choose quick or full)", optarg);

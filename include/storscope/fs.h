@@ -60,6 +60,11 @@ struct sts_fs_ops {
     int (*statvfs)(void *ctx, struct sts_statvfs *st);
     /* Optional (NULL: the filesystem keeps no cache worth dropping). */
     int (*advise)(void *ctx, sts_fh fh, enum sts_advice advice);
+    /* Optional: make the file `size` bytes long without writing it, as
+     * fallocate(2) does (unwritten extents: the first write to each block
+     * also converts it, which is what fio's default layout measures).
+     * NULL, or STS_ENOTSUP: the caller writes the file instead. */
+    int (*allocate)(void *ctx, sts_fh fh, uint64_t size);
 };
 
 struct sts_fs {

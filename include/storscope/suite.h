@@ -36,6 +36,8 @@ struct sts_plan {
     uint64_t size_bytes;     /* file size of tests that take one; 0 = default */
     uint64_t seed;           /* offsets and data patterns derive from it */
     int verify;              /* check every read against the written pattern */
+    int overwrite;           /* fsync: write the file before timing (fio --overwrite=1);
+                                0: allocate it unwritten, fio's default layout */
     /* M2 (aging). Filling a filesystem is only allowed on one the user set
      * aside: on a user's filesystem M2 needs capacity_bytes and refuses a
      * filesystem larger than it. */

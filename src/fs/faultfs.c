@@ -87,16 +87,26 @@ static int ff_advise(void *ctx, sts_fh fh, enum sts_advice advice)
     return hit(f, STS_FOP_ADVISE) ? ERR(f) : f->lower.ops->advise(f->lower.ctx, fh, advice);
 }
 
+static int ff_allocate(void *ctx, sts_fh fh, uint64_t size)
+{
+    struct sts_faultfs *f = ctx;
+    if (!f->lower.ops->allocate)
+        return STS_ENOTSUP; /* as if the method were absent: the caller writes */
+    return hit(f, STS_FOP_ALLOCATE) ? ERR(f) : f->lower.ops->allocate(f->lower.ctx, fh, size);
+}
+
 static const struct sts_fs_ops faultfs_ops = {
     .open = ff_open, .close = ff_close, .read = ff_read, .write = ff_write,
     .seek = ff_seek, .sync = ff_sync, .unlink = ff_unlink, .mkdir = ff_mkdir,
     .rmdir = ff_rmdir, .stat = ff_stat, .statvfs = ff_statvfs, .advise = ff_advise,
+    .allocate = ff_allocate,
 };
 /* the same without advise, for filesystems that have none (NULL = no cache) */
 static const struct sts_fs_ops faultfs_ops_no_advise = {
     .open = ff_open, .close = ff_close, .read = ff_read, .write = ff_write,
     .seek = ff_seek, .sync = ff_sync, .unlink = ff_unlink, .mkdir = ff_mkdir,
     .rmdir = ff_rmdir, .stat = ff_stat, .statvfs = ff_statvfs, .advise = NULL,
+    .allocate = ff_allocate,
 };
 
 void sts_faultfs_init(struct sts_faultfs *f, const struct sts_fs *lower,
@@ -117,6 +127,7 @@ static const struct {
     {"write", STS_FOP_WRITE},   {"seek", STS_FOP_SEEK},       {"sync", STS_FOP_SYNC},
     {"unlink", STS_FOP_UNLINK}, {"mkdir", STS_FOP_MKDIR},     {"rmdir", STS_FOP_RMDIR},
     {"stat", STS_FOP_STAT},     {"statvfs", STS_FOP_STATVFS}, {"advise", STS_FOP_ADVISE},
+    {"allocate", STS_FOP_ALLOCATE},
 };
 static const struct {
     const char *name;
@@ -173,7 +184,7 @@ int sts_faultfs_take_opts(struct sts_target_spec *spec, struct sts_fault_config 
             cfg->ops = parse_ops(v);
             if (!cfg->ops) {
                 *why = "fail_op= takes open, close, read, write, seek, sync, unlink, mkdir, "
-                       "rmdir, stat, statvfs or advise (several joined by |)";
+                       "rmdir, stat, statvfs, advise or allocate (several joined by |)";
                 return STS_EINVAL;
             }
         } else if (!strcmp(k, "fail_err")) {

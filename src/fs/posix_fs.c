@@ -147,6 +147,14 @@ static int px_advise(void *ctx, sts_fh fh, enum sts_advice adv)
     return sts_posix_err(posix_fadvise((int)fh, 0, 0, POSIX_FADV_DONTNEED));
 }
 
+static int px_allocate(void *ctx, sts_fh fh, uint64_t size)
+{
+    (void)ctx;
+    if (fallocate((int)fh, 0, 0, (off_t)size) == 0)
+        return STS_OK;
+    return errno == EOPNOTSUPP ? STS_ENOTSUP : sts_posix_err(errno);
+}
+
 static const struct sts_fs_ops posix_fs_ops = {
     .open = px_open,
     .close = px_close,
@@ -160,6 +168,7 @@ static const struct sts_fs_ops posix_fs_ops = {
     .stat = px_stat,
     .statvfs = px_statvfs,
     .advise = px_advise,
+    .allocate = px_allocate,
 };
 
 void sts_posix_fs_init(struct sts_posix_fs *pfs, int dirfd,

@@ -1,8 +1,14 @@
 /* fsync profile (seed 001): what fio --rw=randwrite --bs=4k --fsync=1
- * --ioengine=sync --time_based measures. The file is written in full before
- * timing starts, as fio lays it out; each operation is a 4 KiB write at a
- * random aligned offset followed by a full sync. */
+ * --ioengine=sync --time_based measures. Each operation is a 4 KiB write at
+ * a random aligned offset followed by a full sync. The file is laid out as
+ * fio lays it out by default (overwrite=0): allocated, not written, so a
+ * first write to a block also converts its unwritten extent, which the
+ * sync must commit. --overwrite (fio --overwrite=1) writes it in full first;
+ * so does --verify, which reads every block back, and a filesystem that
+ * cannot allocate. The point's `layout` says which ran. */
 #include "workload.h"
+
+#include <string.h>
 
 #define FSYNC_PATH "fsync.dat"
 #define FSYNC_BS 4096u
@@ -36,7 +42,23 @@ static int fsync_run(struct sts_ctx *c)
     if (why)
         return sts_fail(c, STS_ENOTSUP, why);
     sts_report_progress(c, "laying out the file", 0, 0);
-    rc = wl_prefill(c, FSYNC_PATH, size);
+    const char *layout = "written";
+    if (!c->plan->overwrite && !c->plan->verify && c->target->fs.ops->allocate) {
+        sts_fh lf;
+        rc = wl_open(c, FSYNC_PATH, STS_O_WRONLY | STS_O_CREAT | STS_O_TRUNC, &lf);
+        if (rc)
+            return rc;
+        int arc = c->target->fs.ops->allocate(c->target->fs.ctx, lf, size);
+        if (!arc)
+            arc = wl_sync(c, lf, STS_SYNC_FULL);
+        int crc = wl_close(c, lf);
+        if (arc && arc != STS_ENOTSUP)
+            return wl_fail_on(c, arc, "allocate", FSYNC_PATH);
+        if (crc)
+            return crc;
+        layout = arc ? "written" : "allocated";
+    }
+    rc = strcmp(layout, "allocated") ? wl_prefill(c, FSYNC_PATH, size) : STS_OK;
     if (rc)
         return rc;
 
@@ -144,6 +166,7 @@ static int fsync_run(struct sts_ctx *c)
         STS_KV_U("block_bytes", FSYNC_BS),
         STS_KV_U("file_bytes", size),
         STS_KV_U("duration_ns", duration),
+        STS_KV_S("layout", layout), /* "allocated" (fio's default) or "written" */
     };
     struct sts_kv metrics[] = {
         STS_KV_D("iops", iops),

@@ -1004,6 +1004,34 @@ class Labels(Base):
                     self.assertTrue(row[col].isdigit(), (col, row))
 
 
+class FsyncLayout(Base):
+    def test_fsync_lays_its_file_out_as_fio_does(self):
+        # issue 12.6: seed 001's fio command (no --overwrite) fallocates the
+        # file; storscope wrote it first. Default now allocates; --overwrite
+        # (fio's word) writes it; --verify, which reads every block, writes it
+        d = os.path.join(self.dir, "t")
+        probe = os.path.join(d, "probe")
+        fd = os.open(probe, os.O_CREAT | os.O_WRONLY)
+        try:
+            os.posix_fallocate(fd, 0, 1 << 20)
+            can_allocate = True
+        except OSError:
+            can_allocate = False
+        os.close(fd)
+        os.unlink(probe)
+        for extra, want in (([], "allocated" if can_allocate else "written"),
+                            (["--overwrite"], "written"), (["--verify"], "written")):
+            r = run("run", "-q", "-t", self.target, "--tests", "fsync", "-d", "300ms",
+                    "--size", "1M", "-o", self.out, *extra)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            p = self.load()["tests"][0]["points"][0]
+            self.assertEqual(p["params"]["layout"], want, extra)
+            self.assertTrue(self.target_is_empty())
+        # a simulated medium has no unwritten extents: the file is written
+        r = run("run", "-q", "--tests", "fsync", "-d", "1s", "-o", self.out)
+        self.assertEqual(self.load()["tests"][0]["points"][0]["params"]["layout"], "written")
+
+
 class DirectIO(Base):
     @staticmethod
     def logical_block(path):
