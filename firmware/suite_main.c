@@ -40,7 +40,7 @@ static uint64_t mcu_now_ns(void *ctx)
     (void)ctx;
     uint64_t guest_ns = sts_clock_now(sts_port_clock());
     uint64_t instructions = guest_ns * INSTR_PER_NS_OF_GUEST;
-    uint64_t cpu_ns = instructions * 1000000000ull / STS_CPU_HZ;
+    uint64_t cpu_ns = sts_ticks_to_ns(instructions, STS_CPU_HZ); /* x 1e9 overflowed at 18 s */
     sim.now_ns += cpu_ns - last_cpu_ns;
     last_cpu_ns = cpu_ns;
     return sim.now_ns;

@@ -23,6 +23,28 @@ extern "C" {
 
 /* The platform's monotonic clock (CLOCK_MONOTONIC on POSIX). */
 const struct sts_clock *sts_port_clock(void);
+
+/* Ticks of a hz clock as nanoseconds, without the overflow of ticks * 1e9
+ * (which wraps after 2^64 / 1e9 ticks: 18.4 s at 1 GHz): exact for any
+ * tick count whose result fits 64 bits (584 years of ns). */
+static inline uint64_t sts_ticks_to_ns(uint64_t ticks, uint32_t hz)
+{
+    return ticks / hz * 1000000000ull + ticks % hz * 1000000000ull / hz;
+}
+
+/* A down-counter extended by a wrap count kept in its interrupt, read as
+ * one 64-bit tick count: w = wraps counted, v1 = counter, then pending =
+ * the wrap interrupt is pending (not yet counted: interrupts masked), then
+ * v2 = counter again. A pending wrap happened before v2 was read, so v2
+ * belongs to wrap w + 1; without one, v1 belongs to w. Ignoring a pending
+ * wrap sent the clock back a whole period (0.84 s at 20 MHz). */
+static inline uint64_t sts_tick_combine(uint32_t w, uint32_t v1, int pending, uint32_t v2,
+                                        uint32_t reload)
+{
+    if (pending)
+        return ((uint64_t)w + 1u) * ((uint64_t)reload + 1u) + (reload - v2);
+    return (uint64_t)w * ((uint64_t)reload + 1u) + (reload - v1);
+}
 /* Returns once the port clock reads at least `deadline_ns`: sleeps for the
  * long part, spins for the last stretch so short waits stay accurate. */
 void sts_port_wait_until(uint64_t deadline_ns);

@@ -28,21 +28,32 @@ void sts_systick_start(void)
     SYST_CSR = 0x7; /* processor clock, interrupt, enable */
 }
 
+#define ICSR (*(volatile uint32_t *)0xE000ED04u)
+#define ICSR_PENDSTSET (1u << 26)
+
 static uint64_t ticks(void)
 {
-    uint32_t w, v;
-    do { /* a wrap between the two reads would pair the wrong halves */
+    uint32_t w, v1, v2;
+    int pending;
+    do { /* a counted wrap between the reads would pair the wrong halves */
         w = wraps;
-        v = SYST_CVR;
+        v1 = SYST_CVR;
+        pending = (ICSR & ICSR_PENDSTSET) != 0; /* wrapped, interrupt masked */
+        v2 = SYST_CVR;
     } while (w != wraps);
-    return (uint64_t)w * (RELOAD + 1u) + (RELOAD - v);
+    return sts_tick_combine(w, v1, pending, v2, RELOAD);
 }
+
+static uint64_t last_ns; /* never step back, whatever the reads above missed */
 
 static uint64_t systick_now_ns(void *ctx)
 {
     (void)ctx;
-    uint64_t t = ticks();
-    return t / STS_SYSTICK_HZ * 1000000000ull + t % STS_SYSTICK_HZ * 1000000000ull / STS_SYSTICK_HZ;
+    uint64_t ns = sts_ticks_to_ns(ticks(), STS_SYSTICK_HZ);
+    if (ns < last_ns)
+        ns = last_ns;
+    last_ns = ns;
+    return ns;
 }
 
 static const struct sts_clock_ops systick_ops = {systick_now_ns};

@@ -161,7 +161,35 @@ static void priority_and_pinning_are_reported(void)
         CHECK_EQ(t.pinned, 1); /* CPU 0 always exists */
 }
 
+
+/* The MCU clock (issue 12.10): ticks to ns without overflow for 100 days
+ * and beyond, and a wrap whose interrupt is still masked counted, so the
+ * clock never steps back a period. References are exact by construction. */
+static void tick_clock_is_exact_and_monotonic(void)
+{
+    /* 100 days at SysTick's 20 MHz, 1000 s at the study's 160 MHz (the old
+     * ticks * 1e9 / hz wrapped past 2^64 / 1e9 = 1.8e10 ticks) */
+    CHECK_EQ(sts_ticks_to_ns(100ull * 86400 * 20000000, 20000000), 100ull * 86400 * 1000000000);
+    CHECK_EQ(sts_ticks_to_ns(160000000ull * 1000, 160000000), 1000ull * 1000000000);
+    CHECK_EQ(sts_ticks_to_ns(3, 20000000), 150);
+    CHECK_EQ(sts_ticks_to_ns(1, 3), 333333333);
+    CHECK_EQ(sts_ticks_to_ns(UINT64_MAX / 1000, 1000000000), UINT64_MAX / 1000);
+    /* a 24-bit SysTick: every tick T around three wraps, read with the wrap
+     * counted, and read with it pending (interrupts masked across it) */
+    const uint32_t reload = 0x00FFFFFFu;
+    const uint64_t period = (uint64_t)reload + 1;
+    for (uint64_t T = period - 50; T < 3 * period + 50;) {
+        uint32_t v = (uint32_t)(reload - T % period), w = (uint32_t)(T / period);
+        CHECK_EQ(sts_tick_combine(w, v, 0, v, reload), T);
+        if (w > 0 && T % period < 60) /* just wrapped, interrupt not yet taken */
+            CHECK_EQ(sts_tick_combine(w - 1, reload - 2, 1, v, reload), T);
+        int near_wrap = T % period < 60 || T % period > period - 60;
+        T += near_wrap ? 1 : 9973; /* every tick near a wrap, a sample between */
+    }
+}
+
 const struct sts_test_case test_port_cases[] = {
+    {"tick_clock_is_exact_and_monotonic", tick_clock_is_exact_and_monotonic},
     {"queue_keeps_order_and_bounds", queue_keeps_order_and_bounds},
     {"mutex_excludes_under_contention", mutex_excludes_under_contention},
     {"semaphore_counts", semaphore_counts},
