@@ -417,13 +417,6 @@ int cmd_run(int argc, char **argv)
         cli_error("%s", err[0] ? err : sts_strerror(rc));
         return EXIT_USAGE;
     }
-    static struct sts_faultfs faultfs;
-    if (inject) {
-        sts_faultfs_init(&faultfs, &target.fs, &fault, &target.fs);
-        sts_target_env(&target, STS_KV_U("fault_fail_at", fault.fail_at));
-        sts_target_env(&target, STS_KV_B("fault_fail_from", fault.from));
-        sts_target_env(&target, STS_KV_U("fault_op_mask", fault.ops));
-    }
     int code = EXIT_OK;
     char partial[4096] = "";
     FILE *json = NULL, *fio_file = NULL;
@@ -444,6 +437,14 @@ int cmd_run(int argc, char **argv)
     if (check_space(&target, &plan, o.target)) {
         code = EXIT_USAGE;
         goto out;
+    }
+    /* after the CLI's own checks: operation 1 is the run's first */
+    static struct sts_faultfs faultfs;
+    if (inject) {
+        sts_faultfs_init(&faultfs, &target.fs, &fault, &target.fs);
+        sts_target_env(&target, STS_KV_U("fault_fail_at", fault.fail_at));
+        sts_target_env(&target, STS_KV_B("fault_fail_from", fault.from));
+        sts_target_env(&target, STS_KV_U("fault_op_mask", fault.ops));
     }
     /* the results grow in FILE.partial and take FILE's name when the run
      * ends, however it ends: FILE is never a half-written document */

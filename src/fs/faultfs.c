@@ -154,13 +154,13 @@ static uint32_t parse_ops(const char *v)
     return mask;
 }
 
-int sts_faultfs_take_opts(struct sts_target_spec *spec, struct sts_fault_config *cfg,
-                          const char **why)
+/* One list of options (the device's or the +FS part's). */
+static int take_from(struct sts_spec_opt *opts, uint32_t *n_opts, struct sts_fault_config *cfg,
+                     int *at_given, const char **why)
 {
-    memset(cfg, 0, sizeof(*cfg));
-    int any = 0, at_given = 0;
-    for (uint32_t i = 0; i < spec->n_opts;) {
-        const char *k = spec->opts[i].key, *v = spec->opts[i].value;
+    int any = 0;
+    for (uint32_t i = 0; i < *n_opts;) {
+        const char *k = opts[i].key, *v = opts[i].value;
         if (strncmp(k, "fail_", 5)) {
             i++;
             continue;
@@ -172,7 +172,7 @@ int sts_faultfs_take_opts(struct sts_target_spec *spec, struct sts_fault_config 
                 return STS_EINVAL;
             }
             cfg->fail_at = n;
-            at_given = 1;
+            *at_given = 1;
         } else if (!strcmp(k, "fail_from")) {
             int b = 0;
             if (sts_parse_bool(v, &b)) {
@@ -201,9 +201,25 @@ int sts_faultfs_take_opts(struct sts_target_spec *spec, struct sts_fault_config 
             return STS_EINVAL;
         }
         any = 1;
-        memmove(&spec->opts[i], &spec->opts[i + 1], (spec->n_opts - i - 1) * sizeof(spec->opts[0]));
-        spec->n_opts--;
+        memmove(&opts[i], &opts[i + 1], (*n_opts - i - 1) * sizeof(opts[0]));
+        (*n_opts)--;
     }
+    return any;
+}
+
+int sts_faultfs_take_opts(struct sts_target_spec *spec, struct sts_fault_config *cfg,
+                          const char **why)
+{
+    memset(cfg, 0, sizeof(*cfg));
+    int at_given = 0;
+    /* after +FS too: sim:emmc-stm32u5+sensorlog,fail_at=9 reads naturally */
+    int a = take_from(spec->opts, &spec->n_opts, cfg, &at_given, why);
+    if (a < 0)
+        return a;
+    int b = take_from(spec->fs_opts, &spec->n_fs_opts, cfg, &at_given, why);
+    if (b < 0)
+        return b;
+    int any = a || b;
     if (any && !at_given) {
         *why = "fail_from=, fail_op= and fail_err= need fail_at=K";
         return STS_EINVAL;

@@ -144,7 +144,7 @@ int wl_remove(struct sts_ctx *c, const char *path)
             c->scratch_path[0] = '\0';
         return STS_OK;
     }
-    return io_fail(c, rc, "remove");
+    return wl_fail_on(c, rc, "remove", path); /* named, even when it was not the scratch file */
 }
 
 int wl_write(struct sts_ctx *c, sts_fh fh, const void *buf, size_t len)

@@ -367,31 +367,41 @@ static void wait_for(struct l1 *l, uint64_t t)
         sts_port_wait_until(sts_clock_now(sts_port_clock()) + (t - n));
 }
 
-static int open_files(struct l1 *l)
+/* Opens the run's files; *opened gets how many are open, whatever failed. */
+static int open_files(struct l1 *l, uint32_t *opened)
 {
     int rc = 0;
-    if (l->mode == MODE_IOTASK)
-        return wl_open(l->c, "l1_log", STS_O_WRONLY | STS_O_CREAT | STS_O_TRUNC, &l->log_fh);
-    for (uint32_t i = 0; i < l->n && !rc; i++)
+    *opened = 0;
+    if (l->mode == MODE_IOTASK) {
+        rc = wl_open(l->c, "l1_log", STS_O_WRONLY | STS_O_CREAT | STS_O_TRUNC, &l->log_fh);
+        *opened = !rc;
+        return rc;
+    }
+    for (uint32_t i = 0; i < l->n && !rc; i++) {
         rc = wl_open(l->c, file_name[i], STS_O_WRONLY | STS_O_CREAT | STS_O_TRUNC, &l->s[i].fh);
+        *opened += !rc;
+    }
     return rc;
 }
 
-static void close_files(struct l1 *l, uint32_t opened)
+/* Closes and removes the run's files; the first failure, named, or 0. */
+static int close_files(struct l1 *l, uint32_t opened)
 {
     struct sts_ctx *c = l->c;
-    if (l->mode == MODE_IOTASK) {
-        if (opened) {
-            (void)c->target->fs.ops->close(c->target->fs.ctx, l->log_fh);
-            (void)c->target->fs.ops->unlink(c->target->fs.ctx, "l1_log");
-        }
-    } else {
-        for (uint32_t i = 0; i < opened; i++) {
-            (void)c->target->fs.ops->close(c->target->fs.ctx, l->s[i].fh);
-            (void)c->target->fs.ops->unlink(c->target->fs.ctx, file_name[i]);
-        }
+    const struct sts_fs_ops *ops = c->target->fs.ops;
+    int rc = STS_OK;
+    for (uint32_t i = 0; i < (l->mode == MODE_IOTASK ? (opened ? 1u : 0u) : opened); i++) {
+        const char *name = l->mode == MODE_IOTASK ? "l1_log" : file_name[i];
+        sts_fh fh = l->mode == MODE_IOTASK ? l->log_fh : l->s[i].fh;
+        int r = ops->close(c->target->fs.ctx, fh);
+        if (r && !rc)
+            rc = wl_fail_on(c, r, "close", name);
+        r = ops->unlink(c->target->fs.ctx, name);
+        if (r && r != STS_ENOENT && !rc)
+            rc = wl_fail_on(c, r, "remove", name);
     }
     c->scratch_path[0] = '\0';
+    return rc;
 }
 
 static int run_once(struct l1 *l, int mode, double scale)
@@ -411,9 +421,10 @@ static int run_once(struct l1 *l, int mode, double scale)
         s->pending_bytes = s->max_pending_bytes = 0;
     }
     wl_lat_reset(c);
-    int rc = open_files(l);
+    uint32_t opened;
+    int rc = open_files(l, &opened);
     if (rc) {
-        close_files(l, mode == MODE_IOTASK ? 0 : l->n);
+        (void)close_files(l, opened); /* only what opened; the open's error first */
         return rc;
     }
     l->idle_ns = 0;
@@ -463,8 +474,8 @@ static int run_once(struct l1 *l, int mode, double scale)
     }
     /* per-task FIFOs (mutex) each need their own worst case */
     l->r.required_buffer = mode == MODE_MUTEX ? sum_max : l->max_pending_total;
-    close_files(l, l->n);
-    return rc;
+    int crc = close_files(l, l->n);
+    return rc ? rc : crc;
 }
 
 static int lossless(const struct l1_result *r)

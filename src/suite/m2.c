@@ -69,16 +69,21 @@ static void file_name(char *buf, size_t n, uint32_t stream, uint32_t k)
     sts_strlcat(buf, num + 1, n);
 }
 
-static void remove_all(struct m2_state *m)
+/* Removes every file M2 made; the first failure, named, or 0. */
+static int remove_all(struct m2_state *m)
 {
     const struct sts_fs_ops *ops = m->c->target->fs.ops;
     char name[32];
+    int rc = STS_OK;
     for (uint32_t k = 0; k < m->created; k++)
         for (uint32_t s = 0; s < M2_STREAMS; s++) {
             file_name(name, sizeof(name), s, k);
-            (void)ops->unlink(m->c->target->fs.ctx, name);
+            int r = ops->unlink(m->c->target->fs.ctx, name);
+            if (r && r != STS_ENOENT && !rc) /* one that never got made is no failure */
+                rc = wl_fail_on(m->c, r, "remove", name);
         }
     m->created = 0;
+    return rc;
 }
 
 /* Round k's three lifecycles, interleaved step by step as three tasks
@@ -266,7 +271,7 @@ static int m2_run(struct sts_ctx *c)
     struct sts_statvfs sv;
     rc = ops->statvfs(c->target->fs.ctx, &sv);
     if (rc)
-        return sts_fail(c, rc, "M2: the filesystem does not report its free space");
+        return wl_fail_on(c, rc, "statvfs", "(filesystem)");
     int err;
     const char *why = m2_refusal(c, &sv, &err);
     if (why)
@@ -281,7 +286,7 @@ static int m2_run(struct sts_ctx *c)
         }
         rc = ops->statvfs(c->target->fs.ctx, &sv);
         if (rc) {
-            rc = sts_fail(c, rc, "M2: statvfs failed");
+            rc = wl_fail_on(c, rc, "statvfs", "(filesystem)");
             break;
         }
         /* the whole next lifecycle must fit above the floor */
@@ -322,7 +327,9 @@ static int m2_run(struct sts_ctx *c)
     }
     if (!rc || rc == STS_EINTR)
         summarize(&m, rc ? "interrupted" : stopped);
-    remove_all(&m);
+    int rrc = remove_all(&m);
+    if (!rc && rrc)
+        rc = rrc;
     return rc;
 }
 

@@ -1,0 +1,111 @@
+#!/usr/bin/python3
+"""Fault sweep (issue 13): for every workload of suite `all` on each target,
+count the filesystem operations N of a clean quick run (fail_at=0), then
+rerun with the k-th operation failing, for every k in 1..N or a seeded
+sample of k where N is large. Each rerun must end within a bound
+proportional to the clean run, exit 1 (never crash, never 0), name the
+failed operation and file in the test's error, keep valid JSON that ends the
+run, and leave no scratch file behind.
+
+    fault_sweep.py BIN [--samples K] [--seed S] [--targets SPEC,...] [--tests ID,...]
+
+CI runs a small sample (ctest fault-sweep); the full form is
+    fault_sweep.py build/release/storscope --samples 0     (every k)
+"""
+import argparse
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+NAMED = re.compile(r"^(\w+: )?(open|create|close|read|write|seek|sync|remove|unlink|mkdir|"
+                   r"rmdir|stat|statvfs|advise|allocate|open_close|delete) \S+: ")
+TESTS = ["B0", "B1", "B2", "M1", "S1", "S2", "M2", "L1", "fsync", "seq", "nb"]
+
+
+def run(bin_, spec, test, out, timeout):
+    t0 = time.time()
+    r = subprocess.run([bin_, "run", "-q", "-t", spec, "--tests", test, "-o", out, "-d", "500ms"],
+                       capture_output=True, text=True, timeout=timeout)
+    return r, time.time() - t0
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("bin")
+    ap.add_argument("--samples", type=int, default=6, help="k per workload; 0 = every k")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--targets", default="sim:emmc-stm32u5,sim:emmc-stm32u5+sensorlog,null:,posix:")
+    ap.add_argument("--tests", default=",".join(TESTS))
+    a = ap.parse_args()
+    rng = random.Random(a.seed)
+    work = tempfile.mkdtemp(prefix="storscope-sweep-")
+    out = os.path.join(work, "out.json")
+    problems, reruns = [], 0
+    try:
+        for target in a.targets.split(","):
+            for test in a.tests.split(","):
+                scratch = None
+                spec = target
+                if target == "posix:":
+                    scratch = os.path.join(work, "t")
+                    os.makedirs(scratch, exist_ok=True)
+                    spec = "posix:" + scratch
+                r, clean_s = run(a.bin, spec + ",fail_at=0", test, out, 600)
+                m = re.search(r"fault injection: (\d+) operations counted", r.stderr)
+                if r.returncode != 0 or not m:
+                    continue  # not applicable here, or no operations: nothing to sweep
+                with open(out) as f:
+                    if json.load(f)["tests"][0]["status"] != "ok":
+                        continue
+                n = int(m.group(1))
+                ks = list(range(1, n + 1))
+                if a.samples and n > a.samples:
+                    ks = sorted(set([1, n] + rng.sample(range(2, n), a.samples - 2)))
+                print(f"{target} {test}: {n} operations, {len(ks)} reruns", flush=True)
+                for k in ks:
+                    reruns += 1
+                    if os.path.exists(out):
+                        os.unlink(out)
+                    what = f"{target} {test} fail_at={k}"
+                    try:
+                        r, _ = run(a.bin, f"{spec},fail_at={k}", test, out, 60 + 20 * clean_s)
+                    except subprocess.TimeoutExpired:
+                        problems.append(f"{what}: did not end within {60 + 20 * clean_s:.0f} s")
+                        continue
+                    if r.returncode == 0 and " 0 failed" in r.stderr:
+                        continue  # a time-based run on real time ended before operation k
+                    if r.returncode != 1:
+                        problems.append(f"{what}: exit {r.returncode}: {r.stderr.strip()[-200:]}")
+                        continue
+                    try:
+                        with open(out) as f:
+                            doc = json.load(f)
+                    except (OSError, ValueError) as e:
+                        problems.append(f"{what}: results not valid JSON: {e}")
+                        continue
+                    t = doc["tests"][0]
+                    if doc.get("status") != "failed" or t.get("status") != "failed":
+                        problems.append(f"{what}: status {doc.get('status')}/{t.get('status')}")
+                    elif not NAMED.search(t.get("error") or ""):
+                        problems.append(f"{what}: error names no operation and file: "
+                                        f"{t.get('error')!r}")
+                    if scratch and os.listdir(scratch):
+                        problems.append(f"{what}: left {os.listdir(scratch)}")
+                        shutil.rmtree(scratch)
+                        os.makedirs(scratch)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    print(f"{reruns} reruns, {len(problems)} problems")
+    for p in problems:
+        print("  " + p)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
