@@ -7,12 +7,13 @@ proportional to the clean run, exit 1 (never crash, never 0), name the
 failed operation and file in the test's error, keep valid JSON that ends the
 run, and leave no scratch file behind.
 
-    fault_sweep.py BIN [--samples K] [--seed S] [--targets SPEC,...] [--tests ID,...]
+    fault_sweep.py BIN [--samples K] [--seed S] [--jobs N] [--targets SPEC,...] [--tests ID,...]
 
 CI runs a small sample (ctest fault-sweep); the full form is
     fault_sweep.py build/release/storscope --samples 0     (every k)
 """
 import argparse
+import concurrent.futures
 import json
 import os
 import random
@@ -35,70 +36,88 @@ def run(bin_, spec, test, out, timeout):
     return r, time.time() - t0
 
 
+def sweep_one(a, target, test, work):
+    """One workload on one target: returns (log line or None, reruns, problems)."""
+    # a sample of its own per workload: the same k whatever runs beside it
+    rng = random.Random(f"{a.seed}/{target}/{test}")
+    out = os.path.join(work, "out.json")
+    problems, reruns = [], 0
+    scratch = None
+    spec = target
+    if target == "posix:":
+        scratch = os.path.join(work, "t")
+        os.makedirs(scratch, exist_ok=True)
+        spec = "posix:" + scratch
+    r, clean_s = run(a.bin, spec + ",fail_at=0", test, out, 600)
+    m = re.search(r"fault injection: (\d+) operations counted", r.stderr)
+    if r.returncode != 0 or not m:
+        return None, 0, []  # not applicable here, or no operations: nothing to sweep
+    with open(out) as f:
+        if json.load(f)["tests"][0]["status"] != "ok":
+            return None, 0, []
+    n = int(m.group(1))
+    ks = list(range(1, n + 1))
+    if a.samples and n > a.samples:
+        ks = sorted(set([1, n] + rng.sample(range(2, n), a.samples - 2)))
+    for k in ks:
+        reruns += 1
+        if os.path.exists(out):
+            os.unlink(out)
+        what = f"{target} {test} fail_at={k}"
+        try:
+            r, _ = run(a.bin, f"{spec},fail_at={k}", test, out, 60 + 20 * clean_s)
+        except subprocess.TimeoutExpired:
+            problems.append(f"{what}: did not end within {60 + 20 * clean_s:.0f} s")
+            continue
+        if r.returncode == 0 and " 0 failed" in r.stderr:
+            continue  # a time-based run on real time ended before operation k
+        if r.returncode != 1:
+            problems.append(f"{what}: exit {r.returncode}: {r.stderr.strip()[-200:]}")
+            continue
+        try:
+            with open(out) as f:
+                doc = json.load(f)
+        except (OSError, ValueError) as e:
+            problems.append(f"{what}: results not valid JSON: {e}")
+            continue
+        t = doc["tests"][0]
+        if doc.get("status") != "failed" or t.get("status") != "failed":
+            problems.append(f"{what}: status {doc.get('status')}/{t.get('status')}")
+        elif not NAMED.search(t.get("error") or ""):
+            problems.append(f"{what}: error names no operation and file: {t.get('error')!r}")
+        if scratch and os.listdir(scratch):
+            problems.append(f"{what}: left {os.listdir(scratch)}")
+            shutil.rmtree(scratch)
+            os.makedirs(scratch)
+    return f"{target} {test}: {n} operations, {len(ks)} reruns", reruns, problems
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("bin")
     ap.add_argument("--samples", type=int, default=6, help="k per workload; 0 = every k")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                    help="workloads swept side by side (each in its own directory)")
     ap.add_argument("--targets", default="sim:emmc-stm32u5,sim:emmc-stm32u5+sensorlog,null:,posix:")
     ap.add_argument("--tests", default=",".join(TESTS))
     a = ap.parse_args()
-    rng = random.Random(a.seed)
     work = tempfile.mkdtemp(prefix="storscope-sweep-")
-    out = os.path.join(work, "out.json")
+    jobs = [(t, w) for t in a.targets.split(",") for w in a.tests.split(",")]
     problems, reruns = [], 0
     try:
-        for target in a.targets.split(","):
-            for test in a.tests.split(","):
-                scratch = None
-                spec = target
-                if target == "posix:":
-                    scratch = os.path.join(work, "t")
-                    os.makedirs(scratch, exist_ok=True)
-                    spec = "posix:" + scratch
-                r, clean_s = run(a.bin, spec + ",fail_at=0", test, out, 600)
-                m = re.search(r"fault injection: (\d+) operations counted", r.stderr)
-                if r.returncode != 0 or not m:
-                    continue  # not applicable here, or no operations: nothing to sweep
-                with open(out) as f:
-                    if json.load(f)["tests"][0]["status"] != "ok":
-                        continue
-                n = int(m.group(1))
-                ks = list(range(1, n + 1))
-                if a.samples and n > a.samples:
-                    ks = sorted(set([1, n] + rng.sample(range(2, n), a.samples - 2)))
-                print(f"{target} {test}: {n} operations, {len(ks)} reruns", flush=True)
-                for k in ks:
-                    reruns += 1
-                    if os.path.exists(out):
-                        os.unlink(out)
-                    what = f"{target} {test} fail_at={k}"
-                    try:
-                        r, _ = run(a.bin, f"{spec},fail_at={k}", test, out, 60 + 20 * clean_s)
-                    except subprocess.TimeoutExpired:
-                        problems.append(f"{what}: did not end within {60 + 20 * clean_s:.0f} s")
-                        continue
-                    if r.returncode == 0 and " 0 failed" in r.stderr:
-                        continue  # a time-based run on real time ended before operation k
-                    if r.returncode != 1:
-                        problems.append(f"{what}: exit {r.returncode}: {r.stderr.strip()[-200:]}")
-                        continue
-                    try:
-                        with open(out) as f:
-                            doc = json.load(f)
-                    except (OSError, ValueError) as e:
-                        problems.append(f"{what}: results not valid JSON: {e}")
-                        continue
-                    t = doc["tests"][0]
-                    if doc.get("status") != "failed" or t.get("status") != "failed":
-                        problems.append(f"{what}: status {doc.get('status')}/{t.get('status')}")
-                    elif not NAMED.search(t.get("error") or ""):
-                        problems.append(f"{what}: error names no operation and file: "
-                                        f"{t.get('error')!r}")
-                    if scratch and os.listdir(scratch):
-                        problems.append(f"{what}: left {os.listdir(scratch)}")
-                        shutil.rmtree(scratch)
-                        os.makedirs(scratch)
+        with concurrent.futures.ThreadPoolExecutor(max(1, a.jobs)) as pool:
+            futures = []
+            for i, (target, test) in enumerate(jobs):
+                d = os.path.join(work, str(i))
+                os.makedirs(d)
+                futures.append(pool.submit(sweep_one, a, target, test, d))
+            for f in futures:  # in the order given, whatever finished first
+                line, n, p = f.result()
+                if line:
+                    print(line, flush=True)
+                reruns += n
+                problems += p
     finally:
         shutil.rmtree(work, ignore_errors=True)
     print(f"{reruns} reruns, {len(problems)} problems")
