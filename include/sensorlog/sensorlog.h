@@ -21,13 +21,13 @@
 extern "C" {
 #endif
 
-#define SL_FORMAT_VERSION 1
+#define SL_FORMAT_VERSION 2
 #define SL_NAME_MAX 15       /* stream name, bytes including the terminating NUL */
 #define SL_MAX_STREAMS 65535 /* stream ids are two bytes; see sl_config.streams */
 #define SL_MAX_PAGES 64      /* catalog pages (a page is one chunk of entries) */
 #define SL_CATALOG_UPDATES 32 /* catalog chunks a segment takes before a fresh one
                                  starts; bounds what mount reads */
-#define SL_RECORD_MAX 255    /* bytes of data in one record */
+#define SL_MIN_BUFFER 64      /* bytes of cfg.buffer at the least */
 #define SL_MANAGED_PAGE 16384 /* page assumed behind an FTL that does not report one */
 
 /* Error codes: the same values as storscope's STS_E* (device errors pass
@@ -100,7 +100,8 @@ struct sl_config {
      * a filesystem facade, spreads the erases over its operations). */
     uint8_t manual_maintenance;
     /* RAM for records between append and the device: at least the largest
-     * stall times the data rate (measure it with storscope's L1). */
+     * stall times the data rate (measure it with storscope's L1). A record
+     * takes 12 bytes + its data here; at least SL_MIN_BUFFER bytes. */
     uint8_t *buffer;
     size_t buffer_bytes;
     enum sl_full_policy full_policy;
@@ -162,8 +163,8 @@ struct sl_stats {
 /* One record as read back. */
 struct sl_record {
     uint16_t stream;
-    uint8_t len;
-    uint64_t ts;        /* as appended */
+    uint16_t len;       /* bytes of data: 0 .. sl_record_max() */
+    uint64_t ts;        /* as appended, in the caller's unit */
     uint64_t gseq;      /* position in the log */
     const uint8_t *data;/* valid until the next call on the iterator */
 };
@@ -179,7 +180,7 @@ struct sl_iter {
     uint32_t chunk;        /* chunk index in it */
     uint32_t pos;          /* byte offset of the next record in read_buf */
     uint32_t used, n_left; /* payload bytes, records left in the loaded chunk */
-    uint64_t gseq, ts_base;
+    uint64_t gseq, ts_last;  /* next record's sequence number; the last one's timestamp */
     uint64_t from_gseq, from_ts;
     uint32_t seg_seq, gen;  /* the loaded chunk's segment and the buffer's generation */
     int loaded, done;
@@ -216,7 +217,7 @@ struct sl_log {
     uint16_t cat_chunk;          /* latest catalog chunk in cur_seg */
     uint64_t next_gseq, ts_max;
     uint32_t staged, staged_records; /* bytes / records in chunk_buf's payload */
-    uint64_t staged_gseq, staged_ts_base;
+    uint64_t staged_gseq, staged_ts_base, staged_ts_last;
     uint64_t taken;              /* records that left the RAM buffer (staged or dropped) */
     uint64_t sync_target;        /* sync done once taken reaches this and all is flushed */
     int sync_wanted;
@@ -262,8 +263,16 @@ int sl_stream_delete(struct sl_log *log, uint16_t id);
 const struct sl_stream_info *sl_stream_info(const struct sl_log *log, uint16_t id);
 
 /* Copies a record into RAM; bounded time, never touches the device. Safe
- * from several tasks with cfg.lock set. */
+ * from several tasks with cfg.lock set. ts is in whatever unit the caller
+ * chooses (ms, us, ns, a counter): the log stores each record's difference
+ * from the one before it in as few bytes as it needs (1 byte up to 63, 2 up
+ * to 8,191, ...; any 64-bit value fits), so nanosecond clocks and gaps of
+ * days cost a few bytes, never a chunk. len is 0 .. sl_record_max():
+ * SL_EINVAL beyond; SL_ENOMEM if the record could never fit cfg.buffer. */
 int sl_append(struct sl_log *log, uint16_t stream, uint64_t ts, const void *data, size_t len);
+/* The largest record a chunk holds: chunk_bytes - 64 (4,032 bytes with
+ * 4 KiB chunks). */
+uint32_t sl_record_max(const struct sl_log *log);
 
 /* Does at most one device operation: SL_OK when there was nothing left to
  * do, SL_BUSY when work remains (call again), or an error. */

@@ -8,6 +8,10 @@
 #include <string.h>
 
 #define REC_MAX 255u
+/* bytes of record header a facade record takes, about: stream and length
+ * (two varints of 1-2 bytes) and a byte-clock step of at most 2 * REC_MAX
+ * (2 bytes) */
+#define REC_HDR_ABOUT 5u
 
 static int find(const struct sts_slfs *fs, const char *name)
 {
@@ -189,8 +193,15 @@ static int position(struct sts_slfs *fs, uint32_t f, uint64_t off)
         }
         fs->rec_off = skip;
     } else {
-        if (fs->rec.ts + fs->rec.len <= t)
-            return STS_ECORRUPT; /* the index and the log disagree */
+        /* the search found the first record at or after `from`: records of
+         * any size up to REC_MAX follow until the one holding t */
+        while (fs->rec.ts + fs->rec.len <= t) {
+            rc = sl_iter_next(&fs->it, &fs->rec);
+            if (rc)
+                return rc == SL_ENOENT ? STS_ECORRUPT : rc; /* the index and the log disagree */
+        }
+        if (fs->rec.ts > t)
+            return STS_ECORRUPT;
         fs->rec_off = t - fs->rec.ts;
     }
     fs->it_file = f;
@@ -309,7 +320,7 @@ static int fs_statvfs(void *ctx, struct sts_statvfs *st)
     uint64_t live = 0;
     for (uint32_t i = 0; i < fs->cfg.n_files; i++)
         if (fs->cfg.files[i].name[0])
-            live += fs->cfg.files[i].size + (fs->cfg.files[i].size + REC_MAX - 1) / REC_MAX * 7;
+            live += fs->cfg.files[i].size + (fs->cfg.files[i].size + REC_MAX - 1) / REC_MAX * REC_HDR_ABOUT;
     st->total_bytes = s.capacity_bytes;
     st->free_bytes = live < s.capacity_bytes ? s.capacity_bytes - live : 0;
     st->block_size = fs->log.chunk;

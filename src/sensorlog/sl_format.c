@@ -66,7 +66,7 @@ int sl_geometry(struct sl_log *log, const struct sl_config *cfg)
     uint64_t n = l.segments;
     int raw = l.raw;
     uint32_t floor = cfg->free_segments ? cfg->free_segments : 1;
-    if (n < floor + 2 || n > cfg->n_segs || cfg->buffer_bytes < SL_RING_HDR + SL_RECORD_MAX)
+    if (n < floor + 2 || n > cfg->n_segs || cfg->buffer_bytes < SL_MIN_BUFFER)
         return n > cfg->n_segs ? SL_ENOMEM : SL_EINVAL;
     log->base = cfg->offset;
     log->prog = l.page_bytes;
@@ -171,7 +171,7 @@ int sl_seg_hdr_decode(const struct sl_log *log, const uint8_t *buf, struct sl_se
         sl_get32(buf + SL_SEG_HDR) != sl_crc32c(0, buf, SL_SEG_HDR))
         return SL_ENOENT; /* torn or foreign: not a header */
     if (sl_get16(buf + 4) != SL_FORMAT_VERSION)
-        return SL_ECORRUPT; /* a newer format: refuse rather than misread */
+        return SL_ECORRUPT; /* another format (version 1 never shipped): refuse rather than misread */
     h->seq = sl_get32(buf + 8);
     h->erase_count = sl_get32(buf + 12);
     h->first_gseq = sl_get64(buf + 16);
@@ -262,7 +262,12 @@ int sl_chunk_written(const uint8_t *buf, uint32_t seg_seq, uint32_t index)
 
 uint32_t sl_chunk_max_records(const struct sl_log *log)
 {
-    return (log->chunk - SL_CHUNK_HDR) / SL_REC_HDR;
+    return (log->chunk - SL_CHUNK_HDR) / SL_REC_HDR_MIN;
+}
+
+uint32_t sl_record_max(const struct sl_log *log)
+{
+    return log->chunk - SL_CHUNK_HDR - SL_REC_HDR_MAX;
 }
 
 void sl_live_range(const struct sl_log *log, uint32_t *oldest, uint32_t *count)

@@ -15,8 +15,9 @@
 #define SL_CAT_NAME 14u
 #define SL_CAT_PAGE_HDR 8u         /* page number, entries, 4 spare */
 #define SL_CHUNK_HDR 48u
-#define SL_REC_HDR 7u              /* stream (u16), len, ts delta (int32) */
-#define SL_RING_HDR 11u            /* in RAM: stream (u16), len, ts (u64) */
+#define SL_REC_HDR_MIN 3u          /* stream, len, ts delta: varints of 1 byte each */
+#define SL_REC_HDR_MAX 16u         /* 3 + 3 + 10 bytes of varint */
+#define SL_RING_HDR 12u            /* in RAM: stream (u16), len (u16), ts (u64) */
 #define SL_MIN_CHUNK 1024u         /* a catalog page holds 40 entries */
 #define SL_NO_SEG 0xFFFFFFFFu
 #define SL_READ_TRIES 6            /* a read error is retried: one is not evidence */
@@ -72,6 +73,53 @@ static inline uint32_t sl_get32(const uint8_t *p)
 static inline uint64_t sl_get64(const uint8_t *p)
 {
     return (uint64_t)sl_get32(p) | ((uint64_t)sl_get32(p + 4) << 32);
+}
+
+/* Records are varints (LEB128: 7 bits a byte, low first, the top bit set
+ * on every byte but the last); a timestamp is stored as the zigzag of its
+ * difference from the record before it (the chunk's ts_base for the first),
+ * so a delta of any size costs what it needs: 1 byte up to 63. */
+static inline size_t sl_put_varint(uint8_t *p, uint64_t v)
+{
+    size_t n = 0;
+    while (v >= 0x80) {
+        p[n++] = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    p[n++] = (uint8_t)v;
+    return n;
+}
+static inline size_t sl_varint_len(uint64_t v)
+{
+    size_t n = 1;
+    while (v >= 0x80) {
+        v >>= 7;
+        n++;
+    }
+    return n;
+}
+/* Reads a varint in [*p, end); 0 and *p advanced, or -1 when it runs past
+ * end or past 10 bytes (a chunk sensorlog did not write). */
+static inline int sl_get_varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+    uint64_t x = 0;
+    for (unsigned shift = 0; *p < end && shift < 70; shift += 7) {
+        uint8_t b = *(*p)++;
+        x |= (uint64_t)(b & 0x7F) << shift;
+        if (!(b & 0x80)) {
+            *v = x;
+            return 0;
+        }
+    }
+    return -1;
+}
+static inline uint64_t sl_zigzag(uint64_t delta)
+{
+    return (delta << 1) ^ (uint64_t)-(int64_t)(delta >> 63);
+}
+static inline uint64_t sl_unzigzag(uint64_t z)
+{
+    return (z >> 1) ^ (uint64_t)-(int64_t)(z & 1);
 }
 
 /* ---- shared between the files ---------------------------------------- */

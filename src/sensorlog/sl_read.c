@@ -146,7 +146,7 @@ static int load(struct sl_iter *it)
     it->n_left = h.type == SL_CHUNK_DATA ? h.n_records : 0;
     it->pos = SL_CHUNK_HDR;
     it->gseq = h.first_gseq;
-    it->ts_base = h.ts_base;
+    it->ts_last = h.ts_base; /* the first record's delta is from it */
     return 0;
 }
 
@@ -179,20 +179,23 @@ int sl_iter_next(struct sl_iter *it, struct sl_record *rec)
             continue;
         }
         const uint8_t *r = log->cfg.read_buf + it->pos;
-        if (it->pos + SL_REC_HDR > SL_CHUNK_HDR + it->used ||
-            it->pos + SL_REC_HDR + r[2] > SL_CHUNK_HDR + it->used) {
+        const uint8_t *end = log->cfg.read_buf + SL_CHUNK_HDR + it->used;
+        uint64_t stream, len, dts;
+        if (sl_get_varint(&r, end, &stream) || sl_get_varint(&r, end, &len) ||
+            sl_get_varint(&r, end, &dts) || stream > UINT16_MAX || len > (uint64_t)(end - r)) {
             /* the CRC held, the records do not: not sensorlog's writing */
             it->skipped++;
             log->st.corrupt_chunks++;
             it->n_left = 0;
             continue;
         }
-        rec->stream = sl_get16(r);
-        rec->len = r[2];
-        rec->ts = it->ts_base + (uint64_t)(int64_t)(int32_t)sl_get32(r + 3);
+        it->ts_last += sl_unzigzag(dts);
+        rec->stream = (uint16_t)stream;
+        rec->len = (uint16_t)len;
+        rec->ts = it->ts_last;
         rec->gseq = it->gseq++;
-        rec->data = r + SL_REC_HDR;
-        it->pos += SL_REC_HDR + r[2];
+        rec->data = r;
+        it->pos = (uint32_t)(r + len - log->cfg.read_buf);
         it->n_left--;
         if ((!it->stream || rec->stream == it->stream) && rec->gseq >= it->from_gseq &&
             rec->ts >= it->from_ts && rec->gseq >= it->created_gseq)

@@ -98,7 +98,7 @@ int sl_stream_delete(struct sl_log *log, uint16_t id)
             log->cfg.buffer[at] = 0;
             log->cfg.buffer[(at + 1) % cap] = 0;
         }
-        size_t n = SL_RING_HDR + hdr[2];
+        size_t n = SL_RING_HDR + sl_get16(hdr + 2);
         at = (at + n) % cap;
         left -= n;
     }
@@ -131,7 +131,7 @@ static void ring_drop(struct sl_log *log)
 {
     uint8_t hdr[SL_RING_HDR];
     ring_read(log, log->tail, hdr, sizeof(hdr));
-    size_t n = SL_RING_HDR + hdr[2];
+    size_t n = SL_RING_HDR + sl_get16(hdr + 2);
     log->tail = (log->tail + n) % log->cfg.buffer_bytes;
     log->fill -= n;
     log->taken++;
@@ -139,14 +139,16 @@ static void ring_drop(struct sl_log *log)
 
 int sl_append(struct sl_log *log, uint16_t stream, uint64_t ts, const void *data, size_t len)
 {
-    if (len > SL_RECORD_MAX || !stream || stream > log->max_streams || (len && !data))
+    if (len > sl_record_max(log) || !stream || stream > log->max_streams || (len && !data))
         return SL_EINVAL;
-    uint64_t t0 = now(log);
     size_t need = SL_RING_HDR + len;
+    if (need > log->cfg.buffer_bytes)
+        return SL_ENOMEM; /* it would never fit: no amount of pumping helps */
+    uint64_t t0 = now(log);
     uint8_t hdr[SL_RING_HDR];
     sl_put16(hdr, stream);
-    hdr[2] = (uint8_t)len;
-    sl_put64(hdr + 3, ts);
+    sl_put16(hdr + 2, (uint16_t)len);
+    sl_put64(hdr + 4, ts);
     lock(log);
     if (log->streams[stream - 1].id != stream) { /* never created, or deleted */
         unlock(log);
@@ -191,8 +193,8 @@ static int stage(struct sl_log *log)
         }
         uint8_t hdr[SL_RING_HDR];
         ring_read(log, log->tail, hdr, sizeof(hdr));
-        uint64_t ts = sl_get64(hdr + 3);
-        uint32_t len = hdr[2];
+        uint64_t ts = sl_get64(hdr + 4);
+        uint32_t len = sl_get16(hdr + 2);
         if (!sl_get16(hdr)) { /* its stream was deleted: it never reaches the device */
             size_t n = SL_RING_HDR + len;
             log->tail = (log->tail + n) % log->cfg.buffer_bytes;
@@ -202,26 +204,28 @@ static int stage(struct sl_log *log)
             continue;
         }
         if (!log->staged_records) {
-            log->staged_ts_base = ts;
+            log->staged_ts_base = log->staged_ts_last = ts;
             log->staged_gseq = log->next_gseq;
         }
-        int64_t delta = (int64_t)(ts - log->staged_ts_base);
-        if (log->staged + SL_REC_HDR + len > cap || delta > INT32_MAX || delta < INT32_MIN) {
+        uint16_t stream = sl_get16(hdr);
+        uint64_t dts = sl_zigzag(ts - log->staged_ts_last);
+        uint32_t rec = (uint32_t)(sl_varint_len(stream) + sl_varint_len(len) + sl_varint_len(dts));
+        if (log->staged + rec + len > cap) {
             unlock(log);
             return 1;
         }
         uint8_t *r = out + log->staged;
-        r[0] = hdr[0]; /* stream, little-endian */
-        r[1] = hdr[1];
-        r[2] = (uint8_t)len;
-        sl_put32(r + 3, (uint32_t)(int32_t)delta);
-        ring_read(log, (log->tail + SL_RING_HDR) % log->cfg.buffer_bytes, r + SL_REC_HDR, len);
+        r += sl_put_varint(r, stream);
+        r += sl_put_varint(r, len);
+        r += sl_put_varint(r, dts);
+        ring_read(log, (log->tail + SL_RING_HDR) % log->cfg.buffer_bytes, r, len);
         size_t n = SL_RING_HDR + len;
         log->tail = (log->tail + n) % log->cfg.buffer_bytes;
         log->fill -= n;
         log->taken++;
         unlock(log);
-        log->staged += SL_REC_HDR + len;
+        log->staged_ts_last = ts;
+        log->staged += rec + len;
         log->staged_records++;
         log->next_gseq++;
         if (ts > log->ts_max)

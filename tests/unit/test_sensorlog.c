@@ -238,7 +238,7 @@ static void roundtrip_on_nor(void)
     sl_stats(&lg, &st);
     CHECK_EQ(st.appended_records, 900);
     CHECK(st.programmed_bytes % 1024 == 0);
-    /* 7-byte record headers on ~18-byte records, and per 8 KiB segment a header
+    /* 3-byte record headers on ~18-byte records, and per 8 KiB segment a header
      * and a catalog page: under 3 */
     CHECK(st.write_amplification > 1.0 && st.write_amplification < 3.0);
 }
@@ -372,7 +372,7 @@ static void full_buffer_policies(void)
     int k = 0;
     while (sl_append(&lg, id, (uint64_t)k, data, sizeof(data)) == SL_OK)
         k++;
-    CHECK_EQ(k, 400 / 41); /* 11 bytes of header each */
+    CHECK_EQ(k, 400 / (12 + 30)); /* 12 bytes of header each in RAM */
     struct sl_stats st;
     sl_stats(&lg, &st);
     CHECK_EQ(st.rejected_records, 1);
@@ -392,6 +392,104 @@ static void full_buffer_policies(void)
     CHECK_EQ(r.data[0], 16); /* 16 dropped, the last 9 kept */
     sl_stats(&lg, &st);
     CHECK_EQ(st.dropped_records, 16);
+}
+
+/* Timestamps are the caller's, in any unit: 100 records 3 s apart in
+ * nanoseconds used to take a chunk each (a delta above 2^31 closed the
+ * chunk: write amplification ~390). Deltas of any size, backwards too, and
+ * the extremes of 64 bits come back exactly. */
+static void timestamps_of_any_size_cost_bytes_not_chunks(void)
+{
+    CHECK_EQ(nor_log(512 * 1024, 8192), 0);
+    uint16_t id;
+    CHECK_EQ(sl_stream_create(&lg, "ns", &id), 0);
+    CHECK_EQ(sl_sync(&lg), 0);
+    struct sl_stats st;
+    sl_stats(&lg, &st);
+    uint64_t before = st.programmed_bytes;
+    uint8_t data[12];
+    for (uint64_t i = 0; i < 100; i++) {
+        memset(data, (int)i, sizeof(data));
+        CHECK_EQ(sl_append(&lg, id, 1700000000000000000ull + i * 3000000000ull, data, 12), 0);
+    }
+    CHECK_EQ(sl_sync(&lg), 0);
+    sl_stats(&lg, &st);
+    /* 100 records of 12 bytes plus at most 16 bytes of header each: 2,800
+     * bytes, three 1 KiB chunks (976 bytes of payload each) */
+    CHECK(st.programmed_bytes - before <= 3 * 1024);
+    static const uint64_t odd[] = {0, UINT64_MAX, 1, 1ull << 63, (1ull << 63) - 1, 5, 5, 4,
+                                   UINT64_MAX - 1, 0};
+    for (size_t i = 0; i < sizeof(odd) / sizeof(odd[0]); i++) {
+        data[0] = (uint8_t)i;
+        CHECK_EQ(sl_append(&lg, id, odd[i], data, 1), 0);
+    }
+    CHECK_EQ(sl_sync(&lg), 0);
+    struct sl_iter it;
+    struct sl_record r;
+    CHECK_EQ(sl_iter_from_gseq(&lg, &it, id, 0), 0);
+    for (uint64_t i = 0; i < 100; i++) {
+        CHECK_EQ(sl_iter_next(&it, &r), SL_OK);
+        CHECK_EQ(r.ts, 1700000000000000000ull + i * 3000000000ull);
+        CHECK(r.len == 12 && r.data[0] == (uint8_t)i && r.data[11] == (uint8_t)i);
+    }
+    for (size_t i = 0; i < sizeof(odd) / sizeof(odd[0]); i++) {
+        CHECK_EQ(sl_iter_next(&it, &r), SL_OK);
+        CHECK_EQ(r.ts, odd[i]);
+        CHECK(r.len == 1 && r.data[0] == (uint8_t)i);
+    }
+    CHECK_EQ(sl_iter_next(&it, &r), SL_ENOENT);
+    /* and after a remount */
+    CHECK_EQ(sl_mount(&lg, &cfg), 0);
+    CHECK_EQ(sl_iter_from_gseq(&lg, &it, id, 100), 0);
+    for (size_t i = 0; i < sizeof(odd) / sizeof(odd[0]); i++) {
+        CHECK_EQ(sl_iter_next(&it, &r), SL_OK);
+        CHECK_EQ(r.ts, odd[i]);
+    }
+}
+
+/* A record may take up to a chunk's payload (it was 255 bytes); larger is
+ * refused, and so is one the RAM buffer could never hold. */
+static void records_as_large_as_a_chunk_holds(void)
+{
+    CHECK_EQ(nor_log(512 * 1024, 8192), 0);
+    uint32_t most = sl_record_max(&lg);
+    CHECK_EQ(most, 1024u - 48u - 16u); /* chunk - chunk header - largest record header */
+    uint16_t id;
+    CHECK_EQ(sl_stream_create(&lg, "big", &id), 0);
+    static uint8_t data[1024];
+    static const uint32_t sizes[] = {960, 0, 256, 1, 700, 959, 300, 960};
+    for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+        for (uint32_t b = 0; b < sizes[i]; b++)
+            data[b] = (uint8_t)(sts_mix64(i * 4096 + b) >> 7);
+        int rc = sl_append(&lg, id, 10 * i, data, sizes[i]);
+        if (rc == SL_EFULL) {
+            CHECK_EQ(pump_all(), 0);
+            rc = sl_append(&lg, id, 10 * i, data, sizes[i]);
+        }
+        CHECK_EQ(rc, 0);
+    }
+    CHECK_EQ(sl_append(&lg, id, 99, data, most + 1), SL_EINVAL);
+    CHECK_EQ(sl_sync(&lg), 0);
+    struct sl_iter it;
+    struct sl_record r;
+    CHECK_EQ(sl_iter_from_gseq(&lg, &it, id, 0), 0);
+    for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+        CHECK_EQ(sl_iter_next(&it, &r), SL_OK);
+        CHECK_EQ(r.len, sizes[i]);
+        CHECK_EQ(r.ts, 10 * i);
+        for (uint32_t b = 0; b < r.len; b++)
+            if (r.data[b] != (uint8_t)(sts_mix64(i * 4096 + b) >> 7)) {
+                CHECK_EQ(b, UINT32_MAX);
+                break;
+            }
+    }
+    CHECK_EQ(sl_iter_next(&it, &r), SL_ENOENT);
+    /* a buffer of 400 bytes can never take 500 bytes: not "full", wrong */
+    cfg.buffer_bytes = 400;
+    CHECK_EQ(sl_format(&lg, &cfg), 0);
+    CHECK_EQ(sl_stream_create(&lg, "big", &id), 0);
+    CHECK_EQ(sl_append(&lg, id, 0, data, 500), SL_ENOMEM);
+    CHECK_EQ(sl_append(&lg, id, 0, data, 400 - 12), SL_OK);
 }
 
 static void searches_by_time_and_sequence_read_log_n_chunks(void)
@@ -803,8 +901,68 @@ static void facade_files_append_and_read_anywhere(void)
              STS_EINVAL);
     struct sts_statvfs sv;
     CHECK_EQ(o->statvfs(fs.ctx, &sv), 0);
-    /* what the files hold, with 7 bytes of record header per 255: b is left */
-    CHECK_EQ(sv.total_bytes - sv.free_bytes, 40 * 300 + (40 * 300 + 254) / 255 * 7);
+    /* what the files hold, about 5 bytes of record header per 255: b is left */
+    CHECK_EQ(sv.total_bytes - sv.free_bytes, 40 * 300 + (40 * 300 + 254) / 255 * 5);
+}
+
+/* A file written in pieces of every size 1..600 reads back at every offset
+ * (positioned reads used to fail with STS_ECORRUPT unless the file had been
+ * written in multiples of 255 bytes: a record was assumed to be 255 long).
+ * Offsets are visited in a stride, so each read positions afresh. */
+static void facade_reads_any_offset_of_a_file_written_in_pieces(void)
+{
+    struct sts_fs fs;
+    CHECK_EQ(facade(&fs), 0);
+    const struct sts_fs_ops *o = fs.ops;
+    sts_fh a, b;
+    CHECK_EQ(o->open(fs.ctx, "a", STS_O_WRONLY | STS_O_CREAT | STS_O_TRUNC, &a), 0);
+    CHECK_EQ(o->open(fs.ctx, "b", STS_O_WRONLY | STS_O_CREAT | STS_O_TRUNC, &b), 0);
+    static uint8_t buf[600];
+    uint64_t size = 0;
+    size_t done;
+    for (uint32_t piece = 1; piece <= 600; piece++) {
+        for (uint32_t i = 0; i < piece; i++)
+            buf[i] = (uint8_t)(sts_mix64(size + i) >> 13);
+        CHECK_EQ(o->write(fs.ctx, a, buf, piece, &done), 0);
+        size += piece;
+        if (piece % 97 == 0) /* now and then another file's bytes in between */
+            CHECK_EQ(o->write(fs.ctx, b, buf, 5, &done), 0);
+    }
+    CHECK_EQ(size, 600u * 601u / 2u);
+    CHECK_EQ(o->sync(fs.ctx, a, STS_SYNC_DATA), 0);
+    CHECK_EQ(o->close(fs.ctx, a), 0);
+    CHECK_EQ(o->open(fs.ctx, "a", STS_O_RDONLY, &a), 0);
+    /* every offset of the first 2,000 bytes (pieces 1..62), then the first,
+     * middle and last byte of every piece; each read positions afresh */
+    uint64_t bad_at = UINT64_MAX, piece_start = 0;
+    int bad_rc = 0;
+    for (uint64_t at = 0; at < size && bad_at == UINT64_MAX;) {
+        uint8_t got[3];
+        CHECK_EQ(o->seek(fs.ctx, a, at), 0);
+        int rc = o->read(fs.ctx, a, got, sizeof(got), &done);
+        int ok = rc == 0 && done == (size - at < 3 ? size - at : 3);
+        for (size_t i = 0; ok && i < done; i++)
+            ok = got[i] == (uint8_t)(sts_mix64(at + i) >> 13);
+        if (!ok) {
+            bad_at = at;
+            bad_rc = rc;
+        }
+        if (at < 2000) {
+            at++;
+            continue;
+        }
+        /* the piece holding `at`: pieces 1, 2, ... start at k(k-1)/2 */
+        uint64_t k = 1;
+        while ((k + 1) * k / 2 <= at)
+            k++;
+        piece_start = k * (k - 1) / 2;
+        uint64_t mid = piece_start + k / 2, last = piece_start + k - 1;
+        at = at < mid ? mid : at < last ? last : last + 1;
+    }
+    CHECK_EQ(bad_rc, 0);
+    CHECK_EQ(bad_at, UINT64_MAX); /* names the first offset that read wrong */
+    CHECK_EQ(o->close(fs.ctx, a), 0);
+    CHECK_EQ(o->close(fs.ctx, b), 0);
 }
 
 /* The engine's workloads on the facade, with every read verified. */
@@ -842,6 +1000,8 @@ const struct sts_test_case test_sensorlog_cases[] = {
     {"crc32c_check_value", crc32c_check_value},
     {"facade_files_append_and_read_anywhere", facade_files_append_and_read_anywhere},
     {"workloads_run_on_the_facade", workloads_run_on_the_facade},
+    {"facade_reads_any_offset_of_a_file_written_in_pieces",
+     facade_reads_any_offset_of_a_file_written_in_pieces},
     {"appends_from_several_tasks", appends_from_several_tasks},
     {"bad_blocks_and_failed_programs_on_nand", bad_blocks_and_failed_programs_on_nand},
     {"sync_completes_while_records_keep_coming", sync_completes_while_records_keep_coming},
@@ -852,6 +1012,8 @@ const struct sts_test_case test_sensorlog_cases[] = {
     {"appends_never_touch_the_device_and_pumps_do_one_operation",
      appends_never_touch_the_device_and_pumps_do_one_operation},
     {"full_buffer_policies", full_buffer_policies},
+    {"timestamps_of_any_size_cost_bytes_not_chunks", timestamps_of_any_size_cost_bytes_not_chunks},
+    {"records_as_large_as_a_chunk_holds", records_as_large_as_a_chunk_holds},
     {"searches_by_time_and_sequence_read_log_n_chunks",
      searches_by_time_and_sequence_read_log_n_chunks},
     {"power_cuts_lose_nothing_synced", power_cuts_lose_nothing_synced},

@@ -344,16 +344,32 @@ static void crafted_chunk_is_skipped_not_overread(void)
     uint16_t id;
     uint64_t k;
     CHECK_EQ(nor_log_with(200, &id, &k), 0);
-    /* chunk 4 of segment 0 (data): its last record claims 255 bytes, and
+    /* chunk 4 of segment 0 (data): its last record claims 127 bytes, and
      * the CRC is made to match */
     uint8_t c[1024];
     uint64_t at = 4 * 1024;
     CHECK_EQ(bd.ops->read(bd.ctx, at, c, sizeof(c)), 0);
     CHECK_EQ(c[2], 1); /* a data chunk */
     uint32_t used = (uint32_t)(c[4] | c[5] << 8), pos = 48, n = (uint32_t)(c[6] | c[7] << 8);
-    for (uint32_t i = 0; i + 1 < n; i++)
-        pos += 7 + c[pos + 2];
-    c[pos + 2] = 255; /* runs past `used` */
+    /* records: stream, len and timestamp delta as LEB128 varints, then data */
+    for (uint32_t i = 0; i + 1 < n; i++) {
+        uint32_t len = 0;
+        while (c[pos] & 0x80) /* stream */
+            pos++;
+        pos++;
+        for (uint32_t shift = 0;; shift += 7) { /* len */
+            len |= (uint32_t)(c[pos] & 0x7F) << shift;
+            if (!(c[pos++] & 0x80))
+                break;
+        }
+        while (c[pos] & 0x80) /* timestamp delta */
+            pos++;
+        pos += 1 + len;
+    }
+    while (c[pos] & 0x80)
+        pos++;
+    CHECK(c[pos + 1] < 0x80); /* a one-byte len, made to run past `used` */
+    c[pos + 1] = 127;
     uint32_t crc = sl_crc32c(sl_crc32c(0, c, 44), c + 48, used);
     for (int i = 0; i < 4; i++)
         c[44 + i] = (uint8_t)(crc >> (8 * i));
