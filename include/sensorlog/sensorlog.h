@@ -8,7 +8,20 @@
  *
  * It needs nothing from storscope but the block-device interface
  * (storscope/device.h): no heap, no stdio, no OS; the caller provides every
- * buffer and, for appends from several tasks, a lock. */
+ * buffer and, for calls from several tasks, the locks.
+ *
+ * Which call may run where (the contract a TSan test holds it to):
+ *
+ *   interrupt         sl_append (cfg.lock masks the interrupt)
+ *   producer tasks    sl_append, sl_sync_request (cfg.lock)
+ *   the I/O task      sl_pump, sl_maintain, sl_sync
+ *   any task          sl_stream_*, sl_iter_*, sl_stats, sl_sync: with
+ *                     cfg.io_lock set (iterators with a buffer of their
+ *                     own, sl_iter_set_buffer); without, the I/O task only
+ *   one task, alone   sl_format, sl_mount (before any other call)
+ *
+ * Producers only ever wait for a copy into RAM under cfg.lock; readers and
+ * stream changes may wait for one device operation under cfg.io_lock. */
 #ifndef SENSORLOG_H
 #define SENSORLOG_H
 
@@ -125,10 +138,18 @@ struct sl_config {
     void (*evict)(void *ctx, uint64_t first_gseq, uint64_t end_gseq);
     void *evict_ctx;
     /* Optional: appends from several tasks (or from an interrupt) need a
-     * lock around the RAM buffer; it is held for a copy only. */
+     * lock around the RAM buffer; it is held for a copy only. From an
+     * interrupt, it must mask that interrupt. */
     void (*lock)(void *ctx);
     void (*unlock)(void *ctx);
     void *lock_ctx;
+    /* Optional: streams, iterators and statistics from tasks other than
+     * the one that pumps need a second lock (a mutex, never taken in an
+     * interrupt); it is held for one pump step (one device operation) or
+     * one iterator call, and producers never take it. */
+    void (*io_lock)(void *ctx);
+    void (*io_unlock)(void *ctx);
+    void *io_lock_ctx;
     /* Optional: a clock (ns) for the worst append/pump statistics. */
     uint64_t (*now_ns)(void *ctx);
     void *clock_ctx;
@@ -166,7 +187,8 @@ struct sl_record {
     uint16_t len;       /* bytes of data: 0 .. sl_record_max() */
     uint64_t ts;        /* as appended, in the caller's unit */
     uint64_t gseq;      /* position in the log */
-    const uint8_t *data;/* valid until the next call on the iterator */
+    const uint8_t *data;/* valid until the next call on the iterator (and, for an
+                           iterator without a buffer of its own, the next pump) */
 };
 
 struct sl_log;
@@ -188,6 +210,7 @@ struct sl_iter {
                                (damage: their records are lost) */
     uint64_t torn;          /* last chunks of a segment that were written but do not
                                check: torn by a power cut (never synced), or damaged */
+    uint8_t *buf;           /* chunks are read here: cfg.read_buf, or the iterator's own */
 };
 
 struct sl_log {
@@ -218,9 +241,12 @@ struct sl_log {
     uint64_t next_gseq, ts_max;
     uint32_t staged, staged_records; /* bytes / records in chunk_buf's payload */
     uint64_t staged_gseq, staged_ts_base, staged_ts_last;
+    /* shared with producers, under cfg.lock */
     uint64_t taken;              /* records that left the RAM buffer (staged or dropped) */
     uint64_t sync_target;        /* sync done once taken reaches this and all is flushed */
     int sync_wanted;
+    uint32_t sync_requests;      /* sync requests made */
+    uint32_t syncs_done;         /* the newest request a completed flush answered */
     struct sts_bd_req req;
     int in_flight;               /* 0, or what the request in flight writes */
     uint32_t open_target;        /* segment whose header is in flight */
@@ -290,6 +316,11 @@ int sl_sync(struct sl_log *log);
  * timestamp is at or after ts), found in O(log n) device reads. */
 int sl_iter_from_gseq(struct sl_log *log, struct sl_iter *it, uint16_t stream, uint64_t gseq);
 int sl_iter_from_ts(struct sl_log *log, struct sl_iter *it, uint16_t stream, uint64_t ts);
+/* Gives the iterator a buffer of its own (chunk_bytes, aligned as the
+ * device needs), after sl_iter_from_*: a reader in another task than the
+ * pump needs one, as the pump reuses cfg.read_buf between the reader's
+ * calls. Without one, records stay valid until the next sl_pump too. */
+void sl_iter_set_buffer(struct sl_iter *it, uint8_t *buf);
 /* SL_OK with *rec filled, SL_ENOENT at the end of what is on the medium. */
 int sl_iter_next(struct sl_iter *it, struct sl_record *rec);
 

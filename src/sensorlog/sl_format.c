@@ -236,22 +236,34 @@ int sl_chunk_check(const struct sl_log *log, const uint8_t *buf, uint32_t seg_se
     return h->seg_seq == seg_seq && h->index == index ? SL_OK : SL_ENOENT;
 }
 
-int sl_read_raw(struct sl_log *log, uint32_t seg, uint32_t chunk)
+int sl_read_into(struct sl_log *log, uint32_t seg, uint32_t chunk, uint8_t *buf)
 {
     int rc = SL_EIO;
-    log->read_gen++;
+    if (buf == log->cfg.read_buf)
+        log->read_gen++;
     for (int i = 0; i < SL_READ_TRIES && rc == SL_EIO; i++)
-        rc = log->cfg.bd.ops->read(log->cfg.bd.ctx, sl_chunk_addr(log, seg, chunk),
-                                   log->cfg.read_buf, log->chunk);
+        rc = log->cfg.bd.ops->read(log->cfg.bd.ctx, sl_chunk_addr(log, seg, chunk), buf,
+                                   log->chunk);
     return rc;
+}
+
+int sl_read_raw(struct sl_log *log, uint32_t seg, uint32_t chunk)
+{
+    return sl_read_into(log, seg, chunk, log->cfg.read_buf);
+}
+
+int sl_read_chunk_into(struct sl_log *log, uint32_t seg, uint32_t chunk, uint8_t *buf,
+                       struct sl_chunk_hdr *h)
+{
+    int rc = sl_read_into(log, seg, chunk, buf);
+    if (rc)
+        return rc == SL_EIO ? SL_ENOENT : rc; /* a torn page reads as an error */
+    return sl_chunk_check(log, buf, log->cfg.segs[seg].seq, chunk, h);
 }
 
 int sl_read_chunk(struct sl_log *log, uint32_t seg, uint32_t chunk, struct sl_chunk_hdr *h)
 {
-    int rc = sl_read_raw(log, seg, chunk);
-    if (rc)
-        return rc == SL_EIO ? SL_ENOENT : rc; /* a torn page reads as an error */
-    return sl_chunk_check(log, log->cfg.read_buf, log->cfg.segs[seg].seq, chunk, h);
+    return sl_read_chunk_into(log, seg, chunk, log->cfg.read_buf, h);
 }
 
 int sl_chunk_written(const uint8_t *buf, uint32_t seg_seq, uint32_t index)

@@ -122,7 +122,33 @@ static inline uint64_t sl_unzigzag(uint64_t z)
     return (z >> 1) ^ (uint64_t)-(int64_t)(z & 1);
 }
 
+/* The two locks of the calling contract (sensorlog.h): lock guards the RAM
+ * ring and what producers share with the pump; io_lock the device, the read
+ * buffer, the segment table and the catalog. io_lock is taken first. */
+static inline void sl_lock(const struct sl_log *log)
+{
+    if (log->cfg.lock)
+        log->cfg.lock(log->cfg.lock_ctx);
+}
+static inline void sl_unlock(const struct sl_log *log)
+{
+    if (log->cfg.unlock)
+        log->cfg.unlock(log->cfg.lock_ctx);
+}
+static inline void sl_io_lock(const struct sl_log *log)
+{
+    if (log->cfg.io_lock)
+        log->cfg.io_lock(log->cfg.io_lock_ctx);
+}
+static inline void sl_io_unlock(const struct sl_log *log)
+{
+    if (log->cfg.io_unlock)
+        log->cfg.io_unlock(log->cfg.io_lock_ctx);
+}
+
 /* ---- shared between the files ---------------------------------------- */
+/* sl_stream_info without the lock (the caller holds io_lock). */
+const struct sl_stream_info *sl_stream_find(const struct sl_log *log, uint16_t id);
 int sl_geometry(struct sl_log *log, const struct sl_config *cfg);
 uint64_t sl_seg_addr(const struct sl_log *log, uint32_t seg);
 uint64_t sl_chunk_addr(const struct sl_log *log, uint32_t seg, uint32_t chunk);
@@ -150,6 +176,13 @@ int sl_chunk_check(const struct sl_log *log, const uint8_t *buf, uint32_t seg_se
 int sl_read_raw(struct sl_log *log, uint32_t seg, uint32_t chunk);
 /* sl_read_raw, then checks the chunk. */
 int sl_read_chunk(struct sl_log *log, uint32_t seg, uint32_t chunk, struct sl_chunk_hdr *h);
+/* The same into another buffer of chunk bytes (an iterator's own). */
+int sl_read_into(struct sl_log *log, uint32_t seg, uint32_t chunk, uint8_t *buf);
+int sl_read_chunk_into(struct sl_log *log, uint32_t seg, uint32_t chunk, uint8_t *buf,
+                       struct sl_chunk_hdr *h);
+/* Completes the device operation in flight, if any (what the pump started
+ * on the non-blocking path), so the device and the read buffer are free. */
+int sl_settle(struct sl_log *log);
 /* 1 when read_buf holds a chunk that was written as chunk `index` of
  * segment seg_seq (magic, sequence number and index) whatever its CRC says:
  * a chunk written and later damaged, as opposed to one never written. */

@@ -77,9 +77,13 @@ static int iter_init(struct sl_log *log, struct sl_iter *it, uint16_t stream, in
 {
     memset(it, 0, sizeof(*it));
     it->log = log;
+    it->buf = log->cfg.read_buf;
+    int rc = sl_settle(log); /* the device and read_buf to ourselves */
+    if (rc)
+        return rc;
     it->stream = stream;
     if (stream) {
-        const struct sl_stream_info *s = sl_stream_info(log, stream);
+        const struct sl_stream_info *s = sl_stream_find(log, stream);
         if (!s)
             return SL_ENOENT;
         it->created_gseq = s->created_gseq;
@@ -100,12 +104,18 @@ static int iter_init(struct sl_log *log, struct sl_iter *it, uint16_t stream, in
 
 int sl_iter_from_gseq(struct sl_log *log, struct sl_iter *it, uint16_t stream, uint64_t gseq)
 {
-    return iter_init(log, it, stream, 0, gseq);
+    sl_io_lock(log);
+    int rc = iter_init(log, it, stream, 0, gseq);
+    sl_io_unlock(log);
+    return rc;
 }
 
 int sl_iter_from_ts(struct sl_log *log, struct sl_iter *it, uint16_t stream, uint64_t ts)
 {
-    return iter_init(log, it, stream, 1, ts);
+    sl_io_lock(log);
+    int rc = iter_init(log, it, stream, 1, ts);
+    sl_io_unlock(log);
+    return rc;
 }
 
 /* Loads it->chunk (again, if the writer reused the buffer); 1 when there is
@@ -118,14 +128,14 @@ static int load(struct sl_iter *it)
     if (it->chunk >= seg_end(log, it->seg))
         return 1;
     struct sl_chunk_hdr h;
-    int rc = sl_read_chunk(log, it->seg, it->chunk, &h);
+    int rc = sl_read_chunk_into(log, it->seg, it->chunk, it->buf, &h);
     if (rc == SL_ENOENT) {
         /* the end of the segment's data, or a chunk written and then
          * damaged: its header still names its place, or the chunk after it
          * checks. A damaged one is passed over and counted, never returned */
-        int written = sl_chunk_written(log->cfg.read_buf, it->seg_seq, it->chunk);
+        int written = sl_chunk_written(it->buf, it->seg_seq, it->chunk);
         int damaged = it->chunk + 1 < seg_end(log, it->seg) &&
-                      sl_read_chunk(log, it->seg, it->chunk + 1, &h) == SL_OK;
+                      sl_read_chunk_into(log, it->seg, it->chunk + 1, it->buf, &h) == SL_OK;
         if (!damaged) {
             it->torn += written; /* the last chunk written there: torn, or damaged */
             return 1;
@@ -150,11 +160,11 @@ static int load(struct sl_iter *it)
     return 0;
 }
 
-int sl_iter_next(struct sl_iter *it, struct sl_record *rec)
+static int iter_next(struct sl_iter *it, struct sl_record *rec)
 {
     struct sl_log *log = it->log;
     while (!it->done) {
-        if (!it->loaded || it->gen != log->read_gen) {
+        if (!it->loaded || (it->buf == log->cfg.read_buf && it->gen != log->read_gen)) {
             int rc = load(it);
             if (rc < 0)
                 return rc;
@@ -178,8 +188,8 @@ int sl_iter_next(struct sl_iter *it, struct sl_record *rec)
             it->chunk++;
             continue;
         }
-        const uint8_t *r = log->cfg.read_buf + it->pos;
-        const uint8_t *end = log->cfg.read_buf + SL_CHUNK_HDR + it->used;
+        const uint8_t *r = it->buf + it->pos;
+        const uint8_t *end = it->buf + SL_CHUNK_HDR + it->used;
         uint64_t stream, len, dts;
         if (sl_get_varint(&r, end, &stream) || sl_get_varint(&r, end, &len) ||
             sl_get_varint(&r, end, &dts) || stream > UINT16_MAX || len > (uint64_t)(end - r)) {
@@ -195,11 +205,29 @@ int sl_iter_next(struct sl_iter *it, struct sl_record *rec)
         rec->ts = it->ts_last;
         rec->gseq = it->gseq++;
         rec->data = r;
-        it->pos = (uint32_t)(r + len - log->cfg.read_buf);
+        it->pos = (uint32_t)(r + len - it->buf);
         it->n_left--;
         if ((!it->stream || rec->stream == it->stream) && rec->gseq >= it->from_gseq &&
             rec->ts >= it->from_ts && rec->gseq >= it->created_gseq)
             return SL_OK;
     }
     return SL_ENOENT;
+}
+
+void sl_iter_set_buffer(struct sl_iter *it, uint8_t *buf)
+{
+    buf = buf ? buf : it->log->cfg.read_buf;
+    if (it->loaded && buf != it->buf) /* mid-chunk: the position stays */
+        memcpy(buf, it->buf, it->log->chunk);
+    it->buf = buf;
+}
+
+int sl_iter_next(struct sl_iter *it, struct sl_record *rec)
+{
+    sl_io_lock(it->log);
+    int rc = sl_settle(it->log);
+    if (!rc)
+        rc = iter_next(it, rec);
+    sl_io_unlock(it->log);
+    return rc;
 }

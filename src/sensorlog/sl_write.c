@@ -6,18 +6,6 @@
 
 enum { FLIGHT_NONE, FLIGHT_DATA, FLIGHT_CATALOG, FLIGHT_HEADER };
 
-static void lock(struct sl_log *log)
-{
-    if (log->cfg.lock)
-        log->cfg.lock(log->cfg.lock_ctx);
-}
-
-static void unlock(struct sl_log *log)
-{
-    if (log->cfg.unlock)
-        log->cfg.unlock(log->cfg.lock_ctx);
-}
-
 static uint64_t now(const struct sl_log *log)
 {
     return log->cfg.now_ns ? log->cfg.now_ns(log->cfg.clock_ctx) : 0;
@@ -40,7 +28,7 @@ static void catalog_changed(struct sl_log *log, uint32_t slot)
     log->dirty_pages |= 1ull << (slot / log->page_entries);
 }
 
-int sl_stream_create(struct sl_log *log, const char *name, uint16_t *id)
+static int stream_create(struct sl_log *log, const char *name, uint16_t *id)
 {
     size_t len = name ? strlen(name) : 0;
     if (!log->mounted || len == 0 || len > SL_CAT_NAME)
@@ -53,9 +41,11 @@ int sl_stream_create(struct sl_log *log, const char *name, uint16_t *id)
         struct sl_stream_info *s = &log->streams[slot];
         if (s->id)
             continue;
-        s->id = (uint16_t)(slot + 1);
         memcpy(s->name, name, len + 1);
         s->created_gseq = log->next_gseq; /* its records are those staged from now on */
+        sl_lock(log); /* append checks the id */
+        s->id = (uint16_t)(slot + 1);
+        sl_unlock(log);
         log->last_slot = slot;
         catalog_changed(log, slot);
         *id = s->id;
@@ -64,29 +54,49 @@ int sl_stream_create(struct sl_log *log, const char *name, uint16_t *id)
     return SL_ENOSPC;
 }
 
-int sl_stream_open(struct sl_log *log, const char *name, uint16_t *id)
+int sl_stream_create(struct sl_log *log, const char *name, uint16_t *id)
 {
-    const struct sl_stream_info *s = name ? find_name(log, name) : NULL;
-    if (!s)
-        return SL_ENOENT;
-    *id = s->id;
-    return SL_OK;
+    sl_io_lock(log);
+    int rc = stream_create(log, name, id);
+    sl_io_unlock(log);
+    return rc;
 }
 
-const struct sl_stream_info *sl_stream_info(const struct sl_log *log, uint16_t id)
+int sl_stream_open(struct sl_log *log, const char *name, uint16_t *id)
+{
+    sl_io_lock(log);
+    const struct sl_stream_info *s = name ? find_name(log, name) : NULL;
+    if (s)
+        *id = s->id;
+    sl_io_unlock(log);
+    return s ? SL_OK : SL_ENOENT;
+}
+
+const struct sl_stream_info *sl_stream_find(const struct sl_log *log, uint16_t id)
 {
     if (!id || id > log->max_streams || log->streams[id - 1].id != id)
         return NULL;
     return &log->streams[id - 1];
 }
 
+const struct sl_stream_info *sl_stream_info(const struct sl_log *log, uint16_t id)
+{
+    sl_io_lock(log);
+    const struct sl_stream_info *s = sl_stream_find(log, id);
+    sl_io_unlock(log);
+    return s;
+}
+
 static void ring_read(const struct sl_log *log, size_t at, void *dst, size_t n);
 
 int sl_stream_delete(struct sl_log *log, uint16_t id)
 {
-    if (!sl_stream_info(log, id))
+    sl_io_lock(log);
+    if (!sl_stream_find(log, id)) {
+        sl_io_unlock(log);
         return SL_ENOENT;
-    lock(log);
+    }
+    sl_lock(log);
     /* its records still in RAM go with it: the slot may be reused before
      * they reach the device, and they must not come back as the new
      * stream's (stream 0 marks them; staging drops them) */
@@ -103,8 +113,9 @@ int sl_stream_delete(struct sl_log *log, uint16_t id)
         left -= n;
     }
     memset(&log->streams[id - 1], 0, sizeof(log->streams[id - 1]));
-    unlock(log);
+    sl_unlock(log);
     catalog_changed(log, id - 1u);
+    sl_io_unlock(log);
     return SL_OK;
 }
 
@@ -149,15 +160,15 @@ int sl_append(struct sl_log *log, uint16_t stream, uint64_t ts, const void *data
     sl_put16(hdr, stream);
     sl_put16(hdr + 2, (uint16_t)len);
     sl_put64(hdr + 4, ts);
-    lock(log);
+    sl_lock(log);
     if (log->streams[stream - 1].id != stream) { /* never created, or deleted */
-        unlock(log);
+        sl_unlock(log);
         return SL_ENOENT;
     }
     while (log->cfg.buffer_bytes - log->fill < need) {
         if (log->cfg.full_policy != SL_DROP_OLDEST || !log->fill) {
             log->st.rejected_records++;
-            unlock(log);
+            sl_unlock(log);
             return SL_EFULL;
         }
         ring_drop(log);
@@ -168,10 +179,10 @@ int sl_append(struct sl_log *log, uint16_t stream, uint64_t ts, const void *data
     log->fill += need;
     log->st.appended_records++;
     log->st.appended_bytes += len;
-    unlock(log);
-    uint64_t dt = now(log) - t0;
+    uint64_t dt = now(log) - t0; /* with the wait for the lock: what the producer paid */
     if (dt > log->st.worst_append_ns)
         log->st.worst_append_ns = dt;
+    sl_unlock(log);
     return SL_OK;
 }
 
@@ -182,13 +193,11 @@ static int stage(struct sl_log *log)
     uint32_t cap = log->chunk - SL_CHUNK_HDR;
     uint8_t *out = log->cfg.chunk_buf + SL_CHUNK_HDR;
     for (;;) {
+        sl_lock(log);
         /* a sync closes the chunk at the records appended before it; taking
          * newer ones would keep it open as long as records keep coming */
-        if (log->sync_wanted && log->taken >= log->sync_target)
-            return 0;
-        lock(log);
-        if (!log->fill) {
-            unlock(log);
+        if (!log->fill || (log->sync_wanted && log->taken >= log->sync_target)) {
+            sl_unlock(log);
             return 0;
         }
         uint8_t hdr[SL_RING_HDR];
@@ -200,7 +209,7 @@ static int stage(struct sl_log *log)
             log->tail = (log->tail + n) % log->cfg.buffer_bytes;
             log->fill -= n;
             log->taken++;
-            unlock(log);
+            sl_unlock(log);
             continue;
         }
         if (!log->staged_records) {
@@ -211,7 +220,7 @@ static int stage(struct sl_log *log)
         uint64_t dts = sl_zigzag(ts - log->staged_ts_last);
         uint32_t rec = (uint32_t)(sl_varint_len(stream) + sl_varint_len(len) + sl_varint_len(dts));
         if (log->staged + rec + len > cap) {
-            unlock(log);
+            sl_unlock(log);
             return 1;
         }
         uint8_t *r = out + log->staged;
@@ -223,7 +232,7 @@ static int stage(struct sl_log *log)
         log->tail = (log->tail + n) % log->cfg.buffer_bytes;
         log->fill -= n;
         log->taken++;
-        unlock(log);
+        sl_unlock(log);
         log->staged_ts_last = ts;
         log->staged += rec + len;
         log->staged_records++;
@@ -441,6 +450,22 @@ static int keep_floor(struct sl_log *log)
     return SL_OK;
 }
 
+int sl_settle(struct sl_log *log)
+{
+    while (log->in_flight) {
+        struct sts_bd_req *done = NULL;
+        int r = log->cfg.bd.ops->poll(log->cfg.bd.ctx, &done);
+        if (r < 0)
+            return r;
+        if (r > 0 && done == &log->req) {
+            r = finish(log, log->req.result);
+            if (r < 0)
+                return r;
+        }
+    }
+    return SL_OK;
+}
+
 static int pump_step(struct sl_log *log)
 {
     if (!log->mounted)
@@ -468,14 +493,21 @@ static int pump_step(struct sl_log *log)
     if (log->dirty_pages)
         return finish(log, write_page(log, lowest_bit(log->dirty_pages)));
     int full = stage(log);
+    sl_lock(log);
     int sync_due = log->sync_wanted && log->taken >= log->sync_target;
+    uint32_t request = log->sync_requests; /* the newest this flush answers */
+    sl_unlock(log);
     if (full || (sync_due && log->staged_records))
         return finish(log, write_staged(log, !full));
     if (sync_due) {
         int rc = log->cfg.bd.ops->flush(log->cfg.bd.ctx);
         if (rc)
             return rc;
-        log->sync_wanted = 0;
+        sl_lock(log);
+        log->syncs_done = request;
+        if (log->sync_requests == request) /* none came in meanwhile */
+            log->sync_wanted = 0;
+        sl_unlock(log);
         log->st.syncs++;
         return SL_BUSY;
     }
@@ -494,44 +526,64 @@ int sl_open_first(struct sl_log *log)
 
 int sl_maintain(struct sl_log *log)
 {
-    if (!log->mounted || log->in_flight)
-        return log->mounted ? SL_BUSY : SL_EINVAL;
-    return keep_floor(log);
+    sl_io_lock(log);
+    int rc = !log->mounted ? SL_EINVAL : log->in_flight ? SL_BUSY : keep_floor(log);
+    sl_io_unlock(log);
+    return rc;
 }
 
 int sl_pump(struct sl_log *log)
 {
+    sl_io_lock(log);
     uint64_t t0 = now(log);
     int rc = pump_step(log);
     uint64_t dt = now(log) - t0;
     if (dt > log->st.worst_pump_ns)
         log->st.worst_pump_ns = dt;
+    sl_io_unlock(log);
     return rc;
+}
+
+static uint32_t request_sync(struct sl_log *log)
+{
+    sl_lock(log);
+    /* every record appended so far has left the ring once taken gets here */
+    log->sync_target = log->st.appended_records;
+    log->sync_wanted = 1;
+    uint32_t mine = ++log->sync_requests;
+    sl_unlock(log);
+    return mine;
 }
 
 void sl_sync_request(struct sl_log *log)
 {
-    lock(log);
-    /* every record appended so far has left the ring once taken gets here */
-    log->sync_target = log->st.appended_records;
-    unlock(log);
-    log->sync_wanted = 1;
+    (void)request_sync(log);
 }
 
 int sl_sync(struct sl_log *log)
 {
-    sl_sync_request(log);
-    while (log->sync_wanted) {
+    uint32_t mine = request_sync(log);
+    for (;;) {
+        sl_lock(log);
+        /* done once a flush answered this request or a later one: other
+         * tasks' requests never keep it waiting */
+        int done = (int32_t)(log->syncs_done - mine) >= 0;
+        sl_unlock(log);
+        if (done)
+            return SL_OK;
         int rc = sl_pump(log);
         if (rc < 0)
             return rc;
     }
-    return SL_OK;
 }
 
 void sl_stats(const struct sl_log *log, struct sl_stats *out)
 {
+    sl_io_lock(log);
+    sl_lock(log);
     *out = log->st;
+    out->buffered_bytes = log->fill;
+    sl_unlock(log);
     uint32_t per_seg = log->chunks_per_seg - log->hdr_chunks;
     out->capacity_bytes = (uint64_t)log->n_segs * per_seg * log->chunk;
     uint64_t free_chunks = 0;
@@ -547,7 +599,6 @@ void sl_stats(const struct sl_log *log, struct sl_stats *out)
         free_chunks += log->chunks_per_seg - log->next_chunk;
     out->free_bytes = free_chunks * log->chunk;
     out->write_amplification =
-        log->st.appended_bytes ? (double)log->st.programmed_bytes / (double)log->st.appended_bytes
-                               : 0.0;
-    out->buffered_bytes = log->fill;
+        out->appended_bytes ? (double)out->programmed_bytes / (double)out->appended_bytes : 0.0;
+    sl_io_unlock(log);
 }

@@ -612,6 +612,7 @@ struct producer {
     struct sts_task task;
     uint16_t id;
     uint64_t k, n;
+    uint64_t sync_every; /* records between sync requests; 0 none */
     int rc;
 };
 static struct sts_mutex ring_lock;
@@ -640,6 +641,8 @@ static int produce_step(void *arg)
             break;
         }
         p->k++;
+        if (p->sync_every && p->k % p->sync_every == 0)
+            sl_sync_request(&lg);
     }
     if (p->k < p->n && !p->rc)
         return STS_STEP_AGAIN;
@@ -690,6 +693,142 @@ static void appends_from_several_tasks(void)
     CHECK_EQ(pump_rc, 0);
     CHECK_EQ(sl_sync(&lg), 0);
     port->mutex_destroy(&ring_lock);
+    for (int i = 0; i < 3; i++) {
+        CHECK_EQ(prod[i].rc, 0);
+        CHECK_EQ(read_back(prod[i].id, 0, 3000), 0);
+    }
+}
+
+/* ---- every call from the context the header allows ------------------------ */
+static struct sts_mutex io_mutex;
+static struct producer *others_prod;
+
+struct reader {
+    struct sts_task task;
+    struct sl_iter it;
+    uint8_t buf[1024] __attribute__((aligned(8)));
+    int started, final_pass;
+    uint64_t last[3], seen, passes;
+    int rc;
+};
+
+/* Reads the whole log again and again while producers append: every
+ * record in its stream's order, intact, from the start. */
+static int read_step(void *arg)
+{
+    struct reader *r = arg;
+    if (!r->started) {
+        r->final_pass = !__atomic_load_n(&producers_left, __ATOMIC_ACQUIRE);
+        r->rc = sl_iter_from_gseq(&lg, &r->it, 0, 0);
+        if (r->rc)
+            return STS_STEP_DONE;
+        sl_iter_set_buffer(&r->it, r->buf); /* the pump reuses read_buf meanwhile */
+        r->started = 1;
+        for (int i = 0; i < 3; i++)
+            r->last[i] = UINT64_MAX; /* the first expected is record 0 */
+    }
+    for (int n = 0; n < 16; n++) {
+        struct sl_record rec;
+        int rc = sl_iter_next(&r->it, &rec);
+        if (rc == SL_ENOENT) {
+            r->passes++;
+            r->started = 0;
+            return r->final_pass ? STS_STEP_DONE : STS_STEP_AGAIN;
+        }
+        int i = 0;
+        while (i < 3 && others_prod[i].id != rec.stream)
+            i++;
+        if (rc || i == 3 || rec.ts != r->last[i] + 1 || !record_ok(&rec, rec.ts)) {
+            r->rc = rc ? rc : -100 - i;
+            return STS_STEP_DONE;
+        }
+        r->last[i] = rec.ts;
+        r->seen++;
+    }
+    return STS_STEP_AGAIN;
+}
+
+struct cataloguer {
+    struct sts_task task;
+    uint64_t rounds, last_appended;
+    int rc;
+};
+
+/* Streams come and go and statistics are read beside the others. */
+static int catalog_step(void *arg)
+{
+    struct cataloguer *c = arg;
+    uint16_t id, imu;
+    struct sl_stats st;
+    int rc = sl_stream_create(&lg, "tmp", &id);
+    if (!rc)
+        rc = sl_stream_open(&lg, "imu", &imu);
+    if (!rc)
+        rc = sl_stream_delete(&lg, id);
+    sl_stats(&lg, &st);
+    if (!rc && (st.appended_records < c->last_appended || st.appended_records > 3 * 3000))
+        rc = -200; /* a torn or stale counter */
+    c->last_appended = st.appended_records;
+    c->rounds++;
+    if (rc) {
+        c->rc = rc;
+        return STS_STEP_DONE;
+    }
+    return __atomic_load_n(&producers_left, __ATOMIC_ACQUIRE) ? STS_STEP_AGAIN : STS_STEP_DONE;
+}
+
+/* Producers that also ask for syncs, the pump, a reader and a task changing
+ * streams and reading statistics, all at once (threads on POSIX: TSan
+ * checks the contract of sensorlog.h in CI; the super loop on bare metal).
+ * Every record comes back, in order, to the reader and after. */
+static void every_call_from_its_own_task(void)
+{
+    const struct sts_port_ops *port = sts_port();
+    CHECK_EQ(nor_log(512 * 1024, 8192), 0);
+    CHECK_EQ(port->mutex_init(&ring_lock), 0);
+    CHECK_EQ(port->mutex_init(&io_mutex), 0);
+    lg.cfg.lock = port_lock;
+    lg.cfg.unlock = port_unlock;
+    lg.cfg.lock_ctx = &ring_lock;
+    lg.cfg.io_lock = port_lock;
+    lg.cfg.io_unlock = port_unlock;
+    lg.cfg.io_lock_ctx = &io_mutex;
+    static struct producer prod[3];
+    static struct reader rd;
+    static struct cataloguer cat;
+    static const char *const names[3] = {"imu", "ppg", "env"};
+    others_prod = prod;
+    producers_left = 3;
+    pump_rc = 0;
+    memset(&rd, 0, sizeof(rd));
+    memset(&cat, 0, sizeof(cat));
+    for (int i = 0; i < 3; i++) {
+        prod[i] = (struct producer){.n = 3000, .sync_every = 250};
+        CHECK_EQ(sl_stream_create(&lg, names[i], &prod[i].id), 0);
+    }
+    struct sts_task pump_task;
+    for (int i = 0; i < 3; i++)
+        CHECK_EQ(port->task_start(&prod[i].task, produce_step, &prod[i], NULL), 0);
+    CHECK_EQ(port->task_start(&pump_task, pump_step, NULL, NULL), 0);
+    CHECK_EQ(port->task_start(&rd.task, read_step, &rd, NULL), 0);
+    CHECK_EQ(port->task_start(&cat.task, catalog_step, &cat, NULL), 0);
+    for (int i = 0; i < 3; i++)
+        CHECK_EQ(port->task_join(&prod[i].task), 0);
+    CHECK_EQ(port->task_join(&pump_task), 0);
+    CHECK_EQ(port->task_join(&cat.task), 0);
+    CHECK_EQ(sl_sync(&lg), 0);
+    CHECK_EQ(port->task_join(&rd.task), 0);
+    CHECK_EQ(pump_rc, 0);
+    CHECK_EQ(rd.rc, 0);
+    CHECK_EQ(cat.rc, 0);
+    CHECK(rd.passes >= 1 && cat.rounds >= 1);
+    struct sl_stats st;
+    sl_stats(&lg, &st);
+    CHECK_EQ(st.appended_records, 9000);
+    CHECK(st.syncs >= 1);
+    lg.cfg.lock = lg.cfg.unlock = lg.cfg.io_lock = lg.cfg.io_unlock = NULL;
+    port->mutex_destroy(&ring_lock);
+    port->mutex_destroy(&io_mutex);
     for (int i = 0; i < 3; i++) {
         CHECK_EQ(prod[i].rc, 0);
         CHECK_EQ(read_back(prod[i].id, 0, 3000), 0);
@@ -1003,6 +1142,7 @@ const struct sts_test_case test_sensorlog_cases[] = {
     {"facade_reads_any_offset_of_a_file_written_in_pieces",
      facade_reads_any_offset_of_a_file_written_in_pieces},
     {"appends_from_several_tasks", appends_from_several_tasks},
+    {"every_call_from_its_own_task", every_call_from_its_own_task},
     {"bad_blocks_and_failed_programs_on_nand", bad_blocks_and_failed_programs_on_nand},
     {"sync_completes_while_records_keep_coming", sync_completes_while_records_keep_coming},
     {"catalog_pages_survive_mount", catalog_pages_survive_mount},
