@@ -70,7 +70,7 @@ echo "== cppcheck"
 cppcheck --quiet --error-exitcode=1 --std=c11 --enable=warning,performance,portability \
     --inline-suppr -I include src cli tests/harness tests/unit firmware
 
-echo "== install + external consumer (pkg-config and find_package)"
+echo "== install + external consumers (pkg-config and find_package; storscope, and sensorlog alone)"
 prefix=$(mktemp -d)
 trap 'rm -rf "$prefix"' EXIT
 cmake --install build/release --prefix "$prefix" >/dev/null
@@ -79,7 +79,14 @@ test -x "$prefix/bin/storscope"
 cc -std=c11 -Wall -Wextra -Werror tests/consumer/consumer.c -o "$prefix/consumer-pc" \
     $(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs --static storscope)
 "$prefix/consumer-pc"
+# sensorlog alone: its own .pc file, and nothing of storscope's on the link line
+sl_libs=$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --libs sensorlog)
+case "$sl_libs" in *storscope*) echo "sensorlog.pc pulls in storscope: $sl_libs" >&2; exit 1 ;; esac
+cc -std=c11 -Wall -Wextra -Werror tests/consumer/sensorlog_consumer.c -o "$prefix/sensorlog-pc" \
+    $(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags sensorlog) $sl_libs
+"$prefix/sensorlog-pc"
 cmake -S tests/consumer -B "$prefix/consumer-build" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
 cmake --build "$prefix/consumer-build" >/dev/null
 "$prefix/consumer-build/consumer"
+"$prefix/consumer-build/sensorlog_consumer"
 echo "all checks passed"

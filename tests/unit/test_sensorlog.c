@@ -1128,6 +1128,49 @@ static void workloads_run_on_the_facade(void)
     CHECK(st.programmed_bytes > 64 * 1024); /* at least seq's file went through it */
 }
 
+/* ---- the defaults the header documents ---------------------------------- */
+static struct sts_bd_geometry fake_geo;
+static void fake_geometry(void *ctx, struct sts_bd_geometry *g)
+{
+    (void)ctx;
+    *g = fake_geo;
+}
+static const struct sts_bd_ops geometry_only_ops = {NULL, NULL, NULL, NULL, fake_geometry,
+                                                    NULL, NULL};
+
+/* What sensorlog.h says of chunk_bytes, page_bytes and segment_bytes left
+ * at 0 (it once documented a 512 B chunk while the code used 4 KiB). */
+static void layout_defaults_are_what_the_header_says(void)
+{
+    struct sl_config c;
+    memset(&c, 0, sizeof(c));
+    c.bd = (struct sts_bd){&geometry_only_ops, NULL};
+    struct sl_layout l;
+    /* raw NOR: the program unit is the page; chunk max(page, 4 KiB);
+     * segment max(erase block, 16 chunks) */
+    fake_geo = (struct sts_bd_geometry){.capacity = 16u << 20, .prog_size = 256,
+                                        .erase_size = 4096, .flags = STS_BD_NEEDS_ERASE};
+    CHECK_EQ(sl_layout(&c, &l), 0);
+    CHECK(l.raw && l.page_bytes == 256 && l.chunk_bytes == 4096 && l.erase_bytes == 4096);
+    CHECK_EQ(l.segment_bytes, 65536);
+    CHECK_EQ(l.segments, 256);
+    /* managed media that report no page: 16 KiB pages, so 16 KiB chunks */
+    fake_geo = (struct sts_bd_geometry){.capacity = 64u << 20, .prog_size = 512};
+    CHECK_EQ(sl_layout(&c, &l), 0);
+    CHECK(!l.raw && l.page_bytes == 16384 && l.chunk_bytes == 16384);
+    CHECK_EQ(l.segment_bytes, 16 * 16384);
+    /* ... one that reports 4 KiB pages gets 4 KiB chunks; page_bytes overrides */
+    fake_geo.page_size = 4096;
+    CHECK_EQ(sl_layout(&c, &l), 0);
+    CHECK_EQ(l.chunk_bytes, 4096);
+    c.page_bytes = 8192;
+    CHECK_EQ(sl_layout(&c, &l), 0);
+    CHECK_EQ(l.chunk_bytes, 8192);
+    /* a chunk smaller than the page would share it with the next: refused */
+    c.chunk_bytes = 4096;
+    CHECK_EQ(sl_layout(&c, &l), SL_EINVAL);
+}
+
 /* The published check value, so other tools can read the format. */
 static void crc32c_check_value(void)
 {
@@ -1137,6 +1180,7 @@ static void crc32c_check_value(void)
 
 const struct sts_test_case test_sensorlog_cases[] = {
     {"crc32c_check_value", crc32c_check_value},
+    {"layout_defaults_are_what_the_header_says", layout_defaults_are_what_the_header_says},
     {"facade_files_append_and_read_anywhere", facade_files_append_and_read_anywhere},
     {"workloads_run_on_the_facade", workloads_run_on_the_facade},
     {"facade_reads_any_offset_of_a_file_written_in_pieces",
