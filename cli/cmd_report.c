@@ -59,7 +59,7 @@ static void report_usage(FILE *f)
     fputs("usage: storscope report RESULTS.json [-o REPORT.html]\n"
           "\n"
           "Prints the findings (knee, plateau, dips, asymmetry, random-read penalty,\n"
-          "tail, medium tier) and the guidelines they support, each naming its test.\n"
+          "tail, fsync beside the tier table) and the guidelines they support, each naming its test.\n"
           "-o writes a single-file HTML report with figures (gnuplot) and tables.\n",
           f);
 }

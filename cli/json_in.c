@@ -125,6 +125,13 @@ void cli_replay(const cJSON *doc, const struct sts_sink *sink)
                                               "error", "elapsed_ns", "wall_elapsed_ns", NULL};
     static struct sts_kv test_params[REPLAY_MAX_KV], params[REPLAY_MAX_KV],
         metrics[REPLAY_MAX_KV], summary[REPLAY_MAX_KV];
+    const cJSON *run = cJSON_GetObjectItemCaseSensitive(doc, "run");
+    const cJSON *target = cJSON_GetObjectItemCaseSensitive(run, "target");
+    const cJSON *kind = cJSON_GetObjectItemCaseSensitive(run, "target_kind");
+    struct sts_run_info ri = {.target = cJSON_IsString(target) ? target->valuestring : "",
+                              .target_kind = cJSON_IsString(kind) ? kind->valuestring : ""};
+    if (sink->ops->run_begin)
+        sink->ops->run_begin(sink->ctx, &ri);
     const cJSON *t;
     cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(doc, "tests"))
     {

@@ -29,6 +29,7 @@ struct sts_series {
 #define STS_AN_MIN_SLOW 3
 
 struct sts_an_input {
+    char target_kind[16];                    /* "posix", "sim", "null"...: "" unknown */
     struct sts_series seq_write, seq_read;   /* B0 (or B1 when B0 is absent) */
     struct sts_series fixed_write, fixed_read; /* B2 */
     struct sts_series rand_read;             /* M1 */
@@ -93,7 +94,7 @@ struct sts_analysis {
     size_t n_guidelines;
     /* machine-readable results of the detectors (-1 / 0 when not found) */
     int64_t write_knee_bytes, read_plateau_bytes, write_dip_bytes;
-    char tier[96];
+    char tier[160];
 };
 
 /* Detectors on one series; return the index found or -1. */
@@ -137,8 +138,11 @@ void sts_an_aging_result(const struct sts_an_aging *g, struct sts_an_aging_fit *
 void sts_an_growth_class(double slope, double ci95, char *out, size_t n);
 
 /* Places an fsync profile (and sequential bandwidth, which tells consumer
- * SSDs from cards) in the published tier table; "between X and Y" when it
- * falls between rows. Writes the text into out. */
+ * SSDs from cards) beside the published tier table: "in the X row's range
+ * (...)", "between the X and Y rows" when it falls between rows. It compares
+ * figures, and says so; it never calls the target a medium (the study's
+ * eMMC can land in the A2 microSD row), and the null: target, which has no
+ * medium, gets no row. Writes the text into out. */
 void sts_an_tier(const struct sts_an_input *in, char *out, size_t n);
 
 void sts_analyze(const struct sts_an_input *in, const struct sts_an_config *cfg,

@@ -159,23 +159,63 @@ static const struct tier_row tiers[] = {
 };
 #define N_TIERS (sizeof(tiers) / sizeof(tiers[0]))
 
+/* A table figure as the table prints it: 4, 1.2, 0.05 (no trailing zeros). */
+static void table_fig(char *buf, size_t n, double v)
+{
+    an_fixed(buf, n, v, 2);
+    char *dot = strchr(buf, '.');
+    if (!dot)
+        return;
+    char *end = buf + strlen(buf);
+    while (end > dot && (end[-1] == '0' || end[-1] == '.'))
+        *--end = '\0';
+}
+
 void sts_an_tier(const struct sts_an_input *in, char *out, size_t n)
 {
     out[0] = '\0';
     if (!in->has_fsync)
         return;
+    if (!strcmp(in->target_kind, "null")) {
+        sts_strlcpy(out, "none: null: has no medium (its figure is storscope's own cost)", n);
+        return;
+    }
     double iops = in->fsync_iops, mean = in->fsync_mean_ns;
     /* consumer SSDs flush their cache on every fsync: a card's fsync rate
      * with an SSD's bandwidth */
     if (in->has_seq && in->seq_write_bps > 100e6 && iops < 10000) {
-        sts_strlcpy(out, "SSD without power-loss protection (fsync-bound like a card, "
-                         "sequential bandwidth of an SSD)", n);
+        sts_strlcpy(out, "like an SSD without power-loss protection (a card's fsync rate, "
+                         "an SSD's sequential bandwidth)", n);
         return;
     }
     for (size_t i = 0; i < N_TIERS; i++)
         if (iops >= tiers[i].iops_lo && iops <= tiers[i].iops_hi && mean >= tiers[i].mean_lo_ns &&
             mean <= tiers[i].mean_hi_ns) {
-            sts_strlcpy(out, tiers[i].name, n);
+            char lo[24], hi[24], mlo[24], mhi[24];
+            an_fixed(lo, sizeof(lo), tiers[i].iops_lo, 0);
+            an_fixed(hi, sizeof(hi), tiers[i].iops_hi, 0);
+            table_fig(mlo, sizeof(mlo), tiers[i].mean_lo_ns / 1e6);
+            table_fig(mhi, sizeof(mhi), tiers[i].mean_hi_ns / 1e6);
+            sts_strlcpy(out, "in the ", n);
+            sts_strlcat(out, tiers[i].name, n);
+            sts_strlcat(out, " row's range (", n);
+            if (tiers[i].iops_hi < 1e11) {
+                sts_strlcat(out, lo, n);
+                sts_strlcat(out, "-", n);
+                sts_strlcat(out, hi, n);
+            } else {
+                sts_strlcat(out, "over ", n);
+                sts_strlcat(out, lo, n);
+            }
+            sts_strlcat(out, " fsync/s, mean ", n);
+            if (tiers[i].mean_lo_ns > 0) {
+                sts_strlcat(out, mlo, n);
+                sts_strlcat(out, "-", n);
+            } else {
+                sts_strlcat(out, "under ", n);
+            }
+            sts_strlcat(out, mhi, n);
+            sts_strlcat(out, " ms)", n);
             return;
         }
     /* between rows: name the rows around its IOPS, never force one */
@@ -188,18 +228,19 @@ void sts_an_tier(const struct sts_an_input *in, char *out, size_t n)
             above = tiers[i].name;
     }
     if (below && above && below != above) {
-        sts_strlcpy(out, "between ", n);
+        sts_strlcpy(out, "between the ", n);
         sts_strlcat(out, below, n);
         sts_strlcat(out, " and ", n);
         sts_strlcat(out, above, n);
+        sts_strlcat(out, " rows", n);
     } else if (below) {
-        sts_strlcpy(out, "slower than every row (below ", n);
+        sts_strlcpy(out, "slower than every row (below the ", n);
         sts_strlcat(out, tiers[0].name, n);
-        sts_strlcat(out, ")", n);
+        sts_strlcat(out, " row)", n);
         if (iops > tiers[0].iops_lo) { /* in range on IOPS, off on latency */
-            sts_strlcpy(out, "near ", n);
+            sts_strlcpy(out, "near the ", n);
             sts_strlcat(out, below, n);
-            sts_strlcat(out, " (outside its latency band)", n);
+            sts_strlcat(out, " row (outside its latency band)", n);
         }
     } else {
         sts_strlcpy(out, "below the consumer SD card row", n);
@@ -354,8 +395,9 @@ void sts_analyze(const struct sts_an_input *in, const struct sts_an_config *cfg,
         sts_an_tier(in, out->tier, sizeof(out->tier));
         char iops[24];
         an_fixed(iops, sizeof(iops), in->fsync_iops, 0);
-        SAY(an_add(out->finding, &out->n_findings, "tier", "fsync"), "medium tier: ", out->tier,
-            " (", iops, " fsync/s, mean ", b, ")");
+        SAY(an_add(out->finding, &out->n_findings, "tier", "fsync"),
+            "fsync beside the published tier table (seed 001): ", out->tier, "; this run ", iops,
+            " fsync/s, mean ", b, " (figures compared, not media)");
     }
     an_system(in, cfg, out);
 }
@@ -455,7 +497,15 @@ static int collect_test_end(void *ctx, const struct sts_test_end *te)
     return 0;
 }
 
-static const struct sts_sink_ops collector_ops = {.point = collect_point,
+static int collect_run_begin(void *ctx, const struct sts_run_info *ri)
+{
+    struct sts_an_input *in = ctx;
+    sts_strlcpy(in->target_kind, ri->target_kind ? ri->target_kind : "", sizeof(in->target_kind));
+    return 0;
+}
+
+static const struct sts_sink_ops collector_ops = {.run_begin = collect_run_begin,
+                                                  .point = collect_point,
                                                   .test_end = collect_test_end};
 
 void sts_an_collector_init(struct sts_an_input *in, struct sts_sink *sink)

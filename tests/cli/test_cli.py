@@ -795,8 +795,27 @@ class Report(Base):
         self.assertIn("falls up to 16x (B0", out)
         self.assertIn("A read buffer of 64 KiB is enough", out)
         self.assertIn("Avoid writes of 128 KiB", out)
-        self.assertIn("medium tier: consumer SD card", out)
+        self.assertIn("fsync beside the published tier table (seed 001): in the consumer SD card "
+                      "row's range (100-250 fsync/s, mean 4-10 ms)", out)
         self.assertIn("649 ms stall", out)
+
+    def test_the_tier_compares_figures_and_never_names_the_target(self):
+        # null: used to be "an NVMe SSD with power-loss protection", the
+        # study's eMMC "A2 microSD": a tier says what it compares against
+        r = run("run", "-q", "-t", "null:", "--tests", "fsync", "-d", "200ms", "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        r = run("report", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("none: null: has no medium", r.stdout)
+        self.assertNotIn("NVMe", r.stdout)
+        r = run("run", "-q", "-t", "sim:emmc-stm32u5", "--tests", "fsync", "-d", "5s",
+                "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        r = run("report", self.out)
+        tier = [l for l in r.stdout.splitlines() if "tier table" in l]
+        self.assertEqual(len(tier), 1, r.stdout)
+        self.assertRegex(tier[0], r"(in the .* row's range \(|between the .* rows)")
+        self.assertIn("(figures compared, not media)", tier[0])
 
     def test_report_of_a_partial_run_leaves_the_rest_out(self):
         r = run("run", "-q", "-t", "sim:sd-consumer,capacity=64M", "--tests", "fsync",
@@ -804,7 +823,7 @@ class Report(Base):
         self.assertEqual(r.returncode, 0, r.stderr)
         r = run("report", self.out)
         self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertIn("medium tier: consumer SD card", r.stdout)
+        self.assertIn("in the consumer SD card row's range", r.stdout)
         self.assertNotIn("chunks of at least", r.stdout)  # no B0: no chunk guideline
         self.assertNotIn("read buffer", r.stdout)
 

@@ -54,23 +54,38 @@ static void tiers_by_row_between_rows_and_consumer_ssd(void)
     in.fsync_iops = 200;
     in.fsync_mean_ns = 4.85e6;
     sts_an_tier(&in, t, sizeof(t));
-    CHECK_STR(t, "consumer SD card");
+    CHECK_STR(t, "in the consumer SD card row's range (100-250 fsync/s, mean 4-10 ms)");
     in.fsync_iops = 600;
     in.fsync_mean_ns = 1.6e6;
     sts_an_tier(&in, t, sizeof(t));
-    CHECK_STR(t, "A2 microSD");
+    CHECK_STR(t, "in the A2 microSD row's range (400-800 fsync/s, mean 1.2-2.5 ms)");
     in.fsync_iops = 2500;
     in.fsync_mean_ns = 0.4e6;
     sts_an_tier(&in, t, sizeof(t));
-    CHECK_STR(t, "industrial eMMC");
+    CHECK_STR(t, "in the industrial eMMC row's range (1500-4000 fsync/s, mean 0.2-0.6 ms)");
     in.fsync_iops = 1000; /* between A2 and eMMC: never forced into a row */
     in.fsync_mean_ns = 1.0e6;
     sts_an_tier(&in, t, sizeof(t));
-    CHECK_STR(t, "between A2 microSD and industrial eMMC");
+    CHECK_STR(t, "between the A2 microSD and industrial eMMC rows");
     in.fsync_iops = 15000;
     in.fsync_mean_ns = 0.066e6;
     sts_an_tier(&in, t, sizeof(t));
-    CHECK_STR(t, "SATA SSD with power-loss protection");
+    CHECK_STR(t, "in the SATA SSD with power-loss protection row's range (10000-25000 fsync/s, "
+                 "mean 0.05-0.1 ms)");
+    /* null: has no medium: its millions of fsync/s are storscope's own cost,
+     * not an NVMe SSD's */
+    in.fsync_iops = 12e6;
+    in.fsync_mean_ns = 80;
+    strcpy(in.target_kind, "null");
+    sts_an_tier(&in, t, sizeof(t));
+    CHECK(strstr(t, "none: null: has no medium") == t);
+    CHECK(strstr(t, "NVMe") == NULL);
+    in.target_kind[0] = '\0';
+    sts_an_tier(&in, t, sizeof(t));
+    CHECK_STR(t, "in the NVMe SSD with power-loss protection row's range (over 50000 fsync/s, "
+                 "mean under 0.03 ms)");
+    in.fsync_iops = 15000;
+    in.fsync_mean_ns = 0.066e6;
     /* a card's fsync rate with an SSD's bandwidth: a consumer SSD */
     in.fsync_iops = 390;
     in.fsync_mean_ns = 2.5e6;
@@ -101,7 +116,7 @@ static void guidelines_carry_the_numbers_and_name_the_test(void)
     CHECK_EQ(an.write_knee_bytes, 512);
     CHECK_EQ(an.read_plateau_bytes, 64 * 1024);
     CHECK_EQ(an.write_dip_bytes, 128 * 1024);
-    CHECK_STR(an.tier, "consumer SD card");
+    CHECK_STR(an.tier, "in the consumer SD card row's range (100-250 fsync/s, mean 4-10 ms)");
     int chunk = 0, buffer = 0, readbuf = 0, dip = 0, stall = 0;
     for (size_t i = 0; i < an.n_guidelines; i++) {
         const char *g = an.guideline[i].text;
