@@ -1,10 +1,12 @@
 /* storscope compare A.json B.json ...: the headline figures of several
  * devices or configurations side by side (seed 003's SD vs eMMC vs SSD), with
  * each figure's ratio to the first file. --threshold PCT exits 1 when a later
- * file is worse than the first by more than PCT on any figure both have, so a
- * CI pipeline can gate on storage performance. */
+ * file is worse than the first by more than PCT and beyond both files' 95 %
+ * intervals (docs/analysis.md), so a CI pipeline can gate on storage
+ * performance without gating on noise. */
 #include "cli.h"
 #include "json_in.h"
+#include "storscope/analysis.h"
 #include "storscope/output.h"
 #include "storscope/units.h"
 
@@ -16,17 +18,46 @@
 
 #define MAX_FILES 16
 
+/* A figure as read from one file: the value and, when the file holds its
+ * spread, a 95 % interval [lo, hi] around it. */
+struct val {
+    double v, lo, hi;
+    int found, has_ci;
+};
+
 struct figure {
     const char *label;
     int higher_is_better; /* 1: throughput, IOPS; 0: latency */
     int is_rate;          /* bytes/s (else ns, or a plain count when is_count) */
     int is_count;
-    double (*get)(const cJSON *doc, int *found);
+    int is_exponent;      /* compared by intervals only, never by percent */
+    void (*get)(const cJSON *doc, struct val *out);
+    const char *no_ci;    /* why the file holds no interval for it */
 };
 
-/* mean of the runs of the point `name` at chunk_bytes == chunk */
-static double point_mean(const cJSON *doc, const char *id, const char *name, double chunk,
-                         int *found)
+static void set_ci(struct val *o, double lo, double hi)
+{
+    o->lo = lo;
+    o->hi = hi;
+    o->has_ci = isfinite(lo) && isfinite(hi) && lo <= o->v && o->v <= hi;
+}
+
+/* A point's mean over its runs, the interval from their spread (Student t,
+ * n - 1 degrees of freedom): one run has none. */
+static void from_runs(const cJSON *runs, struct val *o)
+{
+    o->found = 1;
+    o->v = cli_num(runs, "mean");
+    double n = cli_num(runs, "n"), sd = cli_num(runs, "sd");
+    if (n >= 2 && isfinite(sd)) {
+        double h = sts_t975((unsigned)(n - 1)) * sd / sqrt(n);
+        set_ci(o, o->v - h, o->v + h);
+    }
+}
+
+/* the point `name` at chunk_bytes == chunk */
+static void point_mean(const cJSON *doc, const char *id, const char *name, double chunk,
+                       struct val *o)
 {
     const cJSON *t = cli_test(doc, id), *p;
     const cJSON *points = t ? cJSON_GetObjectItemCaseSensitive(t, "points") : NULL;
@@ -36,34 +67,83 @@ static double point_mean(const cJSON *doc, const char *id, const char *name, dou
         const cJSON *runs = cJSON_GetObjectItemCaseSensitive(p, "runs");
         if (cJSON_IsString(nm) && !strcmp(nm->valuestring, name) && runs &&
             cli_num(cJSON_GetObjectItemCaseSensitive(p, "params"), "chunk_bytes") == chunk) {
-            *found = 1;
-            return cli_num(runs, "mean");
+            from_runs(runs, o);
+            return;
         }
     }
-    return 0;
 }
 
-static double test_key(const cJSON *doc, const char *id, const char *key, int *found)
+static void test_key(const cJSON *doc, const char *id, const char *key, struct val *o)
 {
     const cJSON *t = cli_test(doc, id);
     const cJSON *v = t ? cJSON_GetObjectItemCaseSensitive(t, key) : NULL;
-    *found = cJSON_IsNumber(v);
-    return *found ? v->valuedouble : 0;
+    o->found = cJSON_IsNumber(v);
+    o->v = o->found ? v->valuedouble : 0;
 }
 
-static double fsync_pct(const cJSON *doc, const char *pct, int *found)
+static const cJSON *fsync_lat(const cJSON *doc)
 {
     const cJSON *t = cli_test(doc, "fsync");
     const cJSON *p = t ? cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(t, "points"), 0) : NULL;
-    const cJSON *lat = cJSON_GetObjectItemCaseSensitive(
-        cJSON_GetObjectItemCaseSensitive(p, "latency"), "write+flush");
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(
-        cJSON_GetObjectItemCaseSensitive(lat, "percentiles_ns"), pct);
-    *found = cJSON_IsNumber(v);
-    return *found ? v->valuedouble : 0;
+    return cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(p, "latency"),
+                                            "write+flush");
 }
 
-static double seq_best(const cJSON *doc, const char *name, int *found)
+/* Percentile p of the fsync latency, with the order-statistic interval: the
+ * p-quantile of N samples lies between ranks N p -/+ 1.96 sqrt(N p (1-p))
+ * with 95 % confidence; the file keeps fio's percentile list, so the
+ * interval runs from the nearest kept percentile below the low rank (or
+ * the minimum) to the nearest above the high rank (or the maximum): wider
+ * than the truth, never narrower. */
+static void fsync_pct(const cJSON *doc, double p, struct val *o)
+{
+    static const double kept[] = {1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9,
+                                  99.95, 99.99};
+    const cJSON *lat = fsync_lat(doc);
+    const cJSON *pct = cJSON_GetObjectItemCaseSensitive(lat, "percentiles_ns");
+    char key[16];
+    snprintf(key, sizeof(key), "%g", p);
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(pct, key);
+    o->found = cJSON_IsNumber(v);
+    if (!o->found)
+        return;
+    o->v = v->valuedouble;
+    double n = cli_num(lat, "count"), q = p / 100;
+    if (!(n > 0))
+        return;
+    double h = 1.96 * sqrt(n * q * (1 - q)), rlo = (n * q - h) / n * 100, rhi = (n * q + h) / n * 100;
+    double lo = cli_num(lat, "min_ns"), hi = NAN; /* above the top kept percentile: unbounded */
+    for (size_t i = 0; i < sizeof(kept) / sizeof(kept[0]); i++) {
+        snprintf(key, sizeof(key), "%g", kept[i]);
+        const cJSON *k = cJSON_GetObjectItemCaseSensitive(pct, key);
+        if (!cJSON_IsNumber(k))
+            continue;
+        if (kept[i] <= rlo)
+            lo = k->valuedouble;
+        if (kept[i] >= rhi && isnan(hi))
+            hi = k->valuedouble;
+    }
+    if (isnan(hi) && rhi <= 100 - 100 / n) /* short of the last sample: the maximum bounds it */
+        hi = cli_num(lat, "max_ns");
+    set_ci(o, lo, hi);
+}
+
+/* fsync IOPS is the inverse of the mean write+flush time: its interval
+ * follows from the mean's (sd / sqrt(count)) */
+static void fsync_iops(const cJSON *doc, struct val *o)
+{
+    test_key(doc, "fsync", "iops", o);
+    const cJSON *lat = fsync_lat(doc);
+    double mean = cli_num(lat, "mean_ns"), sd = cli_num(lat, "sd_ns"), n = cli_num(lat, "count");
+    if (o->found && n >= 2 && mean > 0) {
+        double r = 1.96 * sd / sqrt(n) / mean;
+        if (r < 1)
+            set_ci(o, o->v / (1 + r), o->v / (1 - r));
+    }
+}
+
+/* the best of the seq runs; the runs' range brackets it */
+static void seq_best(const cJSON *doc, const char *name, struct val *o)
 {
     const cJSON *t = cli_test(doc, "seq"), *p;
     const cJSON *points = t ? cJSON_GetObjectItemCaseSensitive(t, "points") : NULL;
@@ -71,61 +151,75 @@ static double seq_best(const cJSON *doc, const char *name, int *found)
     {
         const cJSON *nm = cJSON_GetObjectItemCaseSensitive(p, "name");
         const cJSON *m = cJSON_GetObjectItemCaseSensitive(p, "metrics");
+        const cJSON *runs = cJSON_GetObjectItemCaseSensitive(p, "runs");
         if (cJSON_IsString(nm) && !strcmp(nm->valuestring, name) && m) {
-            *found = 1;
-            return cli_num(m, "best_bytes_per_second");
+            o->found = 1;
+            o->v = cli_num(m, "best_bytes_per_second");
+            if (cli_num(runs, "n") >= 2)
+                set_ci(o, cli_num(runs, "min"), cli_num(runs, "max"));
+            return;
         }
     }
-    return 0;
 }
 
-static double f_b0w(const cJSON *d, int *f) { return point_mean(d, "B0", "write", 1024, f); }
-static double f_b0r(const cJSON *d, int *f) { return point_mean(d, "B0", "read", 1024, f); }
-static double f_b0w1(const cJSON *d, int *f) { return point_mean(d, "B0", "write", 1, f); }
-static double f_b2w(const cJSON *d, int *f) { return point_mean(d, "B2", "write", 2097152, f); }
-static double f_b2r(const cJSON *d, int *f) { return point_mean(d, "B2", "read", 2097152, f); }
-static double f_m1(const cJSON *d, int *f) { return point_mean(d, "M1", "randread", 1024, f); }
-static double f_iops(const cJSON *d, int *f) { return test_key(d, "fsync", "iops", f); }
-static double f_p50(const cJSON *d, int *f) { return fsync_pct(d, "50", f); }
-static double f_p9999(const cJSON *d, int *f) { return fsync_pct(d, "99.99", f); }
-static double f_max(const cJSON *d, int *f) { return test_key(d, "fsync", "max_latency_ns", f); }
-static double f_seqw(const cJSON *d, int *f) { return seq_best(d, "write", f); }
-static double f_seqr(const cJSON *d, int *f) { return seq_best(d, "read_uncached", f); }
-static double f_s2(const cJSON *d, int *f)
+static void exponent(const cJSON *doc, const char *key, const char *ci_key, struct val *o)
 {
-    return test_key(d, "S2", "open_close_exponent_flat", f);
-}
-static double f_l1io(const cJSON *d, int *f) { return test_key(d, "L1", "iotask_max_lossless_bps", f); }
-static double f_l1d(const cJSON *d, int *f) { return test_key(d, "L1", "direct_max_lossless_bps", f); }
-static double f_l1buf(const cJSON *d, int *f)
-{
-    return test_key(d, "L1", "iotask_required_buffer_bytes", f);
-}
-static double f_l1stall(const cJSON *d, int *f) { return test_key(d, "L1", "iotask_worst_stall_ns", f); }
-static double f_m2(const cJSON *d, int *f)
-{
-    return test_key(d, "M2", "create_threshold_free_bytes", f);
+    struct val ci = {0};
+    test_key(doc, "S2", key, o);
+    test_key(doc, "S2", ci_key, &ci);
+    if (o->found && ci.found)
+        set_ci(o, o->v - ci.v, o->v + ci.v);
 }
 
+static void f_b0w(const cJSON *d, struct val *o) { point_mean(d, "B0", "write", 1024, o); }
+static void f_b0r(const cJSON *d, struct val *o) { point_mean(d, "B0", "read", 1024, o); }
+static void f_b0w1(const cJSON *d, struct val *o) { point_mean(d, "B0", "write", 1, o); }
+static void f_b2w(const cJSON *d, struct val *o) { point_mean(d, "B2", "write", 2097152, o); }
+static void f_b2r(const cJSON *d, struct val *o) { point_mean(d, "B2", "read", 2097152, o); }
+static void f_m1(const cJSON *d, struct val *o) { point_mean(d, "M1", "randread", 1024, o); }
+static void f_p50(const cJSON *d, struct val *o) { fsync_pct(d, 50, o); }
+static void f_p9999(const cJSON *d, struct val *o) { fsync_pct(d, 99.99, o); }
+static void f_max(const cJSON *d, struct val *o) { test_key(d, "fsync", "max_latency_ns", o); }
+static void f_seqw(const cJSON *d, struct val *o) { seq_best(d, "write", o); }
+static void f_seqr(const cJSON *d, struct val *o) { seq_best(d, "read_uncached", o); }
+static void f_s2(const cJSON *d, struct val *o)
+{
+    exponent(d, "open_close_exponent_flat", "open_close_exponent_flat_ci95", o);
+}
+static void f_l1io(const cJSON *d, struct val *o) { test_key(d, "L1", "iotask_max_lossless_bps", o); }
+static void f_l1d(const cJSON *d, struct val *o) { test_key(d, "L1", "direct_max_lossless_bps", o); }
+static void f_l1buf(const cJSON *d, struct val *o)
+{
+    test_key(d, "L1", "iotask_required_buffer_bytes", o);
+}
+static void f_l1stall(const cJSON *d, struct val *o) { test_key(d, "L1", "iotask_worst_stall_ns", o); }
+static void f_m2(const cJSON *d, struct val *o)
+{
+    test_key(d, "M2", "create_threshold_free_bytes", o);
+}
+
+#define ONE_RUN "one run (--runs 3 gives an interval)"
+#define ONE_SAMPLE "one sample: the worst of a run has no interval"
+#define ONE_SEARCH "one search per file, no spread recorded"
 static const struct figure figures[] = {
-    {"B0 write, 1 B chunks", 1, 1, 0, f_b0w1},
-    {"B0 write, 1 KiB chunks", 1, 1, 0, f_b0w},
-    {"B0 read, 1 KiB chunks", 1, 1, 0, f_b0r},
-    {"B2 write, 2 MiB chunks", 1, 1, 0, f_b2w},
-    {"B2 read, 2 MiB chunks", 1, 1, 0, f_b2r},
-    {"M1 random read, 1 KiB", 1, 1, 0, f_m1},
-    {"fsync IOPS", 1, 0, 1, f_iops},
-    {"fsync p50", 0, 0, 0, f_p50},
-    {"fsync p99.99", 0, 0, 0, f_p9999},
-    {"fsync max", 0, 0, 0, f_max},
-    {"seq write (dd), best", 1, 1, 0, f_seqw},
-    {"seq read uncached, best", 1, 1, 0, f_seqr},
-    {"S2 open+close growth exponent", 0, 0, 2, f_s2},
-    {"L1 iotask, highest lossless rate", 1, 1, 0, f_l1io},
-    {"L1 direct, highest lossless rate", 1, 1, 0, f_l1d},
-    {"L1 iotask, RAM needed", 0, 0, 3, f_l1buf},
-    {"L1 iotask, worst stall", 0, 0, 0, f_l1stall},
-    {"M2 create over threshold, free", 0, 0, 3, f_m2},
+    {"B0 write, 1 B chunks", 1, 1, 0, 0, f_b0w1, ONE_RUN},
+    {"B0 write, 1 KiB chunks", 1, 1, 0, 0, f_b0w, ONE_RUN},
+    {"B0 read, 1 KiB chunks", 1, 1, 0, 0, f_b0r, ONE_RUN},
+    {"B2 write, 2 MiB chunks", 1, 1, 0, 0, f_b2w, ONE_RUN},
+    {"B2 read, 2 MiB chunks", 1, 1, 0, 0, f_b2r, ONE_RUN},
+    {"M1 random read, 1 KiB", 1, 1, 0, 0, f_m1, ONE_RUN},
+    {"fsync IOPS", 1, 0, 1, 0, fsync_iops, "fewer than 2 operations"},
+    {"fsync p50", 0, 0, 0, 0, f_p50, "too few operations"},
+    {"fsync p99.99", 0, 0, 0, 0, f_p9999, "too few operations for the 99.99th"},
+    {"fsync max", 0, 0, 0, 0, f_max, ONE_SAMPLE},
+    {"seq write (dd), best", 1, 1, 0, 0, f_seqw, ONE_RUN},
+    {"seq read uncached, best", 1, 1, 0, 0, f_seqr, ONE_RUN},
+    {"S2 open+close growth exponent", 0, 0, 2, 1, f_s2, "no interval in the file"},
+    {"L1 iotask, highest lossless rate", 1, 1, 0, 0, f_l1io, ONE_SEARCH},
+    {"L1 direct, highest lossless rate", 1, 1, 0, 0, f_l1d, ONE_SEARCH},
+    {"L1 iotask, RAM needed", 0, 0, 3, 0, f_l1buf, ONE_SEARCH},
+    {"L1 iotask, worst stall", 0, 0, 0, 0, f_l1stall, ONE_SAMPLE},
+    {"M2 create over threshold, free", 0, 0, 3, 0, f_m2, ONE_SEARCH},
 };
 #define N_FIGURES (sizeof(figures) / sizeof(figures[0]))
 
@@ -154,8 +248,11 @@ static void compare_usage(FILE *f)
     fputs("usage: storscope compare [--format text|md|html] [--threshold PCT] A.json B.json ...\n"
           "\n"
           "Headline figures of each file side by side, with the ratio to the first.\n"
-          "--threshold PCT: exit 1 when a later file is worse than the first by more\n"
-          "than PCT percent on any figure both files have.\n",
+          "--threshold PCT: exit 1 when a later file is worse than the first on a\n"
+          "figure both files have by more than PCT percent and beyond both files'\n"
+          "95 % intervals (their runs' spread, a percentile's order statistics);\n"
+          "growth exponents by their intervals alone. A figure a file holds no\n"
+          "interval for (one run, a maximum) is shown but not gated, and named.\n",
           f);
 }
 
@@ -197,7 +294,7 @@ static void row_begin(enum fmt fmt, int header, const char *label)
 static void cell(enum fmt fmt, int header, const char *text)
 {
     if (fmt == FMT_TEXT)
-        printf("  %-24.24s", text);
+        printf("  %-26.26s", text);
     else if (fmt == FMT_MD)
         printf(" | %s", text);
     else {
@@ -286,40 +383,63 @@ int cmd_compare(int argc, char **argv)
     for (int i = 0; i < n; i++)
         cell(fmt, 1, names[i]);
     row_end(fmt, 1, n);
-    int regressions = 0;
-    char why[2048] = "";
+    int regressions = 0, ungated = 0;
+    char why[2048] = "", notes[2048] = "";
     for (size_t k = 0; k < N_FIGURES; k++) {
         const struct figure *fg = &figures[k];
-        double v[MAX_FILES];
-        int found[MAX_FILES], any = 0;
+        struct val v[MAX_FILES];
+        int any = 0;
         for (int i = 0; i < n; i++) {
-            found[i] = 0;
-            v[i] = fg->get(docs[i], &found[i]);
-            any |= found[i];
+            memset(&v[i], 0, sizeof(v[i]));
+            fg->get(docs[i], &v[i]);
+            any |= v[i].found;
         }
         if (!any)
             continue; /* a figure none of the files has */
         row_begin(fmt, 0, fg->label);
         for (int i = 0; i < n; i++) {
-            char text[64] = "-", val[32];
-            if (found[i]) {
-                show(val, sizeof(val), fg, v[i]);
-                if (i && found[0] && v[0] != 0)
-                    snprintf(text, sizeof(text), "%s (%.2fx)", val, v[i] / v[0]);
+            char text[96] = "-", val[32];
+            if (v[i].found) {
+                show(val, sizeof(val), fg, v[i].v);
+                if (i && v[0].found && fg->is_exponent)
+                    snprintf(text, sizeof(text), "%s (%+.2f)", val, v[i].v - v[0].v);
+                else if (i && v[0].found && v[0].v != 0)
+                    snprintf(text, sizeof(text), "%s (%.2fx)", val, v[i].v / v[0].v);
                 else
                     snprintf(text, sizeof(text), "%s", val);
             }
             cell(fmt, 0, text);
-            if (threshold >= 0 && i && found[i] && found[0] && v[0] != 0) {
-                double change = (v[i] - v[0]) / fabs(v[0]) * 100.0;
-                double worse = fg->higher_is_better ? -change : change;
-                if (worse > threshold) {
-                    regressions++;
-                    char line[256];
-                    snprintf(line, sizeof(line), "\n  %s: %s is %.1f %% worse than %s",
-                             fg->label, argv[optind + i], worse, argv[optind]);
-                    strncat(why, line, sizeof(why) - strlen(why) - 1);
-                }
+            if (threshold < 0 || !i || !v[i].found || !v[0].found)
+                continue;
+            if (!v[i].has_ci || !v[0].has_ci) {
+                /* no spread, no verdict: a difference of unknown meaning */
+                char line[256];
+                snprintf(line, sizeof(line), "\n  %s: %s", fg->label, fg->no_ci);
+                if (!strstr(notes, line))
+                    strncat(notes, line, sizeof(notes) - strlen(notes) - 1);
+                ungated++;
+                continue;
+            }
+            /* worse only when the intervals do not overlap, and (but for
+             * exponents) by more than the threshold */
+            int apart = fg->higher_is_better ? v[i].hi < v[0].lo : v[i].lo > v[0].hi;
+            double change = v[0].v != 0 ? (v[i].v - v[0].v) / fabs(v[0].v) * 100.0 : 0;
+            double worse = fg->higher_is_better ? -change : change;
+            if (apart && (fg->is_exponent || worse > threshold)) {
+                regressions++;
+                char line[320], a[32], b[32], c[32], d[32];
+                show(a, sizeof(a), fg, v[0].lo);
+                show(b, sizeof(b), fg, v[0].hi);
+                show(c, sizeof(c), fg, v[i].lo);
+                show(d, sizeof(d), fg, v[i].hi);
+                if (fg->is_exponent)
+                    snprintf(line, sizeof(line), "\n  %s: %s is %+.2f (95 %% interval %s..%s against %s..%s)",
+                             fg->label, argv[optind + i], v[i].v - v[0].v, c, d, a, b);
+                else
+                    snprintf(line, sizeof(line),
+                             "\n  %s: %s is %.1f %% worse than %s (95 %% intervals %s..%s and %s..%s do not overlap)",
+                             fg->label, argv[optind + i], worse, argv[optind], c, d, a, b);
+                strncat(why, line, sizeof(why) - strlen(why) - 1);
             }
         }
         row_end(fmt, 0, n);
@@ -328,9 +448,11 @@ int cmd_compare(int argc, char **argv)
         fputs("</table>\n<p>Ratios are to the first file.</p>\n</body></html>\n", stdout);
     for (int i = 0; i < n; i++)
         cJSON_Delete(docs[i]);
+    if (ungated)
+        fprintf(stderr, "storscope: not gated, no interval to judge a difference by:%s\n", notes);
     if (regressions) {
-        fprintf(stderr, "storscope: %d figure%s regressed by more than %.1f %%:%s\n", regressions,
-                regressions == 1 ? "" : "s", threshold, why);
+        fprintf(stderr, "storscope: %d figure%s regressed beyond the runs' spread and by more than "
+                        "%.1f %%:%s\n", regressions, regressions == 1 ? "" : "s", threshold, why);
         return EXIT_RUN_FAILED;
     }
     return EXIT_OK;

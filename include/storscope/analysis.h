@@ -102,6 +102,10 @@ int sts_an_knee(const struct sts_series *s, double gain);
 int sts_an_plateau(const struct sts_series *s, double band);
 int sts_an_dip(const struct sts_series *s, int from, double drop);
 
+/* Student's t at 97.5 % (a two-sided 95 % interval) for df degrees of
+ * freedom; infinite for 0. */
+double sts_t975(unsigned df);
+
 /* Least-squares slope of log(y) against log(x) with the half-width of its
  * 95 % confidence interval (Student t, n - 2 degrees of freedom). Returns 0,
  * or STS_EINVAL with fewer than 3 points or a non-positive value. */

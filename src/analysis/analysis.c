@@ -75,11 +75,20 @@ int sts_an_dip(const struct sts_series *s, int from, double drop)
     return -1;
 }
 
+double sts_t975(unsigned df)
+{
+    static const double t[] = {0,     12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365,
+                               2.306, 2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
+                               2.120, 2.110,  2.101, 2.093, 2.086, 2.080, 2.074, 2.069,
+                               2.064, 2.060,  2.056, 2.052, 2.048, 2.045, 2.042};
+    if (df < sizeof(t) / sizeof(t[0]))
+        return df ? t[df] : INFINITY; /* no degrees of freedom: no interval */
+    return df <= 40 ? 2.021 : df <= 60 ? 2.000 : df <= 120 ? 1.980 : 1.960;
+}
+
 int sts_an_loglog_slope(const double *x, const double *y, size_t n, double *slope,
                         double *ci95)
 {
-    static const double t975[] = {0, 12.706, 4.303, 3.182, 2.776, 2.571,
-                                  2.447, 2.365, 2.306, 2.262, 2.228};
     if (n < 3)
         return STS_EINVAL;
     double sx = 0, sy = 0, sxx = 0, sxy = 0;
@@ -104,7 +113,7 @@ int sts_an_loglog_slope(const double *x, const double *y, size_t n, double *slop
     double se = sqrt(sse / (dn - 2.0) / (sxx - sx * sx / dn));
     size_t df = n - 2;
     *slope = b;
-    *ci95 = se * (df <= 10 ? t975[df] : 1.96);
+    *ci95 = se * sts_t975((unsigned)df);
     return STS_OK;
 }
 

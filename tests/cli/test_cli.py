@@ -987,6 +987,74 @@ class Compare(Base):
             os.path.dirname(worse) + "/", ""))
         self.assertEqual(run("compare", "--threshold", "60", study, worse).returncode, 0)
 
+    def test_the_gate_judges_differences_by_their_spread(self):
+        # two runs of one disk used to "regress" on noise: 13 figures at
+        # --threshold 10, an S2 exponent "1090.6 % worse"
+        study = os.path.join(FIXTURES, "study.json")
+
+        def variant(name, b0_values=None, s2=None, fsync_count=None):
+            with open(study) as f:
+                doc = json.load(f)
+            for t in doc["tests"]:
+                if t["id"] == "B0" and b0_values:
+                    for p in t["points"]:
+                        if p["name"] == "write" and p["params"]["chunk_bytes"] == 1024:
+                            v = b0_values
+                            m = sum(v) / len(v)
+                            sd = (sum((x - m) ** 2 for x in v) / (len(v) - 1)) ** 0.5 if len(v) > 1 else 0
+                            p["runs"].update(values=v, n=len(v), mean=m, sd=sd, min=min(v), max=max(v))
+                if t["id"] == "fsync" and fsync_count:
+                    t["points"][0]["latency"]["write+flush"]["count"] = fsync_count
+            if s2:
+                doc["tests"].append({"id": "S2", "title": "S2", "params": {}, "points": [],
+                                     "status": "ok", "error": None, "elapsed_ns": 1,
+                                     "wall_elapsed_ns": 1, "open_close_exponent_flat": s2[0],
+                                     "open_close_exponent_flat_ci95": s2[1]})
+            path = os.path.join(self.dir, name)
+            with open(path, "w") as f:
+                json.dump(doc, f)
+            return path
+
+        # 12 % slower on the mean, but the runs overlap: noise, not a regression
+        a = variant("a.json", [100e6, 120e6, 80e6, 110e6, 90e6], (0.05, 0.3))
+        b = variant("b.json", [88e6, 108e6, 68e6, 98e6, 78e6], (0.6, 0.5))
+        r = run("compare", "--threshold", "10", a, b)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("S2 open+close growth exponent", r.stdout)
+        self.assertIn("(+0.55)", r.stdout)  # an exponent's difference, not a percentage
+        self.assertNotIn("%", [l for l in r.stdout.splitlines() if "exponent" in l][0])
+        # the same means with tight runs, and exponents whose intervals part
+        a = variant("a.json", [100e6, 100.5e6, 99.5e6, 100e6, 100e6], (0.05, 0.02))
+        b = variant("b.json", [88e6, 88.5e6, 87.5e6, 88e6, 88e6], (0.6, 0.1))
+        r = run("compare", "--threshold", "10", a, b)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn("B0 write, 1 KiB chunks: " + b + " is 12.0 % worse", r.stderr)
+        self.assertIn("do not overlap", r.stderr)
+        self.assertIn("S2 open+close growth exponent: " + b + " is +0.55 (95 % interval", r.stderr)
+        # one run holds no interval: shown, not gated, and said so
+        a = variant("a.json", [100e6])
+        b = variant("b.json", [50e6])
+        r = run("compare", "--threshold", "10", a, b)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("not gated", r.stderr)
+        self.assertIn("B0 write, 1 KiB chunks: one run (--runs 3 gives an interval)", r.stderr)
+        self.assertIn("fsync max: one sample", r.stderr)
+        # a percentile from 20 operations: its interval is wide, a planted
+        # 30 % difference in p50 is inside it
+        a = variant("a.json", fsync_count=20)
+        with open(a) as f:
+            doc = json.load(f)
+        for t in doc["tests"]:
+            if t["id"] == "fsync":
+                pct = t["points"][0]["latency"]["write+flush"]["percentiles_ns"]
+                pct["50"] = pct["70"]  # inside the 20-sample interval (p20..p80)
+        b = os.path.join(self.dir, "b.json")
+        with open(b, "w") as f:
+            json.dump(doc, f)
+        r = run("compare", "--threshold", "10", a, b)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertNotIn("fsync p50:", r.stderr)  # neither regressed nor ungated: judged, inside
+
     def test_bad_input(self):
         study = os.path.join(FIXTURES, "study.json")
         for args, msg in ((["compare", study], "needs 2"),
