@@ -211,6 +211,8 @@ struct sl_iter {
     uint64_t torn;          /* last chunks of a segment that were written but do not
                                check: torn by a power cut (never synced), or damaged */
     uint8_t *buf;           /* chunks are read here: cfg.read_buf, or the iterator's own */
+    uint64_t seg_end_gseq;  /* after the last chunk read in this segment; 0 none yet */
+    int end_counted;        /* this segment's end was counted in torn already */
 };
 
 struct sl_log {

@@ -138,6 +138,7 @@ static int load(struct sl_iter *it)
                       sl_read_chunk_into(log, it->seg, it->chunk + 1, it->buf, &h) == SL_OK;
         if (!damaged) {
             it->torn += written; /* the last chunk written there: torn, or damaged */
+            it->end_counted = written;
             return 1;
         }
         it->skipped++;
@@ -157,6 +158,7 @@ static int load(struct sl_iter *it)
     it->pos = SL_CHUNK_HDR;
     it->gseq = h.first_gseq;
     it->ts_last = h.ts_base; /* the first record's delta is from it */
+    it->seg_end_gseq = h.first_gseq + h.n_records;
     return 0;
 }
 
@@ -176,6 +178,15 @@ static int iter_next(struct sl_iter *it, struct sl_record *rec)
                 uint32_t n = next_seg(log, it->seg);
                 if (n == SL_NO_SEG)
                     return SL_ENOENT;
+                /* numbers missing between this segment's last chunk read and
+                 * the next segment's first: chunks at the end of this one that
+                 * no longer look written (a damaged header), or a torn tail
+                 * that mount numbered past. Either way, records passed over */
+                if (!it->end_counted && it->seg_end_gseq &&
+                    log->cfg.segs[n].first_gseq > it->seg_end_gseq)
+                    it->torn++;
+                it->end_counted = 0;
+                it->seg_end_gseq = 0;
                 it->seg = n;
                 it->seg_seq = log->cfg.segs[n].seq;
                 it->chunk = log->hdr_chunks;
