@@ -351,7 +351,7 @@ int cmd_compare(int argc, char **argv)
             break;
         case 't':
             threshold = strtod(optarg, &end);
-            if (*end || threshold < 0 || !isfinite(threshold)) {
+            if (end == optarg || *end || threshold < 0 || !isfinite(threshold)) {
                 cli_error("bad --threshold '%s' (a percentage, e.g. 10)", optarg);
                 return EXIT_USAGE;
             }

@@ -91,20 +91,35 @@ static int file_flush(void *ctx)
 
 static int add_tests(const char *list, const struct sts_test_def **tests, size_t *n)
 {
-    char buf[512];
-    snprintf(buf, sizeof(buf), "%s", list);
-    char *save = NULL;
-    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        const struct sts_test_def *t = sts_test_find(tok);
-        if (!t) {
-            cli_error("unknown test '%s' (see `storscope list tests`)", tok);
+    /* every comma-separated name, empty ones too: "B0,,B2" is a typo to
+     * name, not a list of two */
+    for (const char *p = list; *list;) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        char name[32];
+        if (len == 0) {
+            cli_error("--tests '%s': an empty test name", list);
             return -1;
         }
+        snprintf(name, sizeof(name), "%.*s", (int)(len < sizeof(name) ? len : sizeof(name) - 1), p);
+        const struct sts_test_def *t = len < sizeof(name) ? sts_test_find(name) : NULL;
+        if (!t) {
+            cli_error("unknown test '%.*s' (see `storscope list tests`)", (int)len, p);
+            return -1;
+        }
+        for (size_t i = 0; i < *n; i++)
+            if (tests[i] == t) {
+                cli_error("--tests '%s': %s is given twice", list, t->id);
+                return -1;
+            }
         if (*n >= MAX_TESTS) {
             cli_error("too many tests");
             return -1;
         }
         tests[(*n)++] = t;
+        if (!comma)
+            break;
+        p = comma + 1;
     }
     if (*n == 0) {
         cli_error("--tests needs at least one test");
@@ -454,6 +469,16 @@ int cmd_run(int argc, char **argv)
         code = EXIT_USAGE;
         goto out;
     }
+    /* a directory given as a file would be found only when the run ends */
+    const char *files[][2] = {{"-o", o.output}, {"--fio-json", o.fio_json}};
+    for (size_t i = 0; i < 2; i++) {
+        struct stat fst;
+        if (files[i][1] && !stat(files[i][1], &fst) && S_ISDIR(fst.st_mode)) {
+            cli_error("%s %s is a directory (give a file name)", files[i][0], files[i][1]);
+            code = EXIT_USAGE;
+            goto out;
+        }
+    }
     if (o.output) {
         json = fopen(partial, "we");
         if (!json) {
@@ -564,7 +589,10 @@ out:
         }
     }
     kind->close(&target); /* removes the scratch directory */
-    if (json && fclose(json)) {
+    if (json && code == EXIT_USAGE) { /* nothing ran: no results file */
+        fclose(json);
+        unlink(partial);
+    } else if (json && fclose(json)) {
         cli_error("error writing %s: %s", o.output, strerror(errno));
         unlink(partial);
         if (code == EXIT_OK)

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static char *slurp(const char *path, size_t *len)
 {
@@ -38,10 +39,21 @@ static char *slurp(const char *path, size_t *len)
 cJSON *cli_load_results(const char *path)
 {
     size_t len = 0;
+    struct stat st;
+    if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
+        cli_error("%s is a directory, not a results file", path);
+        return NULL;
+    }
     errno = 0;
     char *text = slurp(path, &len);
     if (!text) {
         cli_error("cannot read %s: %s", path, errno ? strerror(errno) : "out of memory");
+        return NULL;
+    }
+    const char *nul = memchr(text, '\0', len);
+    if (nul) { /* cJSON would stop there and take the rest for the end */
+        cli_error("%s is not valid JSON (a NUL byte at byte %ld)", path, (long)(nul - text));
+        free(text);
         return NULL;
     }
     cJSON *doc = cJSON_ParseWithLength(text, len);

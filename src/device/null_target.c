@@ -28,7 +28,11 @@ static int null_open(struct sts_target *t, const struct sts_target_spec *spec, c
         return STS_EINVAL;
     }
     if (spec->fs[0]) {
-        sts_strlcpy(err, "null: does not take a filesystem yet", errlen);
+        sts_strlcpy(err, "null: has no medium for a filesystem: drop '+", errlen);
+        sts_strlcat(err, spec->fs, errlen);
+        sts_strlcat(err, "' (sim:PROFILE+", errlen);
+        sts_strlcat(err, spec->fs, errlen);
+        sts_strlcat(err, " runs it on a simulated medium)", errlen);
         return STS_EINVAL;
     }
     if (null_state.in_use) {

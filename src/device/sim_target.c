@@ -395,6 +395,12 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
                     size_t errlen)
 {
     const struct sts_sim_params *prof = sts_sim_profile_find(spec->arg);
+    const char *comma = strchr(spec->arg, ',');
+    if (!prof && comma) { /* no profile name has a comma: an option that is not key=value */
+        snprintf(err, errlen, "option '%s' after sim:%.*s is not KEY=VALUE (e.g. capacity=64M)",
+                 comma + 1, (int)(comma - spec->arg), spec->arg);
+        return STS_EINVAL;
+    }
     if (!prof) {
         snprintf(err, errlen, "unknown device profile '%s' (see `storscope list devices`)",
                  spec->arg);

@@ -496,6 +496,106 @@ class BadInput(Base):
             with self.subTest(args=extra):
                 self.expect_usage_error(args, message)
 
+    def test_the_bad_input_table(self):
+        # issue 13: every malformed invocation tried, beyond run's options
+        # above (34): each exits 2 with a message naming the problem and the
+        # argument, writes no results and leaves nothing in the test's
+        # directory but what the case itself put there
+        d = self.dir
+        files = {
+            "empty": b"",
+            "random.bin": bytes((i * 151 + 7) % 256 for i in range(5000)),
+            "truncated.json": b'{"schema": "storscope-result/1", "tests": [',
+            "deep.json": b"[" * 100000 + b"]" * 100000,
+            "wrong.json": b'{"schema": "nope"}',
+            "nul.json": b'{"schema": "storscope-result/1"\x00, "tests": []}',
+        }
+        for name, data in files.items():
+            with open(os.path.join(d, name), "wb") as f:
+                f.write(data)
+        f = lambda name: os.path.join(d, name)
+        t = self.target
+        table = [
+            # run: sizes, durations, counts (zero, negative, overflowing, empty)
+            (["run", "-t", t, "--size", "0"], "bad --size '0'"),
+            (["run", "-t", t, "--size", "-1"], "bad --size '-1'"),
+            (["run", "-t", t, "--size", "99999999999999999999999"], "bad --size"),
+            (["run", "-t", t, "--size", ""], "bad --size ''"),
+            (["run", "-t", t, "--duration", "0"], "bad --duration '0'"),
+            (["run", "-t", t, "--duration", "-5s"], "bad --duration '-5s'"),
+            (["run", "-t", t, "--duration", "99999999999999h"], "bad --duration"),
+            (["run", "-t", t, "--runs", "-1"], "bad --runs '-1'"),
+            (["run", "-t", t, "--runs", "99999999999999999999"], "bad --runs"),
+            (["run", "-t", t, "--runs", "65"], "bad --runs '65'"),
+            (["run", "-t", t, "--seed", "abc"], "bad --seed 'abc'"),
+            (["run", "-t", t, "--scale", ""], "bad --scale ''"),
+            # run: lists and names
+            (["run", "-t", t, "--tests", ""], "--tests needs at least one test"),
+            (["run", "-t", t, "--tests", "B0,,B2"], "--tests 'B0,,B2': an empty test name"),
+            (["run", "-t", t, "--tests", "B0,B0"], "B0 is given twice"),
+            (["run", "-t", t, "--tests", "B0" + "x" * 600], "unknown test 'B0xxx"),
+            # run: targets (grammar, unknown keys, empty strings, non-UTF-8 bytes)
+            (["run", "-t", ""], "bad target '': the target is empty"),
+            (["run", "-t", "posix:"], "posix: needs a directory"),
+            (["run", "-t", ":x"], "KIND:ARG"),
+            (["run", "-t", "posix:" + f("missing") + "\udcff\udcfe"], "does not exist"),
+            (["run", "-t", "sim:sd-consumer,=5"], "option '=5' after sim:sd-consumer is not KEY=VALUE"),
+            (["run", "-t", "sim:sd-consumer,capacity"], "option 'capacity' after sim:sd-consumer"),
+            (["run", "-t", "sim:sd-consumer,capacity=0"], "must be non-zero"),
+            (["run", "-t", "sim:sd-consumer,capacity=-1"], "bad value '-1' for 'capacity'"),
+            (["run", "-t", "sim:sd-consumer,fail_at=99999999999999999999999"], "fail_at= needs"),
+            (["run", "-t", "null:+nofs"], "drop '+nofs'"),
+            # run: where results go
+            (["run", "-t", t, "--tests", "B0", "-o", d], "is a directory (give a file name)"),
+            (["run", "-t", t, "--tests", "fsync", "-o", self.out, "--fio-json", d],
+             "--fio-json " + d + " is a directory"),
+            (["run", "-t", t, "--tests", "fsync", "-o", self.out, "--fio-json",
+              f("no/such/dir/f.json")], "cannot write " + f("no/such/dir/f.json")),
+            (["run", "-t", t, "--tests", "B0", "-o", f("no/such/dir/r.json")], "cannot write"),
+            (["run", "-t", t, "--tests", "B0", "--csv", f("empty")], "--csv " + f("empty")),
+            # report: missing, empty, garbage, truncated, deeply nested, wrong schema, a directory
+            (["report"], "report needs one results file"),
+            (["report", f("missing.json")], "cannot read " + f("missing.json")),
+            (["report", f("empty")], "is not valid JSON (truncated at byte 0)"),
+            (["report", f("random.bin")], "random.bin is not valid JSON"),
+            (["report", f("truncated.json")], "truncated.json is not valid JSON (truncated"),
+            (["report", f("deep.json")], "deep.json is not valid JSON"),
+            (["report", f("wrong.json")], "is not a storscope-result/1 document"),
+            (["report", f("nul.json")], "nul.json is not valid JSON (a NUL byte at byte 31)"),
+            (["report", d], "is a directory, not a results file"),
+            (["report", f("wrong.json"), "-o"], "-o needs a file name"),
+            # compare
+            (["compare", f("random.bin"), f("wrong.json")], "random.bin is not valid JSON"),
+            (["compare", "--threshold", "-5", f("a"), f("b")], "bad --threshold '-5'"),
+            (["compare", "--threshold", "nan", f("a"), f("b")], "bad --threshold 'nan'"),
+            (["compare", "--threshold", "", f("a"), f("b")], "bad --threshold ''"),
+            (["compare"] + [f("a")] * 17, "compare needs 2 to 16 results files"),
+            (["compare", d, d], "is a directory, not a results file"),
+            # log: random bytes, an empty file, a directory, nothing
+            (["log"], "log needs a subcommand"),
+            (["log", "frob"], "unknown log subcommand 'frob'"),
+            (["log", "dump", f("random.bin")], "holds no sensorlog log"),
+            (["log", "dump", f("empty")], f("empty")),
+            (["log", "dump", d], "is neither a block device nor an image file"),
+            (["log", "dump", f("missing.img")], "No such file or directory"),
+            (["log", "dump"], "IMAGE"),
+            # list and the command itself
+            (["list", "frob"], "unknown list 'frob'"),
+            (["frobnicate"], "unknown command 'frobnicate'"),
+        ]
+        before = set(os.listdir(d))
+        for args, message in table:
+            with self.subTest(args=args[:4]):
+                r = subprocess.run([BIN, *args], capture_output=True, timeout=60)
+                err = r.stderr.decode("utf-8")  # whatever was typed, the message is text
+                self.assertEqual(r.returncode, 2, (args[:4], err))
+                self.assertIn(message, err, args[:4])
+                self.assertTrue(err.startswith("storscope: "), err)
+                self.assertFalse(os.path.exists(self.out), args[:4])
+                self.assertTrue(self.target_is_empty(), args[:4])
+                self.assertEqual(set(os.listdir(d)), before, args[:4])
+        self.assertGreaterEqual(len(table) + 34, 60)
+
     def test_raw_nor_rewrites_are_not_applicable_and_say_why(self):
         # issue 12.3: fsync rewrites blocks in place; on bare NOR that needs
         # an erase the workload does not model, so it is refused by name
