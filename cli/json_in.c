@@ -4,6 +4,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,8 +141,13 @@ void cli_replay(const cJSON *doc, const struct sts_sink *sink)
     const cJSON *run = cJSON_GetObjectItemCaseSensitive(doc, "run");
     const cJSON *target = cJSON_GetObjectItemCaseSensitive(run, "target");
     const cJSON *kind = cJSON_GetObjectItemCaseSensitive(run, "target_kind");
+    const cJSON *clock = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(doc, "environment"), "clock");
+    struct sts_kv env[] = {STS_KV_S("clock", cJSON_IsString(clock) ? clock->valuestring : "")};
     struct sts_run_info ri = {.target = cJSON_IsString(target) ? target->valuestring : "",
-                              .target_kind = cJSON_IsString(kind) ? kind->valuestring : ""};
+                              .target_kind = cJSON_IsString(kind) ? kind->valuestring : "",
+                              .env = env,
+                              .n_env = 1};
     if (sink->ops->run_begin)
         sink->ops->run_begin(sink->ctx, &ri);
     const cJSON *t;
@@ -176,6 +182,26 @@ void cli_replay(const cJSON *doc, const struct sts_sink *sink)
             sts_welford_init(&pt.run_stats);
             pt.run_stats.n = sts_d2u64(cli_num(runs, "n"));
             pt.run_stats.mean = cli_num(runs, "mean");
+            double sd = cli_num(runs, "sd");
+            if (pt.run_stats.n >= 2 && isfinite(sd))
+                pt.run_stats.m2 = sd * sd * (double)(pt.run_stats.n - 1);
+            /* the first latency's moments (its histogram is not replayed:
+             * h.total stays 0, and readers of percentiles must look at it) */
+            static struct sts_lat lat;
+            static struct sts_lat_report lat_report = {"", &lat};
+            const cJSON *lats = cJSON_GetObjectItemCaseSensitive(p, "latency");
+            const cJSON *l0 = lats ? lats->child : NULL;
+            memset(&lat, 0, sizeof(lat));
+            if (cJSON_IsObject(l0)) {
+                lat.w.n = sts_d2u64(cli_num(l0, "count"));
+                lat.w.mean = cli_num(l0, "mean_ns");
+                double lsd = cli_num(l0, "sd_ns");
+                if (lat.w.n >= 2 && isfinite(lsd))
+                    lat.w.m2 = lsd * lsd * (double)(lat.w.n - 1);
+                lat_report.name = l0->string;
+                pt.lat = &lat_report;
+                pt.n_lat = 1;
+            }
             if (sink->ops->point)
                 sink->ops->point(sink->ctx, &ti, &pt);
         }

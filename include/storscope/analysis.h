@@ -22,6 +22,11 @@ struct sts_series {
     uint32_t n;
     uint64_t chunk[STS_AN_MAX_POINTS];
     double bps[STS_AN_MAX_POINTS];
+    /* half-width of each point's 95 % interval, bytes/s: from its runs
+     * (Student t), or for a single run from its operations' spread; 0 when
+     * exact (virtual time), NaN when the results hold no spread. Detectors
+     * fire only on differences beyond these; a guideline needs them known. */
+    double ci[STS_AN_MAX_POINTS];
 };
 
 /* Lifecycles whose slowest open must pass the threshold before M2 advises
@@ -30,6 +35,7 @@ struct sts_series {
 
 struct sts_an_input {
     char target_kind[16];                    /* "posix", "sim", "null"...: "" unknown */
+    int exact;                               /* virtual time: figures repeat exactly */
     struct sts_series seq_write, seq_read;   /* B0 (or B1 when B0 is absent) */
     struct sts_series fixed_write, fixed_read; /* B2 */
     struct sts_series rand_read;             /* M1 */

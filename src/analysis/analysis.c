@@ -22,6 +22,17 @@ void sts_an_config_default(struct sts_an_config *cfg)
 }
 
 /* ---- detectors ----------------------------------------------------------- */
+/* A point's interval; an unknown spread counts as none here (the finding
+ * then says the spread is unknown, and no guideline rests on it). */
+static double lo_of(const struct sts_series *s, uint32_t i)
+{
+    return s->bps[i] - (isfinite(s->ci[i]) ? s->ci[i] : 0);
+}
+static double hi_of(const struct sts_series *s, uint32_t i)
+{
+    return s->bps[i] + (isfinite(s->ci[i]) ? s->ci[i] : 0);
+}
+
 int sts_an_knee(const struct sts_series *s, double gain)
 {
     if (s->n < 3)
@@ -30,16 +41,17 @@ int sts_an_knee(const struct sts_series *s, double gain)
      * smaller chunk: a flat stretch before a step does not hide the step
      * (FileX: flat 1..256 B, 2x at 512 B), and a recovery from a dip is not
      * a rise. A knee needs the curve to have at least doubled by then and
-     * one more point after it that no longer rises that much. */
+     * one more point after it that no longer rises that much. Each rise
+     * must hold from the bottom of its interval to the top of the others'. */
     int knee = -1;
-    double best = s->bps[0];
+    double best = hi_of(s, 0);
     for (uint32_t i = 1; i < s->n; i++) {
-        if (s->bps[i] > (1.0 + gain) * best)
+        if (lo_of(s, i) > (1.0 + gain) * best)
             knee = (int)i;
-        if (s->bps[i] > best)
-            best = s->bps[i];
+        if (hi_of(s, i) > best)
+            best = hi_of(s, i);
     }
-    if (knee < 0 || knee + 1 >= (int)s->n || s->bps[knee] < 2.0 * s->bps[0])
+    if (knee < 0 || knee + 1 >= (int)s->n || lo_of(s, (uint32_t)knee) < 2.0 * hi_of(s, 0))
         return -1;
     return knee;
 }
@@ -51,13 +63,15 @@ int sts_an_plateau(const struct sts_series *s, double band)
     /* the smallest chunk that no larger chunk beats by more than `band`:
      * where the curve stops rising, not where it first enters a band around
      * the tail's mean (a curve still climbing 5 % per doubling from 4 KiB
-     * to 64 KiB sits in +-10 % of its mean but is not flat at 4 KiB) */
+     * to 64 KiB sits in +-10 % of its mean but is not flat at 4 KiB). "No
+     * more than band" must hold even at the top of the larger chunks'
+     * intervals and the bottom of this one's. */
     int found = -1;
     for (int i = (int)s->n - 2; i >= 0; i--) {
         double hi = 0;
         for (uint32_t j = (uint32_t)i + 1; j < s->n; j++)
-            hi = s->bps[j] > hi ? s->bps[j] : hi;
-        if (s->bps[i] > 0 && hi <= (1.0 + band) * s->bps[i])
+            hi = hi_of(s, j) > hi ? hi_of(s, j) : hi;
+        if (s->bps[i] > 0 && hi <= (1.0 + band) * lo_of(s, (uint32_t)i))
             found = i;
         else
             break;
@@ -67,12 +81,26 @@ int sts_an_plateau(const struct sts_series *s, double band)
 
 int sts_an_dip(const struct sts_series *s, int from, double drop)
 {
+    /* below both neighbours by `drop`, from the top of its interval to the
+     * bottom of theirs: a dip inside the noise is not one */
     for (uint32_t i = from > 1 ? (uint32_t)from : 1; i + 1 < s->n; i++) {
-        double nb = s->bps[i - 1] < s->bps[i + 1] ? s->bps[i - 1] : s->bps[i + 1];
-        if (s->bps[i] <= (1.0 - drop) * nb)
+        double a = lo_of(s, i - 1), b = lo_of(s, i + 1);
+        if (hi_of(s, i) <= (1.0 - drop) * (a < b ? a : b))
             return (int)i;
     }
     return -1;
+}
+
+/* what a figure without a recorded spread says of itself */
+#define UNPROVEN " [no spread recorded: one figure per size, unconfirmed]"
+
+/* 1 when every point of s up to `last` has a known spread */
+static int spread_known(const struct sts_series *s, uint32_t last)
+{
+    for (uint32_t i = 0; i <= last && i < s->n; i++)
+        if (!isfinite(s->ci[i]))
+            return 0;
+    return 1;
 }
 
 double sts_t975(unsigned df)
@@ -279,16 +307,19 @@ void sts_analyze(const struct sts_an_input *in, const struct sts_an_config *cfg,
         an_bytes(a, sizeof(a), w->chunk[k]);
         an_bytes(b, sizeof(b), w->chunk[0]);
         an_ratio(c, sizeof(c), gain);
-        an_fixed(d, sizeof(d), next, 0);
+        an_fixed(d, sizeof(d), fabs(next), 0);
         char ra[24], rb[24];
         an_rate(ra, sizeof(ra), w->bps[0]);
         an_rate(rb, sizeof(rb), w->bps[k]);
+        int known = spread_known(w, w->n - 1);
         SAY(an_add(out->finding, &out->n_findings, "knee", w->test), "write knee at ", a,
             ": throughput rises ", c, " from ", b, " (", ra, ") to ", a, " (", rb,
-            "), then one doubling gains only ", d, " %");
-        SAY(an_add(out->guideline, &out->n_guidelines, "chunk size", w->test), "Write in chunks of at least ",
-            a, ", aligned to ", a, ": below that, write throughput falls up to ", c, " (",
-            w->test, ": ", rb, " at ", a, " vs ", ra, " at ", b, ").");
+            next >= 0 ? "), then one doubling gains only " : "), then the next doubling loses ",
+            d, " %", known ? "" : UNPROVEN);
+        SAY(an_add(out->guideline, &out->n_guidelines, "chunk size", w->test),
+            "Write in chunks of at least ", a, ", aligned to ", a,
+            ": below that, write throughput falls up to ", c, " (", w->test, ": ", rb, " at ", a,
+            " vs ", ra, " at ", b, known ? ")." : ")" UNPROVEN ".");
         if (gain >= 4.0) /* says which sizes it compares: the sweep may start at 4 KiB */
             SAY(an_add(out->guideline, &out->n_guidelines, "buffer small writes", w->test),
                 "Buffer small records in RAM and write them out as ", a,
@@ -308,8 +339,8 @@ void sts_analyze(const struct sts_an_input *in, const struct sts_an_config *cfg,
         SAY(an_add(out->finding, &out->n_findings, "plateau", r->test), "read throughput plateaus at ",
             c, " from ", a, " up to ", b, " (within +-", d, " %)");
         SAY(an_add(out->guideline, &out->n_guidelines, "read buffer", r->test),
-            "A read buffer of ", a, " is enough: larger reads gain less than ", d,
-            " % (", r->test, ": ", c, " at ", a, ").");
+            "A read buffer of ", a, " is enough: larger reads gain less than ", d, " % (",
+            r->test, ": ", c, " at ", a, spread_known(r, r->n - 1) ? ")." : ")" UNPROVEN ".");
     }
 
     /* dips: sizes to avoid */
@@ -326,8 +357,9 @@ void sts_analyze(const struct sts_an_input *in, const struct sts_an_config *cfg,
         an_bytes(e, sizeof(e), dw->chunk[dp + 1]);
         SAY(an_add(out->finding, &out->n_findings, "dip", dw->test), "write throughput dips at ", a,
             ": ", c, ", ", b, " % below both ", d, " and ", e);
-        SAY(an_add(out->guideline, &out->n_guidelines, "sizes to avoid", dw->test), "Avoid writes of ",
-            a, ": ", b, " % slower than ", d, " or ", e, " (", dw->test, ").");
+        SAY(an_add(out->guideline, &out->n_guidelines, "sizes to avoid", dw->test),
+            "Avoid writes of ", a, ": ", b, " % slower than ", d, " or ", e, " (", dw->test,
+            spread_known(dw, (uint32_t)dp + 1) ? ")." : ")" UNPROVEN ".");
     }
 
     /* read/write asymmetry at the largest common chunk */
@@ -422,14 +454,27 @@ void sts_an_s2_point(struct sts_an_input *in, int flat, double n, double v)
 }
 
 /* ---- a sink that fills the input as a run goes ----------------------------- */
-static void append(struct sts_series *s, const char *test, const struct sts_point *p)
+static void append(const struct sts_an_input *in, struct sts_series *s, const char *test,
+                   const struct sts_point *p)
 {
     const struct sts_kv *ch = sts_kv_find(p->params, p->n_params, "chunk_bytes");
     if (!ch || p->skipped || s->n >= STS_AN_MAX_POINTS)
         return;
     sts_strlcpy(s->test, test, sizeof(s->test));
     s->chunk[s->n] = sts_d2u64(sts_kv_number(ch));
-    s->bps[s->n] = p->run_stats.mean;
+    double mean = p->run_stats.mean, ci = NAN;
+    uint64_t n = p->run_stats.n;
+    const struct sts_welford *ops = p->n_lat ? &p->lat[0].lat->w : NULL;
+    if (in->exact) /* virtual time: a rerun gives the same figure */
+        ci = 0;
+    else if (n >= 2) /* the runs' spread */
+        ci = sts_t975((unsigned)(n - 1)) * sqrt(p->run_stats.m2 / (double)(n - 1)) /
+             sqrt((double)n);
+    else if (ops && ops->n >= 2 && ops->mean > 0) /* one run: its operations' spread */
+        ci = mean * sts_t975((unsigned)(ops->n - 1)) * sqrt(ops->m2 / (double)(ops->n - 1)) /
+             sqrt((double)ops->n) / ops->mean;
+    s->bps[s->n] = mean;
+    s->ci[s->n] = ci;
     s->n++;
 }
 
@@ -447,15 +492,15 @@ static int collect_point(void *ctx, const struct sts_test_info *ti, const struct
                 return 0; /* B0 wins: it is the study's knee test */
             s->n = 0;     /* B0 replaces B1 */
         }
-        append(s, ti->id, p);
+        append(in, s, ti->id, p);
     } else if (!strcmp(ti->id, "B2")) {
         if (is_write)
-            append(&in->fixed_write, "B2", p);
+            append(in, &in->fixed_write, "B2", p);
         if (is_read)
-            append(&in->fixed_read, "B2", p);
+            append(in, &in->fixed_read, "B2", p);
     } else if (!strcmp(ti->id, "M1")) {
-        append(&in->rand_read, "M1", p);
-    } else if (!strcmp(ti->id, "fsync") && p->n_lat && !p->skipped) {
+        append(in, &in->rand_read, "M1", p);
+    } else if (!strcmp(ti->id, "fsync") && p->n_lat && p->lat[0].lat->h.total && !p->skipped) {
         const struct sts_lat *l = p->lat[0].lat;
         const struct sts_kv *iops = sts_kv_find(p->metrics, p->n_metrics, "iops");
         in->has_fsync = 1;
@@ -510,6 +555,8 @@ static int collect_run_begin(void *ctx, const struct sts_run_info *ri)
 {
     struct sts_an_input *in = ctx;
     sts_strlcpy(in->target_kind, ri->target_kind ? ri->target_kind : "", sizeof(in->target_kind));
+    const struct sts_kv *clock = sts_kv_find(ri->env, ri->n_env, "clock");
+    in->exact = clock && clock->type == STS_KV_STR && !strcmp(clock->v.s, "virtual");
     return 0;
 }
 

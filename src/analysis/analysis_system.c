@@ -138,7 +138,18 @@ static void concurrency(const struct sts_an_input *in, const struct sts_an_confi
     an_fixed(keep_io, sizeof(keep_io), (1 - io) * 100, 0);
     if (io <= 0) /* faster under load happens; more than all of it reads oddly */
         sts_strlcpy(keep_io, "all", sizeof(keep_io));
-    if (has_io && io <= d - 0.10)
+    char keep_mx[24];
+    an_fixed(keep_mx, sizeof(keep_mx), (1 - mx) * 100, 0);
+    if (mx <= 0)
+        sts_strlcpy(keep_mx, "all", sizeof(keep_mx));
+    if (has_mx && mx <= d - 0.10 && (!has_io || mx <= io + 0.05))
+        /* a mutex that does as well as the I/O task is the smaller cure */
+        SAY(an_add(out->guideline, &out->n_guidelines, "mutex", "S1"),
+            "Serialise access to the filesystem (one mutex around it is enough here): with 4 "
+            "CPU-load tasks direct access keeps ", keep_d, " % of its write throughput, a mutex ",
+            keep_mx, mx <= 0 ? " of it" : " %", has_io ? ", an I/O task " : "",
+            has_io ? keep_io : "", has_io ? (io <= 0 ? " of it (S1)." : " % (S1).") : " (S1).");
+    else if (has_io && io <= d - 0.10)
         SAY(an_add(out->guideline, &out->n_guidelines, "io task", "S1"),
             "Put one I/O task with a request queue in front of the filesystem: with 4 CPU-load "
             "tasks direct access keeps ", keep_d, " % of its write throughput, the I/O task ",

@@ -917,6 +917,37 @@ class Report(Base):
         self.assertRegex(tier[0], r"(in the .* row's range \(|between the .* rows)")
         self.assertIn("(figures compared, not media)", tier[0])
 
+    def test_guidelines_need_differences_beyond_the_spread(self):
+        # issue 12.14: "Avoid writes of 512 KiB" once, "Write in chunks of at
+        # least 512 KiB" the next time, on the same disk: a finding must
+        # survive the points' spread, which report reads back from the file
+        study = os.path.join(FIXTURES, "study.json")
+
+        def with_b2_spread(rel_sd):
+            with open(study) as f:
+                doc = json.load(f)
+            for t in doc["tests"]:
+                if t["id"] == "B2":
+                    for p in t["points"]:
+                        m = p["runs"]["mean"]
+                        p["runs"].update(n=3, values=[m, m, m], sd=rel_sd * m)
+            path = os.path.join(self.dir, "b2-%g.json" % rel_sd)
+            with open(path, "w") as f:
+                json.dump(doc, f)
+            return run("report", path).stdout
+
+        tight = with_b2_spread(0.01)
+        self.assertIn("Avoid writes of 128 KiB: 31 % slower than 64 KiB or 256 KiB (B2).", tight)
+        self.assertIn("A read buffer of 64 KiB is enough", tight)
+        self.assertNotIn("unconfirmed", tight.split("Guidelines")[1].split("chunks of")[0])
+        noisy = with_b2_spread(0.30)  # +-75 % intervals at n = 3: nothing stands out
+        self.assertNotIn("Avoid writes", noisy)
+        self.assertNotIn("dips at", noisy)
+        # the published figures hold no spread: said, not hidden
+        r = run("report", study)
+        self.assertIn("Avoid writes of 128 KiB: 31 % slower than 64 KiB or 256 KiB (B2) "
+                      "[no spread recorded: one figure per size, unconfirmed].", r.stdout)
+
     def test_report_of_a_partial_run_leaves_the_rest_out(self):
         r = run("run", "-q", "-t", "sim:sd-consumer,capacity=64M", "--tests", "fsync",
                 "--duration", "30s", "--size", "16M", "-o", self.out)
