@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "cli.h"
+#include "storscope/faultbd.h"
 #include "storscope/faultfs.h"
 #include "fio_json.h"
 #include "storscope/analysis.h"
@@ -430,7 +431,9 @@ int cmd_run(int argc, char **argv)
     int rc = kind->open(&target, &spec, err, sizeof(err));
     if (rc) {
         cli_error("%s", err[0] ? err : sts_strerror(rc));
-        return EXIT_USAGE;
+        /* the device failing while the target is set up is a failed run,
+         * not a usage error */
+        return rc == STS_EIO || rc == STS_ECORRUPT ? EXIT_RUN_FAILED : EXIT_USAGE;
     }
     int code = EXIT_OK;
     char partial[4096] = "";
@@ -574,6 +577,10 @@ int cmd_run(int argc, char **argv)
     }
     if (json && !o.quiet && !rc)
         printf("\nresults: %s (storscope report %s)\n", o.output, o.output);
+    if (target.faultbd) /* read before close: the target owns it */
+        fprintf(stderr, "storscope: device fault injection: %llu device commands counted, %llu "
+                        "failed\n", (unsigned long long)target.faultbd->counted,
+                (unsigned long long)target.faultbd->failed);
     if (inject) /* the count sizes a sweep: fail_at=1 .. this */
         fprintf(stderr, "storscope: fault injection: %llu operations counted, %llu failed\n",
                 (unsigned long long)faultfs.counted, (unsigned long long)faultfs.failed);

@@ -170,6 +170,8 @@ struct sl_stats {
     uint32_t erase_min, erase_max; /* erase counts over segments (wear spread) */
     uint64_t erases, evictions, syncs;
     uint64_t bad_segments, write_errors; /* retired segments; failed writes redone elsewhere */
+    uint64_t read_errors;          /* chunk reads the device failed every retry of (a torn
+                                      page, or a device that is failing) */
     uint64_t worst_append_ns, worst_pump_ns; /* with a clock configured */
     uint64_t buffered_bytes;       /* in RAM now */
     /* What the CRCs caught since mount: chunks inside the log that did not

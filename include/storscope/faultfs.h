@@ -51,6 +51,29 @@ struct sts_faultfs {
     size_t failed;     /* operations failed */
 };
 
+/* The option grammar, shared with the device decorator (faultbd.h): keys
+ * PREFIX + at, from, op, err. */
+struct sts_fault_name {
+    const char *name;
+    uint32_t bit;
+};
+struct sts_fault_syntax {
+    const char *prefix;                /* "fail_", "dev_fail_" */
+    const struct sts_fault_name *ops;  /* names fail_op= takes */
+    size_t n_ops;
+    const char *why_at, *why_from, *why_op, *why_err, *why_unknown, *why_need_at;
+};
+/* Takes the prefix's keys out of one option list into *cfg: 1 when any was
+ * given, 0 none, STS_EINVAL with *why. *at_given says whether ...at= was. */
+int sts_fault_take(const struct sts_fault_syntax *sx, struct sts_spec_opt *opts,
+                   uint32_t *n_opts, struct sts_fault_config *cfg, int *at_given,
+                   const char **why);
+
+/* 1 when this operation of `kind` is to fail under cfg; counts it (and
+ * the failure) atomically. */
+int sts_fault_hit(const struct sts_fault_config *cfg, size_t *counted, size_t *failed,
+                  uint32_t kind);
+
 /* Wraps `lower`; *out is the decorated filesystem. */
 void sts_faultfs_init(struct sts_faultfs *f, const struct sts_fs *lower,
                       const struct sts_fault_config *cfg, struct sts_fs *out);

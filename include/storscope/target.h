@@ -53,6 +53,8 @@ enum sts_target_flags {
 #define STS_TARGET_MAX_ENV 32
 #define STS_TARGET_MAX_WARN 8
 
+struct sts_faultbd;
+
 struct sts_target {
     const char *kind;
     struct sts_fs fs;
@@ -72,6 +74,9 @@ struct sts_target {
      * write amplification...), attached to every point. Returns how many
      * entries it wrote into out. Key strings must stay valid. */
     size_t (*counters)(struct sts_target *t, struct sts_kv *out, size_t max);
+    /* Set when device commands are failed on purpose (dev_fail_at=, faultbd.h):
+     * its counts end the run's report. */
+    const struct sts_faultbd *faultbd;
 };
 
 /* Adds an environment entry / a warning when room is left (drops silently

@@ -16,6 +16,7 @@
 #ifdef STORSCOPE_HAVE_FILEX
 #include "storscope/filex_fs.h"
 #endif
+#include "storscope/faultbd.h"
 #include "storscope/sim.h"
 #include "storscope/target.h"
 #include "storscope/units.h"
@@ -33,6 +34,8 @@ struct sim_target {
     struct sts_sim sim;
     struct sts_bd bd;        /* the model; in real time, wrapped by `timed` */
     struct sts_bd timed;
+    struct sts_faultbd fault; /* dev_fail_*: over bd (or timed) */
+    struct sts_bd faulty;
     int real;
     pthread_mutex_t lock;    /* real time: one command at a time, as on hardware */
     struct sts_extentfs efs;
@@ -155,6 +158,12 @@ static int slfs_open(struct sim_target *st, struct sts_bd bd, const struct sts_t
         .n_files = SLFS_FILES,
     };
     int rc = sts_slfs_init(&m->fs, &cfg, out);
+    if (rc == STS_EIO) { /* the device failed while the log was laid: not the geometry */
+        snprintf(err, errlen, "+sensorlog: formatting the log failed: the device returned an "
+                              "I/O error");
+        slfs_free(m);
+        return rc;
+    }
     if (rc) {
         snprintf(err, errlen, "+sensorlog: cannot lay a log on this medium with chunk=%llu "
                               "segment=%llu (%s): chunk must be 1 KiB..64 KiB and a multiple "
@@ -425,6 +434,28 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
     uint64_t seed = t->seed, fill = prof->fill_permille / 10;
     int keep = 1, real = 0;
     struct sts_sim_faults faults = {0};
+    /* dev_fail_*: the k-th device command fails (faultbd), under whatever
+     * filesystem sits on the model */
+    struct sts_fault_config dev_fault, fs_part;
+    const char *fault_why = NULL;
+    struct sts_target_spec taken = *spec; /* the spec without them (after +FS too) */
+    int dev_inject = sts_faultbd_take_opts(taken.opts, &taken.n_opts, &dev_fault, &fault_why);
+    int in_fs = dev_inject < 0 ? 0
+                               : sts_faultbd_take_opts(taken.fs_opts, &taken.n_fs_opts, &fs_part,
+                                                       &fault_why);
+    if (dev_inject < 0 || in_fs < 0) {
+        snprintf(err, errlen, "sim:%s: %s", spec->arg, fault_why);
+        return STS_EINVAL;
+    }
+    if (in_fs) { /* sim:nor-spi+sensorlog,dev_fail_at=9 reads naturally */
+        if (dev_inject) {
+            snprintf(err, errlen, "sim:%s: dev_fail_* given twice", spec->arg);
+            return STS_EINVAL;
+        }
+        dev_fault = fs_part;
+        dev_inject = 1;
+    }
+    spec = &taken;
     for (uint32_t i = 0; i < spec->n_opts; i++) {
         const char *k = spec->opts[i].key, *v = spec->opts[i].value;
         int rc = STS_OK;
@@ -519,6 +550,10 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
     }
     struct sts_extentfs_config cfg = {.bd = real ? st->timed : st->bd, .files = st->files,
                                       .n_files = SIM_FILES, .base = base};
+    if (dev_inject) {
+        sts_faultbd_init(&st->fault, &cfg.bd, &dev_fault, &st->faulty);
+        cfg.bd = st->faulty;
+    }
     err[0] = '\0';
     if (!rc && use_sl) {
         rc = slfs_open(st, cfg.bd, spec, base, &t->fs, err, errlen);
@@ -545,7 +580,8 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
         return rc;
     }
     t->kind = "sim";
-    t->bd = real ? &st->timed : &st->bd;
+    t->bd = dev_inject ? &st->faulty : real ? &st->timed : &st->bd;
+    t->faultbd = dev_inject ? &st->fault : NULL;
     if (real)
         t->clock = *sts_port_clock();
     else

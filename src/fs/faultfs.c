@@ -5,16 +5,22 @@
 #include <string.h>
 
 /* Whether this call fails. The count is shared by every thread using the
- * filesystem: "the k-th operation" is the k-th to arrive. */
+ * filesystem or device: "the k-th operation" is the k-th to arrive. */
+int sts_fault_hit(const struct sts_fault_config *cfg, size_t *counted, size_t *failed,
+                  uint32_t kind)
+{
+    if (cfg->ops && !(cfg->ops & kind))
+        return 0;
+    size_t n = __atomic_add_fetch(counted, 1, __ATOMIC_RELAXED);
+    if (!cfg->fail_at || n < cfg->fail_at || (!cfg->from && (uint64_t)n != cfg->fail_at))
+        return 0;
+    __atomic_add_fetch(failed, 1, __ATOMIC_RELAXED);
+    return 1;
+}
+
 static int hit(struct sts_faultfs *f, uint32_t kind)
 {
-    if (f->cfg.ops && !(f->cfg.ops & kind))
-        return 0;
-    size_t n = __atomic_add_fetch(&f->counted, 1, __ATOMIC_RELAXED);
-    if (!f->cfg.fail_at || n < f->cfg.fail_at || (!f->cfg.from && (uint64_t)n != f->cfg.fail_at))
-        return 0;
-    __atomic_add_fetch(&f->failed, 1, __ATOMIC_RELAXED);
-    return 1;
+    return sts_fault_hit(&f->cfg, &f->counted, &f->failed, kind);
 }
 
 #define ERR(f) ((f)->cfg.err ? (f)->cfg.err : STS_EIO)
@@ -119,10 +125,7 @@ void sts_faultfs_init(struct sts_faultfs *f, const struct sts_fs *lower,
     out->ctx = f;
 }
 
-static const struct {
-    const char *name;
-    uint32_t bit;
-} op_names[] = {
+static const struct sts_fault_name fs_op_names[] = {
     {"open", STS_FOP_OPEN},     {"close", STS_FOP_CLOSE},     {"read", STS_FOP_READ},
     {"write", STS_FOP_WRITE},   {"seek", STS_FOP_SEEK},       {"sync", STS_FOP_SYNC},
     {"unlink", STS_FOP_UNLINK}, {"mkdir", STS_FOP_MKDIR},     {"rmdir", STS_FOP_RMDIR},
@@ -137,15 +140,15 @@ static const struct {
 };
 
 /* "write" or "write|sync" -> mask; 0 when a name is unknown */
-static uint32_t parse_ops(const char *v)
+static uint32_t parse_ops(const struct sts_fault_syntax *sx, const char *v)
 {
     uint32_t mask = 0;
     while (*v) {
         size_t n = strcspn(v, "|");
         uint32_t bit = 0;
-        for (size_t i = 0; i < sizeof(op_names) / sizeof(op_names[0]); i++)
-            if (strlen(op_names[i].name) == n && !strncmp(v, op_names[i].name, n))
-                bit = op_names[i].bit;
+        for (size_t i = 0; i < sx->n_ops; i++)
+            if (strlen(sx->ops[i].name) == n && !strncmp(v, sx->ops[i].name, n))
+                bit = sx->ops[i].bit;
         if (!bit)
             return 0;
         mask |= bit;
@@ -154,50 +157,51 @@ static uint32_t parse_ops(const char *v)
     return mask;
 }
 
-/* One list of options (the device's or the +FS part's). */
-static int take_from(struct sts_spec_opt *opts, uint32_t *n_opts, struct sts_fault_config *cfg,
-                     int *at_given, const char **why)
+int sts_fault_take(const struct sts_fault_syntax *sx, struct sts_spec_opt *opts,
+                   uint32_t *n_opts, struct sts_fault_config *cfg, int *at_given,
+                   const char **why)
 {
     int any = 0;
+    size_t pl = strlen(sx->prefix);
     for (uint32_t i = 0; i < *n_opts;) {
         const char *k = opts[i].key, *v = opts[i].value;
-        if (strncmp(k, "fail_", 5)) {
+        if (strncmp(k, sx->prefix, pl)) {
             i++;
             continue;
         }
+        k += pl;
         uint64_t n = 0;
-        if (!strcmp(k, "fail_at")) {
+        if (!strcmp(k, "at")) {
             if (sts_parse_u64(v, &n)) {
-                *why = "fail_at= needs an operation number (0: count only)";
+                *why = sx->why_at;
                 return STS_EINVAL;
             }
             cfg->fail_at = n;
             *at_given = 1;
-        } else if (!strcmp(k, "fail_from")) {
+        } else if (!strcmp(k, "from")) {
             int b = 0;
             if (sts_parse_bool(v, &b)) {
-                *why = "fail_from= takes 0 or 1";
+                *why = sx->why_from;
                 return STS_EINVAL;
             }
             cfg->from = b;
-        } else if (!strcmp(k, "fail_op")) {
-            cfg->ops = parse_ops(v);
+        } else if (!strcmp(k, "op")) {
+            cfg->ops = parse_ops(sx, v);
             if (!cfg->ops) {
-                *why = "fail_op= takes open, close, read, write, seek, sync, unlink, mkdir, "
-                       "rmdir, stat, statvfs, advise or allocate (several joined by |)";
+                *why = sx->why_op;
                 return STS_EINVAL;
             }
-        } else if (!strcmp(k, "fail_err")) {
+        } else if (!strcmp(k, "err")) {
             cfg->err = 0;
             for (size_t e = 0; e < sizeof(err_names) / sizeof(err_names[0]); e++)
                 if (!strcmp(v, err_names[e].name))
                     cfg->err = err_names[e].err;
             if (!cfg->err) {
-                *why = "fail_err= takes eio, enospc, eacces or ecorrupt";
+                *why = sx->why_err;
                 return STS_EINVAL;
             }
         } else {
-            *why = "unknown fault option (fail_at=, fail_from=, fail_op=, fail_err=)";
+            *why = sx->why_unknown;
             return STS_EINVAL;
         }
         any = 1;
@@ -207,21 +211,32 @@ static int take_from(struct sts_spec_opt *opts, uint32_t *n_opts, struct sts_fau
     return any;
 }
 
+static const struct sts_fault_syntax fs_syntax = {
+    "fail_", fs_op_names, sizeof(fs_op_names) / sizeof(fs_op_names[0]),
+    "fail_at= needs an operation number (0: count only)",
+    "fail_from= takes 0 or 1",
+    "fail_op= takes open, close, read, write, seek, sync, unlink, mkdir, rmdir, stat, "
+    "statvfs, advise or allocate (several joined by |)",
+    "fail_err= takes eio, enospc, eacces or ecorrupt",
+    "unknown fault option (fail_at=, fail_from=, fail_op=, fail_err=)",
+    "fail_from=, fail_op= and fail_err= need fail_at=K",
+};
+
 int sts_faultfs_take_opts(struct sts_target_spec *spec, struct sts_fault_config *cfg,
                           const char **why)
 {
     memset(cfg, 0, sizeof(*cfg));
     int at_given = 0;
     /* after +FS too: sim:emmc-stm32u5+sensorlog,fail_at=9 reads naturally */
-    int a = take_from(spec->opts, &spec->n_opts, cfg, &at_given, why);
+    int a = sts_fault_take(&fs_syntax, spec->opts, &spec->n_opts, cfg, &at_given, why);
     if (a < 0)
         return a;
-    int b = take_from(spec->fs_opts, &spec->n_fs_opts, cfg, &at_given, why);
+    int b = sts_fault_take(&fs_syntax, spec->fs_opts, &spec->n_fs_opts, cfg, &at_given, why);
     if (b < 0)
         return b;
     int any = a || b;
     if (any && !at_given) {
-        *why = "fail_from=, fail_op= and fail_err= need fail_at=K";
+        *why = fs_syntax.why_need_at;
         return STS_EINVAL;
     }
     return any;

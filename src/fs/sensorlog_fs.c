@@ -210,9 +210,24 @@ static int position(struct sts_slfs *fs, uint32_t f, uint64_t off)
     return STS_OK;
 }
 
+static int fs_read_records(struct sts_slfs *fs, sts_fh fh, void *buf, size_t len, size_t *done);
+
+/* A read that found no record where the index says there is one: if the
+ * device failed reads meanwhile, that is the cause, not a range the log
+ * has moved past. */
 static int fs_read(void *ctx, sts_fh fh, void *buf, size_t len, size_t *done)
 {
     struct sts_slfs *fs = ctx;
+    uint64_t before = fs->log.st.read_errors;
+    int rc = fs_read_records(fs, fh, buf, len, done);
+    if ((rc == STS_ERANGE || rc == STS_ECORRUPT || rc == STS_EIO) &&
+        fs->log.st.read_errors != before)
+        return STS_EIO;
+    return rc;
+}
+
+static int fs_read_records(struct sts_slfs *fs, sts_fh fh, void *buf, size_t len, size_t *done)
+{
     *done = 0;
     if (fh < 0 || fh >= STS_SLFS_HANDLES || !fs->handles[fh].used)
         return STS_EINVAL;
@@ -221,7 +236,7 @@ static int fs_read(void *ctx, sts_fh fh, void *buf, size_t len, size_t *done)
     if (pos >= size)
         return STS_OK;
     if (fs->unsynced) { /* readers see what is on the medium */
-        int rc = fs_sync(ctx, fh, STS_SYNC_DATA);
+        int rc = fs_sync(fs, fh, STS_SYNC_DATA);
         if (rc)
             return rc;
     }

@@ -244,6 +244,8 @@ int sl_read_into(struct sl_log *log, uint32_t seg, uint32_t chunk, uint8_t *buf)
     for (int i = 0; i < SL_READ_TRIES && rc == SL_EIO; i++)
         rc = log->cfg.bd.ops->read(log->cfg.bd.ctx, sl_chunk_addr(log, seg, chunk), buf,
                                    log->chunk);
+    if (rc == SL_EIO)
+        log->st.read_errors++;
     return rc;
 }
 

@@ -3,6 +3,7 @@
 #include "sts_test.h"
 #include "storscope/error.h"
 #include "storscope/extentfs.h"
+#include "storscope/faultbd.h"
 #include "storscope/faultfs.h"
 #include "storscope/suite.h"
 #include "test_mem.h"
@@ -472,9 +473,78 @@ static void written_data_is_not_one_chunk_repeated(void)
     CHECK_EQ(distinct_blocks(ram, 256 * 1024, 4096), written + (written < 64));
 }
 
+/* The device twin (issue 13.1): command k, and only it (or every one from
+ * k), of the kinds chosen, fails with the error asked for and never reaches
+ * the device; the others, submitted ones too, go through. Counted against a
+ * RAM disk, whose bytes say what reached it. */
+static struct sts_fault_config cfg_scratch;
+static void faultbd_fails_the_kth_command_only(void)
+{
+    static uint8_t mem[8192], buf[512];
+    struct sts_ram_bd fb_rb;
+    struct sts_bd fb_ram, bd;
+    sts_ram_bd_init(&fb_rb, &fb_ram, mem, sizeof(mem));
+    static struct sts_faultbd fb;
+    for (int from = 0; from <= 1; from++) {
+        memset(mem, 0, sizeof(mem));
+        struct sts_fault_config cfg = {.fail_at = 3, .from = from, .ops = STS_BOP_PROGRAM,
+                                       .err = STS_ENOSPC};
+        sts_faultbd_init(&fb, &fb_ram, &cfg, &bd);
+        int failed = 0;
+        for (uint32_t k = 1; k <= 6; k++) {
+            memset(buf, (int)k, sizeof(buf));
+            CHECK_EQ(bd.ops->read(bd.ctx, 0, buf, 16), 0); /* not counted: reads pass */
+            memset(buf, (int)k, sizeof(buf));
+            int rc = bd.ops->program(bd.ctx, (uint64_t)k * 512, buf, sizeof(buf));
+            int should = from ? k >= 3 : k == 3;
+            CHECK_EQ(rc, should ? STS_ENOSPC : 0);
+            /* a failed program never reached the device */
+            CHECK_EQ(mem[k * 512], should ? 0 : (uint8_t)k);
+            failed += rc != 0;
+        }
+        CHECK_EQ(fb.counted, 6);
+        CHECK_EQ(fb.failed, (size_t)failed);
+        CHECK_EQ(bd.ops->flush(bd.ctx), 0);
+        CHECK(bd.ops->submit == NULL); /* a blocking device stays blocking */
+    }
+    /* every kind, counted in order: read 1, program 2, erase 3, flush 4 */
+    struct sts_fault_config all = {.fail_at = 3};
+    sts_faultbd_init(&fb, &fb_ram, &all, &bd);
+    CHECK_EQ(bd.ops->read(bd.ctx, 0, buf, 16), 0);
+    CHECK_EQ(bd.ops->program(bd.ctx, 0, buf, 16), 0);
+    CHECK_EQ(bd.ops->erase(bd.ctx, 0, 512), STS_EIO);
+    CHECK_EQ(bd.ops->flush(bd.ctx), 0);
+    CHECK_EQ(fb.counted, 4);
+    /* fail_at = 0 counts and fails nothing */
+    struct sts_fault_config count = {0};
+    sts_faultbd_init(&fb, &fb_ram, &count, &bd);
+    for (int i = 0; i < 5; i++)
+        CHECK_EQ(bd.ops->flush(bd.ctx), 0);
+    CHECK_EQ(fb.counted, 5);
+    CHECK_EQ(fb.failed, 0);
+    /* the options: taken out of the list, malformed ones named */
+    struct sts_spec_opt opts[3] = {{"dev_fail_at", "7"}, {"seed", "2"}, {"dev_fail_op", "erase|flush"}};
+    uint32_t n = 3;
+    const char *why = NULL;
+    CHECK_EQ(sts_faultbd_take_opts(opts, &n, &cfg_scratch, &why), 1);
+    CHECK_EQ(n, 1);
+    CHECK_STR(opts[0].key, "seed");
+    CHECK_EQ(cfg_scratch.fail_at, 7);
+    CHECK_EQ(cfg_scratch.ops, STS_BOP_ERASE | STS_BOP_FLUSH);
+    struct sts_spec_opt bad[1] = {{"dev_fail_op", "write"}};
+    n = 1;
+    CHECK_EQ(sts_faultbd_take_opts(bad, &n, &cfg_scratch, &why), STS_EINVAL);
+    CHECK(strstr(why, "read, program, erase or flush") != NULL);
+    struct sts_spec_opt lone[1] = {{"dev_fail_from", "1"}};
+    n = 1;
+    CHECK_EQ(sts_faultbd_take_opts(lone, &n, &cfg_scratch, &why), STS_EINVAL);
+    CHECK(strstr(why, "need dev_fail_at=K") != NULL);
+}
+
 const struct sts_test_case test_engine_cases[] = {
     {"s2_points_carry_their_own_device_counters", s2_points_carry_their_own_device_counters},
     {"faultfs_fails_the_kth_operation_only", faultfs_fails_the_kth_operation_only},
+    {"faultbd_fails_the_kth_command_only", faultbd_fails_the_kth_command_only},
     {"engine_always_ends_the_run", engine_always_ends_the_run},
     {"written_data_is_not_one_chunk_repeated", written_data_is_not_one_chunk_repeated},
     {"b0_moves_the_requested_bytes_and_verifies", b0_moves_the_requested_bytes_and_verifies},
