@@ -321,6 +321,10 @@ class Workloads(Base):
             self.assertEqual(r.returncode, 2, bad)
             self.assertIn(bad[0], r.stderr)
 
+class WorkloadsOnSensorlog(Base):
+    """The paper suite through sensorlog's facade: one thread, long; ASan
+    and UBSan see it, TSan need not (ctest cli-sensorlog)."""
+
     def test_paper_suite_on_sensorlog(self):
         r = run("run", "-t", "sim:emmc-stm32u5+sensorlog", "--tests", "B0,B1,B2,M1,S2",
                 "--verify", "--runs", "1", "-o", self.out)
@@ -369,6 +373,7 @@ class Workloads(Base):
             r = run("run", "-t", spec, "--tests", "B0")
             self.assertEqual(r.returncode, 2, spec)
             self.assertIn(msg, r.stderr, spec)
+
 
 class MoreRuns(Base):
     def test_nb_on_sim_and_not_applicable_on_posix(self):
@@ -1374,7 +1379,7 @@ class Interrupt(Base):
         self.assertGreater(point["metrics"]["ops"], 0)
 
 
-class Faults(Base):
+class FaultHelpers:
     """Fault injection (target option fail_at=K): a failed operation ends the
     test with exit 1, names the operation and the file, keeps valid JSON and
     leaves nothing behind - and never hangs (issue 13)."""
@@ -1398,6 +1403,10 @@ class Faults(Base):
             self.assertTrue(self.target_is_empty(), os.listdir(os.path.join(self.dir, "t")))
         return doc
 
+
+class Faults(FaultHelpers, Base):
+    """The I/O task's failure path: threads (ctest cli-failures, TSan too)."""
+
     def test_s1_io_task_write_failure_ends_the_run(self):
         # the I/O task used to stop draining its queue on an error: the
         # producers blocked on the full queue and the run hung for ever
@@ -1408,6 +1417,10 @@ class Faults(Base):
             with self.subTest(k=k, sticky=sticky):
                 self.expect_failure("%s,fail_at=%d,fail_from=%d" % (spec, k, sticky), "S1",
                                     r"^(write|seek) s1_[ab]\.dat: I/O error")
+
+
+class FaultsOnModels(FaultHelpers, Base):
+    """Failures on the simulated models, one thread (ctest cli-failures-sim)."""
 
     def test_every_kind_of_operation_failing_once(self):
         # on the simulated study medium (virtual time: fast and the same
