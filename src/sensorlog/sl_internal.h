@@ -125,25 +125,20 @@ static inline uint64_t sl_unzigzag(uint64_t z)
 /* The two locks of the calling contract (sensorlog.h): lock guards the RAM
  * ring and what producers share with the pump; io_lock the device, the read
  * buffer, the segment table and the catalog. io_lock is taken first. */
-static inline void sl_lock(const struct sl_log *log)
+static inline void sl_call(void (*fn)(void *), void *ctx)
 {
-    if (log->cfg.lock)
-        log->cfg.lock(log->cfg.lock_ctx);
+    if (fn)
+        fn(ctx);
 }
-static inline void sl_unlock(const struct sl_log *log)
-{
-    if (log->cfg.unlock)
-        log->cfg.unlock(log->cfg.lock_ctx);
-}
+static inline void sl_lock(const struct sl_log *log) { sl_call(log->cfg.lock, log->cfg.lock_ctx); }
+static inline void sl_unlock(const struct sl_log *log) { sl_call(log->cfg.unlock, log->cfg.lock_ctx); }
 static inline void sl_io_lock(const struct sl_log *log)
 {
-    if (log->cfg.io_lock)
-        log->cfg.io_lock(log->cfg.io_lock_ctx);
+    sl_call(log->cfg.io_lock, log->cfg.io_lock_ctx);
 }
 static inline void sl_io_unlock(const struct sl_log *log)
 {
-    if (log->cfg.io_unlock)
-        log->cfg.io_unlock(log->cfg.io_lock_ctx);
+    sl_call(log->cfg.io_unlock, log->cfg.io_lock_ctx);
 }
 
 /* ---- shared between the files ---------------------------------------- */

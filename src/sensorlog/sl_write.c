@@ -137,15 +137,21 @@ static void ring_read(const struct sl_log *log, size_t at, void *dst, size_t n)
     memcpy(p + first, log->cfg.buffer, n - first);
 }
 
+/* The oldest record (n bytes with its header) leaves the ring; the caller
+ * holds the lock. */
+static void ring_consume(struct sl_log *log, size_t n)
+{
+    log->tail = (log->tail + n) % log->cfg.buffer_bytes;
+    log->fill -= n;
+    log->taken++;
+}
+
 /* Removes the oldest record; the caller holds the lock. */
 static void ring_drop(struct sl_log *log)
 {
     uint8_t hdr[SL_RING_HDR];
     ring_read(log, log->tail, hdr, sizeof(hdr));
-    size_t n = SL_RING_HDR + sl_get16(hdr + 2);
-    log->tail = (log->tail + n) % log->cfg.buffer_bytes;
-    log->fill -= n;
-    log->taken++;
+    ring_consume(log, SL_RING_HDR + sl_get16(hdr + 2));
 }
 
 int sl_append(struct sl_log *log, uint16_t stream, uint64_t ts, const void *data, size_t len)
@@ -205,10 +211,7 @@ static int stage(struct sl_log *log)
         uint64_t ts = sl_get64(hdr + 4);
         uint32_t len = sl_get16(hdr + 2);
         if (!sl_get16(hdr)) { /* its stream was deleted: it never reaches the device */
-            size_t n = SL_RING_HDR + len;
-            log->tail = (log->tail + n) % log->cfg.buffer_bytes;
-            log->fill -= n;
-            log->taken++;
+            ring_consume(log, SL_RING_HDR + len);
             sl_unlock(log);
             continue;
         }
@@ -228,10 +231,7 @@ static int stage(struct sl_log *log)
         r += sl_put_varint(r, len);
         r += sl_put_varint(r, dts);
         ring_read(log, (log->tail + SL_RING_HDR) % log->cfg.buffer_bytes, r, len);
-        size_t n = SL_RING_HDR + len;
-        log->tail = (log->tail + n) % log->cfg.buffer_bytes;
-        log->fill -= n;
-        log->taken++;
+        ring_consume(log, SL_RING_HDR + len);
         sl_unlock(log);
         log->staged_ts_last = ts;
         log->staged += rec + len;
