@@ -67,6 +67,12 @@ struct sts_an_input {
     int m2_has_exp;
     double m2_create_a_ns, m2_create_b, m2_create_r2;
     double m2_cross_free;                    /* create crossed the threshold here; < 0: never */
+    double m2_cross_files;                   /* files in M2's directory then */
+    double m2_first_files, m2_last_files;    /* files present at the first / last lifecycle */
+    /* why create latency grew (M2's probe: a create in an empty directory):
+     * "directory", "free space", "none", "unknown" or "" (not recorded) */
+    char m2_cause[16];
+    double m2_probe_first_ns, m2_probe_last_ns; /* the probe, first / last quarter; < 0: none */
     /* L1, per mode at the nominal rates; scale < 0 when not bisected */
     int has_l1;
     char l1_streams[64];

@@ -74,7 +74,7 @@ struct sts_workspace {
 };
 
 #define STS_CTX_LATS 2
-#define STS_CTX_MAX_SUMMARY 24
+#define STS_CTX_MAX_SUMMARY 32
 #define STS_CTX_MAX_PARAMS 12
 
 /* What a running workload sees. */

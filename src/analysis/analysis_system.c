@@ -53,7 +53,9 @@ void an_system_point(struct sts_an_input *in, const struct sts_test_info *ti,
             in->m2_first_free = free_b;
             in->m2_threshold_ns = num(ti->params, ti->n_params, "threshold_ns", 200e6);
             in->m2_cross_free = -1;
+            in->m2_first_files = metric(p, "files");
         }
+        in->m2_last_files = metric(p, "files");
         in->m2_lifecycles++;
         in->m2_total_bytes = metric(p, "total_bytes");
         in->m2_last_create_ns = create;
@@ -100,6 +102,12 @@ void an_system_test_end(struct sts_an_input *in, const struct sts_test_end *te)
     const struct sts_kv *s = te->summary;
     size_t n = te->n_summary;
     in->m2_cross_free = num(s, n, "create_threshold_free_bytes", -1);
+    in->m2_cross_files = num(s, n, "create_threshold_files", -1);
+    in->m2_probe_first_ns = num(s, n, "probe_create_first_ns", -1);
+    in->m2_probe_last_ns = num(s, n, "probe_create_last_ns", -1);
+    const struct sts_kv *cause = sts_kv_find(s, n, "create_growth_cause");
+    sts_strlcpy(in->m2_cause, cause && cause->type == STS_KV_STR ? cause->v.s : "",
+                sizeof(in->m2_cause));
     in->m2_create_b = num(s, n, "create_exp_b_per_day", 0);
     in->m2_create_a_ns = num(s, n, "create_exp_a_ns", 0);
     in->m2_create_r2 = num(s, n, "create_exp_r2", -1);
@@ -164,6 +172,34 @@ static void concurrency(const struct sts_an_input *in, const struct sts_an_confi
             has_io ? c : "", has_io ? " %)." : " (S1).");
 }
 
+/* M2's probe found the directory's size, not free space, behind the
+ * slowdown: the cure is fewer files per directory, not headroom. */
+static void directory_guideline(const struct sts_an_input *in, const char *thr, int crossed,
+                                struct sts_analysis *out)
+{
+    char files[24], p0[24], p1[24], c0[24], c1[24];
+    an_ms(p0, sizeof(p0), in->m2_probe_first_ns);
+    an_ms(p1, sizeof(p1), in->m2_probe_last_ns);
+    if (crossed) {
+        an_fixed(files, sizeof(files), in->m2_cross_files, 0);
+        SAY(an_add(out->guideline, &out->n_guidelines, "files per directory", "M2"),
+            "Keep fewer than ", files, " files per directory (start a new directory before): "
+            "create latency exceeded ", thr, " with ", files,
+            " files in the directory, while a create in an empty directory of the same volume "
+            "took ", p0, " at first and ", p1, " at the end (M2: the directory's size, not free "
+            "space, is the cause).");
+        return;
+    }
+    an_ms(c0, sizeof(c0), in->m2_first_create_ns);
+    an_ms(c1, sizeof(c1), in->m2_last_create_ns);
+    an_fixed(files, sizeof(files), in->m2_last_files, 0);
+    SAY(an_add(out->guideline, &out->n_guidelines, "files per directory", "M2"),
+        "Rotate directories as files accumulate: create latency grew from ", c0, " to ", c1,
+        " as the directory reached ", files, " files, while a create in an empty directory of "
+        "the same volume took ", p0, " at first and ", p1, " at the end (M2: the directory's "
+        "size, not free space; it stayed under ", thr, ").");
+}
+
 static void aging(const struct sts_an_input *in, struct sts_analysis *out)
 {
     if (!in->has_m2)
@@ -183,11 +219,30 @@ static void aging(const struct sts_an_input *in, struct sts_analysis *out)
         for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
             sts_strlcat(fit, parts[i], sizeof(fit));
     }
+    char f0[24], f1[24];
+    an_fixed(f0, sizeof(f0), in->m2_first_files, 0);
+    an_fixed(f1, sizeof(f1), in->m2_last_files, 0);
     SAY(an_add(out->finding, &out->n_findings, "aging", "M2"), "create latency went from ", a,
-        " with ", b, " free to ", c, " with ", d, " free", fit);
+        " with ", b, " free and ", f0, " files to ", c, " with ", d, " free and ", f1,
+        " files in the directory", fit);
     char thr[24];
     an_ms(thr, sizeof(thr), in->m2_threshold_ns);
-    if (in->m2_cross_free >= 0 && in->m2_total_bytes > 0) {
+    int crossed = in->m2_cross_free >= 0 && in->m2_total_bytes > 0;
+    int grew = in->m2_first_create_ns > 0 && in->m2_lifecycles >= 3 &&
+               in->m2_last_create_ns >= 2 * in->m2_first_create_ns;
+    if (!crossed && !grew)
+        return;
+    if (!strcmp(in->m2_cause, "directory")) {
+        directory_guideline(in, thr, crossed, out);
+        return;
+    }
+    /* free space, or a cause M2 could not tell (older results, no probe) */
+    const char *why = !strcmp(in->m2_cause, "free space")
+                          ? "; a create in an empty directory slowed as much: free space, not the "
+                            "directory, is the cause"
+                          : "; M2 could not tell free space from the number of files (no probe "
+                            "directory): rotating directories may be the cure instead";
+    if (crossed) {
         char pct[24], fr[24];
         /* round the floor up to whole percent: it must hold the latency */
         double p = in->m2_cross_free / in->m2_total_bytes * 100.0;
@@ -195,12 +250,11 @@ static void aging(const struct sts_an_input *in, struct sts_analysis *out)
         an_bytes(fr, sizeof(fr), sts_d2u64(in->m2_cross_free));
         SAY(an_add(out->guideline, &out->n_guidelines, "free-space floor", "M2"),
             "Keep at least ", pct, " % of the volume free: create latency exceeded ", thr,
-            " once free space was down to ", fr, " (M2).");
-    } else if (in->m2_first_create_ns > 0 && in->m2_lifecycles >= 3 &&
-               in->m2_last_create_ns >= 2 * in->m2_first_create_ns) {
+            " once free space was down to ", fr, " (M2", why, ").");
+    } else {
         SAY(an_add(out->guideline, &out->n_guidelines, "free-space floor", "M2"),
             "Keep a free-space floor and monitor it: create latency grew from ", a, " to ", c,
-            " as free space fell from ", b, " to ", d, " (M2; it stayed under ", thr, ").");
+            " as free space fell from ", b, " to ", d, " (M2; it stayed under ", thr, why, ").");
     }
 }
 

@@ -9,6 +9,13 @@
  * C, open A, B, C, ...), so a reopen does not simply hit the lookup cache
  * the create just filled.
  *
+ * What slows creates down: in M2 the files present and the free space
+ * change together (each round adds three files of one size), so no fit
+ * against either can tell them apart. A probe can: every round also
+ * creates one empty file in a directory of its own that never holds more
+ * than that file. If the probe slows as much as the creates, free space
+ * (allocation) is the cause; if it stays flat, the directory's size is.
+ *
  * Time: in virtual time lifecycle k happens at k * interval (30 min by
  * default) without waiting; in real time at k * interval when an interval
  * is given, back to back otherwise. Fits (t in days): a line and
@@ -23,6 +30,8 @@
 #define M2_STREAMS 3
 #define M2_MAX_LIFECYCLES 100000u
 #define NS_PER_DAY 86400e9
+#define M2_PROBE_DIR "m2_probe"
+#define M2_PROBE_FILE M2_PROBE_DIR "/p"
 
 enum { OP_CREATE, OP_OPEN, OP_WRITE, OP_FLUSH, OP_CLOSE, N_OPS };
 static const char *const op_key[N_OPS] = {"create_ns", "open_ns", "write_ns", "flush_ns",
@@ -48,6 +57,50 @@ struct m2_cfg {
     int virtual_time;
 };
 
+/* Create and probe latency over the run in M2_TREND_BINS bins of `width`
+ * consecutive rounds; when the bins are full, neighbours merge and the
+ * width doubles. The first and last quarter are only known at the end, and
+ * this keeps them to within one bin in 1.5 KB whatever the run's length. */
+#define M2_TREND_BINS 64
+struct m2_trend {
+    double create_ns[M2_TREND_BINS], probe_ns[M2_TREND_BINS];
+    uint32_t rounds[M2_TREND_BINS], width, used;
+};
+
+static void trend_add(struct m2_trend *t, uint32_t k, double create_ns, double probe_ns)
+{
+    if (!t->width)
+        t->width = 1;
+    if (k / t->width >= M2_TREND_BINS) {
+        for (uint32_t i = 0; i < M2_TREND_BINS / 2; i++) {
+            t->create_ns[i] = t->create_ns[2 * i] + t->create_ns[2 * i + 1];
+            t->probe_ns[i] = t->probe_ns[2 * i] + t->probe_ns[2 * i + 1];
+            t->rounds[i] = t->rounds[2 * i] + t->rounds[2 * i + 1];
+        }
+        memset(t->create_ns + M2_TREND_BINS / 2, 0, sizeof(double) * M2_TREND_BINS / 2);
+        memset(t->probe_ns + M2_TREND_BINS / 2, 0, sizeof(double) * M2_TREND_BINS / 2);
+        memset(t->rounds + M2_TREND_BINS / 2, 0, sizeof(uint32_t) * M2_TREND_BINS / 2);
+        t->width *= 2;
+    }
+    uint32_t b = k / t->width;
+    t->create_ns[b] += create_ns;
+    t->probe_ns[b] += probe_ns;
+    t->rounds[b]++;
+    t->used = b + 1;
+}
+
+/* Mean over the first (last = 0) or last quarter of the bins used. */
+static double trend_quarter(const struct m2_trend *t, const double *v, int last)
+{
+    uint32_t q = t->used / 4 ? t->used / 4 : 1, from = last ? t->used - q : 0, n = 0;
+    double sum = 0;
+    for (uint32_t i = from; i < from + q; i++) {
+        sum += v[i];
+        n += t->rounds[i];
+    }
+    return n ? sum / n : 0;
+}
+
 struct m2_state {
     struct sts_ctx *c;
     struct m2_cfg cfg;
@@ -55,7 +108,9 @@ struct m2_state {
     uint32_t completed;          /* lifecycles measured */
     struct sts_an_aging fit[N_OPS];
     int crossed[2];              /* create / open exceeded the threshold */
-    uint64_t crossed_free[2], crossed_total;
+    uint64_t crossed_free[2], crossed_files[2];
+    int probe_dir;               /* M2_PROBE_DIR exists: the probe runs */
+    struct m2_trend trend;
 };
 
 static void file_name(char *buf, size_t n, uint32_t stream, uint32_t k)
@@ -83,7 +138,53 @@ static int remove_all(struct m2_state *m)
                 rc = wl_fail_on(m->c, r, "remove", name);
         }
     m->created = 0;
+    if (m->probe_dir) {
+        int r = ops->unlink(m->c->target->fs.ctx, M2_PROBE_FILE);
+        if (r && r != STS_ENOENT && !rc)
+            rc = wl_fail_on(m->c, r, "remove", M2_PROBE_FILE);
+        r = ops->rmdir(m->c->target->fs.ctx, M2_PROBE_DIR);
+        if (r && !rc)
+            rc = wl_fail_on(m->c, r, "remove", M2_PROBE_DIR);
+        m->probe_dir = 0;
+    }
     return rc;
+}
+
+/* Makes the probe's directory before any of M2's files exist, so finding
+ * it costs the least a lookup can. A filesystem without directories has
+ * no probe: the cause of a slowdown is then reported as unknown. */
+static int probe_setup(struct m2_state *m)
+{
+    const struct sts_fs_ops *ops = m->c->target->fs.ops;
+    if (!ops->mkdir || !ops->rmdir)
+        return STS_OK;
+    int rc = ops->mkdir(m->c->target->fs.ctx, M2_PROBE_DIR);
+    if (rc == STS_ENOTSUP)
+        return STS_OK;
+    if (rc)
+        return wl_fail_on(m->c, rc, "create directory", M2_PROBE_DIR);
+    m->probe_dir = 1;
+    return STS_OK;
+}
+
+/* Creates (opens with O_CREAT, closes) the probe's empty file in its own
+ * directory, timed as M2's creates are, then removes it, untimed. */
+static int probe_create(struct m2_state *m, uint64_t *ns)
+{
+    struct sts_ctx *c = m->c;
+    const struct sts_fs_ops *ops = c->target->fs.ops;
+    sts_fh h;
+    uint64_t t0 = wl_now(c);
+    int rc = ops->open(c->target->fs.ctx, M2_PROBE_FILE, STS_O_WRONLY | STS_O_CREAT | STS_O_TRUNC,
+                       &h);
+    if (rc)
+        return wl_fail_on(c, rc, "create", M2_PROBE_FILE);
+    rc = ops->close(c->target->fs.ctx, h);
+    *ns = wl_now(c) - t0;
+    if (rc)
+        return wl_fail_on(c, rc, "close", M2_PROBE_FILE);
+    rc = ops->unlink(c->target->fs.ctx, M2_PROBE_FILE);
+    return rc ? wl_fail_on(c, rc, "remove", M2_PROBE_FILE) : STS_OK;
 }
 
 /* Round k's three lifecycles, interleaved step by step as three tasks
@@ -162,13 +263,16 @@ static int wait_due(struct m2_state *m, uint64_t start, uint32_t k)
 
 static int emit_lifecycle(struct m2_state *m, uint32_t k, uint64_t t_ns,
                           const struct sts_statvfs *sv, const uint64_t sum[N_OPS],
-                          const uint64_t max[N_OPS])
+                          const uint64_t max[N_OPS], uint64_t probe_ns)
 {
     struct sts_kv params[] = {STS_KV_U("lifecycle", k), STS_KV_U("streams", M2_STREAMS),
                               STS_KV_U("file_bytes", m->cfg.file_bytes)};
-    struct sts_kv metrics[3 + 2 * N_OPS];
+    struct sts_kv metrics[5 + 2 * N_OPS];
     size_t n = 0;
     metrics[n++] = STS_KV_U("t_ns", t_ns);
+    metrics[n++] = STS_KV_U("files", (uint64_t)k * M2_STREAMS); /* present before this round */
+    if (m->probe_dir)
+        metrics[n++] = STS_KV_U("probe_create_ns", probe_ns);
     metrics[n++] = STS_KV_U("free_bytes", sv->free_bytes);
     metrics[n++] = STS_KV_U("total_bytes", sv->total_bytes);
     for (int op = 0; op < N_OPS; op++) {
@@ -180,8 +284,8 @@ static int emit_lifecycle(struct m2_state *m, uint32_t k, uint64_t t_ns,
                           metrics, n, NULL, 0);
 }
 
-static void record(struct m2_state *m, double days, const struct sts_statvfs *sv,
-                   const uint64_t sum[N_OPS])
+static void record(struct m2_state *m, uint32_t k, double days, const struct sts_statvfs *sv,
+                   const uint64_t sum[N_OPS], uint64_t probe_ns)
 {
     for (int op = 0; op < N_OPS; op++)
         sts_an_aging_add(&m->fit[op], days, (double)sum[op] / M2_STREAMS);
@@ -189,8 +293,28 @@ static void record(struct m2_state *m, double days, const struct sts_statvfs *sv
         if (!m->crossed[i] && (double)sum[i] / M2_STREAMS > (double)m->cfg.threshold_ns) {
             m->crossed[i] = 1;
             m->crossed_free[i] = sv->free_bytes;
-            m->crossed_total = sv->total_bytes;
+            m->crossed_files[i] = (uint64_t)k * M2_STREAMS;
         }
+    trend_add(&m->trend, k, (double)sum[OP_CREATE] / M2_STREAMS, (double)probe_ns);
+}
+
+/* Why create latency grew, from the first and last quarter of the run
+ * (means, so one slow round decides nothing): "none" below 2x growth;
+ * "free space" when a create in an empty directory grew by at least half
+ * as much as M2's creates; "directory" when it did not; "unknown" with no
+ * probe. */
+static const char *growth_cause(const struct m2_state *m)
+{
+    const struct m2_trend *t = &m->trend;
+    if (m->completed < 4)
+        return "unknown";
+    double c0 = trend_quarter(t, t->create_ns, 0), c1 = trend_quarter(t, t->create_ns, 1);
+    if (!(c1 >= 2 * c0))
+        return "none";
+    if (!m->probe_dir)
+        return "unknown";
+    double p0 = trend_quarter(t, t->probe_ns, 0), p1 = trend_quarter(t, t->probe_ns, 1);
+    return p1 - p0 >= 0.5 * (c1 - c0) ? "free space" : "directory";
 }
 
 static void summarize(struct m2_state *m, const char *stopped)
@@ -198,11 +322,23 @@ static void summarize(struct m2_state *m, const char *stopped)
     struct sts_ctx *c = m->c;
     sts_set_summary(c, STS_KV_U("lifecycles", m->completed));
     sts_set_summary(c, STS_KV_S("stopped_by", stopped));
+    sts_set_summary(c, STS_KV_S("create_growth_cause", growth_cause(m)));
+    if (m->probe_dir && m->completed >= 4) {
+        const struct m2_trend *t = &m->trend;
+        sts_set_summary(c, STS_KV_D("probe_create_first_ns", trend_quarter(t, t->probe_ns, 0)));
+        sts_set_summary(c, STS_KV_D("probe_create_last_ns", trend_quarter(t, t->probe_ns, 1)));
+        sts_set_summary(c, STS_KV_D("create_first_ns", trend_quarter(t, t->create_ns, 0)));
+        sts_set_summary(c, STS_KV_D("create_last_ns", trend_quarter(t, t->create_ns, 1)));
+    }
     static const char *const cross_key[2] = {"create_threshold_free_bytes",
                                              "open_threshold_free_bytes"};
+    static const char *const cross_files_key[2] = {"create_threshold_files",
+                                                   "open_threshold_files"};
     for (int i = 0; i < 2; i++)
-        if (m->crossed[i])
+        if (m->crossed[i]) {
             sts_set_summary(c, STS_KV_U(cross_key[i], m->crossed_free[i]));
+            sts_set_summary(c, STS_KV_U(cross_files_key[i], m->crossed_files[i]));
+        }
     for (int op = 0; op < N_OPS; op++) {
         if (!fit_key[op][0])
             continue; /* write latency is a throughput, seen in the points */
@@ -276,6 +412,9 @@ static int m2_run(struct sts_ctx *c)
     const char *why = m2_refusal(c, &sv, &err);
     if (why)
         return sts_fail(c, err, why);
+    rc = probe_setup(&m);
+    if (rc)
+        return rc;
     uint64_t floor = sv.total_bytes / 1000 * m.cfg.floor_permille;
     uint64_t start = wl_now(c), full_at = sv.free_bytes;
     const char *stopped = "floor";
@@ -307,6 +446,9 @@ static int m2_run(struct sts_ctx *c)
         m.created = k + 1; /* from here its files may exist */
         uint64_t t[M2_STREAMS][N_OPS] = {{0}};
         rc = lifecycles(&m, k, t);
+        uint64_t probe_ns = 0;
+        if (!rc && m.probe_dir)
+            rc = probe_create(&m, &probe_ns);
         for (uint32_t s = 0; s < M2_STREAMS && !rc; s++)
             for (int op = 0; op < N_OPS; op++) {
                 sum[op] += t[s][op];
@@ -319,9 +461,9 @@ static int m2_run(struct sts_ctx *c)
         }
         if (rc)
             break;
-        record(&m, (double)t_ns / NS_PER_DAY, &sv, sum);
+        record(&m, k, (double)t_ns / NS_PER_DAY, &sv, sum, probe_ns);
         m.completed++;
-        rc = emit_lifecycle(&m, k, t_ns, &sv, sum, max);
+        rc = emit_lifecycle(&m, k, t_ns, &sv, sum, max, probe_ns);
         if (rc)
             break;
     }

@@ -21,6 +21,7 @@ struct agingfs {
     unsigned enospc, open_files, max_open;
     char last[32];        /* a one-entry lookup cache: the last name looked up */
     unsigned creates, fail_create; /* create number fail_create fails once with EIO */
+    int by_files; /* create cost grows with the files in its directory, not with fill */
 };
 static struct agingfs afs;
 
@@ -28,6 +29,27 @@ static struct agingfs afs;
 static uint64_t create_cost(uint64_t used)
 {
     return (uint64_t)(1e6 * exp(5.0 * (double)used / (double)AFS_CAPACITY));
+}
+
+/* by_files: the same curve, with the directory's files for the fill (each
+ * counts as one of M2's files): 20 ms from 20 files in the directory */
+static uint64_t create_cost_by_files(unsigned files)
+{
+    return create_cost((uint64_t)files * 256u * 1024u);
+}
+
+/* entries (files and directories) in the directory holding `path` */
+static unsigned files_beside(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    size_t dir = slash ? (size_t)(slash - path) + 1 : 0;
+    unsigned n = 0;
+    for (int i = 0; i < AFS_FILES; i++) {
+        const char *s = strrchr(afs.name[i], '/');
+        size_t d = s ? (size_t)(s - afs.name[i]) + 1 : 0;
+        n += afs.name[i][0] && d == dir && !strncmp(afs.name[i], path, dir);
+    }
+    return n;
 }
 
 static int find(const char *path)
@@ -54,8 +76,8 @@ static int afs_open(void *ctx, const char *path, int flags, sts_fh *out)
             ;
         if (i == AFS_FILES)
             return STS_ENOSPC;
+        afs.t += afs.by_files ? create_cost_by_files(files_beside(path)) : create_cost(afs.used);
         sts_strlcpy(afs.name[i], path, sizeof(afs.name[i]));
-        afs.t += create_cost(afs.used);
     }
     afs.t += 1000;
     afs.open_files++;
@@ -113,9 +135,25 @@ static int afs_statvfs(void *ctx, struct sts_statvfs *st)
     st->block_size = 512;
     return STS_OK;
 }
+static int afs_mkdir(void *ctx, const char *path)
+{
+    (void)ctx;
+    int i = 0;
+    while (i < AFS_FILES && afs.name[i][0])
+        i++;
+    if (i == AFS_FILES || find(path) >= 0)
+        return STS_EEXIST;
+    sts_strlcpy(afs.name[i], path, sizeof(afs.name[i]));
+    return STS_OK;
+}
 static const struct sts_fs_ops afs_ops = {
     .open = afs_open, .close = afs_close, .write = afs_write, .sync = afs_sync,
     .unlink = afs_unlink, .statvfs = afs_statvfs,
+};
+/* the same with directories (rmdir is unlink here: a name like any other) */
+static const struct sts_fs_ops afs_dir_ops = {
+    .open = afs_open, .close = afs_close, .write = afs_write, .sync = afs_sync,
+    .unlink = afs_unlink, .statvfs = afs_statvfs, .mkdir = afs_mkdir, .rmdir = afs_unlink,
 };
 static uint64_t afs_now(void *ctx)
 {
@@ -135,11 +173,14 @@ struct series {
     size_t n_summary;
 };
 static struct series ser;
+/* the analysis sees the run too, as a live run's collector would */
+static struct sts_an_input an_in;
+static struct sts_sink an_sink;
 
 static int ser_point(void *ctx, const struct sts_test_info *ti, const struct sts_point *p)
 {
     (void)ctx;
-    (void)ti;
+    an_sink.ops->point(an_sink.ctx, ti, p);
     if (ser.n >= MAX_LIFECYCLES || p->skipped)
         return 0;
     ser.t[ser.n] = (uint64_t)sts_kv_number(sts_kv_find(p->metrics, p->n_metrics, "t_ns"));
@@ -151,6 +192,7 @@ static int ser_point(void *ctx, const struct sts_test_info *ti, const struct sts
 static int ser_end(void *ctx, const struct sts_test_end *te)
 {
     (void)ctx;
+    an_sink.ops->test_end(an_sink.ctx, te);
     ser.status = te->status;
     sts_strlcpy(ser.error, te->error ? te->error : "", sizeof(ser.error));
     ser.n_summary = te->n_summary;
@@ -167,14 +209,17 @@ static double summary(const char *key)
 
 #define FILE_BYTES (256u * 1024u)
 
-static int run_m2(uint32_t flags, uint64_t capacity_arg)
+static int run_m2_on(const struct sts_fs_ops *ops, int by_files, uint32_t flags,
+                     uint64_t capacity_arg)
 {
     memset(&afs, 0, sizeof(afs));
     memset(&ser, 0, sizeof(ser));
+    afs.by_files = by_files;
+    sts_an_collector_init(&an_in, &an_sink);
     static struct sts_target t;
     memset(&t, 0, sizeof(t));
     t.kind = "aging";
-    t.fs = (struct sts_fs){&afs_ops, NULL};
+    t.fs = (struct sts_fs){ops, NULL};
     t.clock = (struct sts_clock){&afs_clock, NULL};
     t.flags = flags;
     const struct sts_test_def *tests[] = {sts_test_find("M2")};
@@ -186,6 +231,11 @@ static int run_m2(uint32_t flags, uint64_t capacity_arg)
     struct sts_sink sink = {&ser_ops, NULL};
     struct sts_run_info ri = {.tool_version = STORSCOPE_VERSION, .target = "aging:"};
     return sts_engine_run(&plan, &t, &ws, &sink, 1, &ri);
+}
+
+static int run_m2(uint32_t flags, uint64_t capacity_arg)
+{
+    return run_m2_on(&afs_ops, 0, flags, capacity_arg);
 }
 
 static void m2_stops_at_the_floor_and_removes_its_files(void)
@@ -279,6 +329,7 @@ static void m2_failed_create_fails_and_is_not_retried(void)
                                    STS_HIST_BUCKETS, STS_HIST_SUB_BITS, STS_HIST_MAX_EXP};
         struct sts_sink sink = {&ser_ops, NULL};
         struct sts_run_info ri = {.tool_version = STORSCOPE_VERSION, .target = "aging:"};
+        sts_an_collector_init(&an_in, &an_sink);
         CHECK(sts_engine_run(&plan, &t, &ws, &sink, 1, &ri) == STS_EIO);
         CHECK_EQ(ser.status, STS_TEST_FAILED);
         CHECK(strstr(ser.error, "create m2_s") && strstr(ser.error, "I/O error"));
@@ -287,6 +338,85 @@ static void m2_failed_create_fails_and_is_not_retried(void)
         CHECK_EQ(afs.open_files, 0);
         CHECK_EQ(afs.used, 0);         /* every file removed */
     }
+}
+
+static const char *summary_str(const char *key)
+{
+    const struct sts_kv *kv = sts_kv_find(ser.summary, ser.n_summary, key);
+    return kv && kv->type == STS_KV_STR ? kv->v.s : "";
+}
+
+static const char *guideline_of(const char *topic_text)
+{
+    static struct sts_analysis an;
+    struct sts_an_config cfg;
+    sts_an_config_default(&cfg);
+    sts_analyze(&an_in, &cfg, &an);
+    for (size_t i = 0; i < an.n_guidelines; i++)
+        if (strstr(an.guideline[i].text, topic_text))
+            return an.guideline[i].text;
+    return "";
+}
+
+/* Issue 12.4: in M2 files present and free space fall together, so the
+ * same directory gave "keep 48 % free" or "93 % free" depending on file
+ * size. The probe (a create in an empty directory every round) tells a
+ * directory that slows down from a volume that does. Here creates slow
+ * with the files in their directory only: the probe stays at its first
+ * cost and the guideline is about directories, at the file count where
+ * creates crossed the threshold. */
+static void m2_blames_the_directory_when_an_empty_one_stays_fast(void)
+{
+    CHECK_EQ(run_m2_on(&afs_dir_ops, 1, STS_T_VIRTUAL_TIME, 0), 0);
+    CHECK_EQ(ser.status, STS_TEST_OK);
+    CHECK(!strcmp(summary_str("create_growth_cause"), "directory"));
+    /* probe: search + create in a directory holding nothing + open + close */
+    double probe = (double)(AFS_SEARCH_NS + create_cost_by_files(0) + 1000 + 2000);
+    CHECK_REL(summary("probe_create_first_ns"), probe, 1e-9);
+    CHECK_REL(summary("probe_create_last_ns"), probe, 1e-9);
+    /* the first round whose three creates average over 20 ms: they find
+     * 3k, 3k+1, 3k+2 of M2's files beside them, and the probe's directory */
+    unsigned k = 0;
+    for (;; k++) {
+        double sum = 0;
+        for (unsigned s = 0; s < 3; s++)
+            sum += (double)create_cost_by_files(3 * k + s + 1) + AFS_SEARCH_NS + 3000;
+        if (sum / 3 > 20e6)
+            break;
+    }
+    CHECK(k < ser.n);
+    CHECK_EQ((uint64_t)summary("create_threshold_files"), 3 * k);
+    char want[64] = "Keep fewer than ", num[24];
+    sts_fmt_u64(num, 3 * k);
+    sts_strlcat(want, num, sizeof(want));
+    sts_strlcat(want, " files per directory", sizeof(want));
+    CHECK(strstr(guideline_of("per directory"), want));
+    CHECK(strstr(guideline_of("per directory"), "not free space"));
+    CHECK(!*guideline_of("of the volume free")); /* no headroom advice */
+    CHECK_EQ(afs.used, 0);
+    for (int i = 0; i < AFS_FILES; i++) /* the probe and its directory are gone too */
+        CHECK(!afs.name[i][0]);
+}
+
+/* The same volume where creates slow with fill: the probe slows as much,
+ * so the cause is free space and the advice is headroom. */
+static void m2_blames_free_space_when_an_empty_directory_slows_too(void)
+{
+    CHECK_EQ(run_m2_on(&afs_dir_ops, 0, STS_T_VIRTUAL_TIME, 0), 0);
+    CHECK(!strcmp(summary_str("create_growth_cause"), "free space"));
+    CHECK(summary("probe_create_last_ns") > 5 * summary("probe_create_first_ns"));
+    CHECK(strstr(guideline_of("of the volume free"), "not the directory"));
+    CHECK(!*guideline_of("per directory"));
+}
+
+/* Without directories there is no probe: the cause is unknown and the
+ * headroom advice says it may be the directory instead. */
+static void m2_without_directories_says_it_cannot_tell(void)
+{
+    CHECK_EQ(run_m2(STS_T_VIRTUAL_TIME, 0), 0);
+    CHECK(!strcmp(summary_str("create_growth_cause"), "unknown"));
+    CHECK(summary("probe_create_first_ns") < 0);
+    CHECK(strstr(guideline_of("of the volume free"), "could not tell"));
 }
 
 /* y = A exp(B t) with +-3 % deterministic noise: both within 5 % */
@@ -342,6 +472,11 @@ const struct sts_test_case test_aging_cases[] = {
      m2_refuses_a_user_filesystem_without_capacity},
     {"m2_streams_interleave_as_three_tasks", m2_streams_interleave_as_three_tasks},
     {"m2_failed_create_fails_and_is_not_retried", m2_failed_create_fails_and_is_not_retried},
+    {"m2_blames_the_directory_when_an_empty_one_stays_fast",
+     m2_blames_the_directory_when_an_empty_one_stays_fast},
+    {"m2_blames_free_space_when_an_empty_directory_slows_too",
+     m2_blames_free_space_when_an_empty_directory_slows_too},
+    {"m2_without_directories_says_it_cannot_tell", m2_without_directories_says_it_cannot_tell},
     {"exponential_fit_recovers_a_and_b", exponential_fit_recovers_a_and_b},
     {"line_fit_is_exact_on_a_line_and_flat_has_no_slope",
      line_fit_is_exact_on_a_line_and_flat_has_no_slope},

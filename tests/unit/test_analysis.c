@@ -348,8 +348,9 @@ static void feed_lifecycle(struct sts_sink *sink, int k, double create_ns, doubl
     struct sts_kv params[] = {STS_KV_U("lifecycle", k)};
     struct sts_kv metrics[] = {STS_KV_D("create_ns", create_ns), STS_KV_D("open_max_ns", open_max_ns),
                                STS_KV_U("free_bytes", free_mib << 20),
-                               STS_KV_U("total_bytes", 1000ull << 20), STS_KV_U("t_ns", t_ns)};
-    feed(sink, &ti, "lifecycle", params, 1, metrics, 5);
+                               STS_KV_U("total_bytes", 1000ull << 20), STS_KV_U("t_ns", t_ns),
+                               STS_KV_U("files", 3 * (uint64_t)k)};
+    feed(sink, &ti, "lifecycle", params, 1, metrics, 6);
 }
 
 static void aging_floor_from_the_crossing(void)
@@ -371,8 +372,8 @@ static void aging_floor_from_the_crossing(void)
     sts_an_config_default(&cfg);
     sts_analyze(&in, &cfg, &an);
     CHECK_EQ(an.n_findings, 1);
-    CHECK(strstr(an.finding[0].text, "from 20.00 ms with 1000 MiB free to 2000 ms with 100 MiB "
-                                     "free") &&
+    CHECK(strstr(an.finding[0].text, "from 20.00 ms with 1000 MiB free and 0 files to 2000 ms "
+                                     "with 100 MiB free and 27 files in the directory") &&
           strstr(an.finding[0].text, "30.00 ms x exp(0.96 t/day), R^2 0.98"));
     CHECK_EQ(an.n_guidelines, 2);
     CHECK(strstr(an.guideline[0].text, "Keep at least 70 % of the volume free") &&
