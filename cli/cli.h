@@ -15,7 +15,10 @@ int cmd_log(int argc, char **argv);
 
 struct sts_analysis;
 #include <stdio.h>
-void cli_print_analysis(FILE *f, const struct sts_analysis *an);
+void cli_print_analysis(FILE *f, const struct sts_analysis *an);   /* findings + guidelines */
+void cli_print_guidelines(FILE *f, const struct sts_analysis *an);
+struct sts_summary_sink;
+void cli_print_totals(FILE *f, const struct sts_summary_sink *ss); /* "6 tests ok, ..." */
 /* Writes s as HTML text: a results file's strings never become markup. */
 void cli_html_esc(FILE *f, const char *s);
 #include <cjson/cJSON.h>

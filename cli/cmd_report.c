@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "json_in.h"
 #include "storscope/analysis.h"
+#include "storscope/output.h"
 
 #include <cjson/cJSON.h>
 #include <stdio.h>
@@ -47,6 +48,18 @@ void cli_print_analysis(FILE *f, const struct sts_analysis *an)
         fprintf(f, "  (none: the results hold no series these detectors apply to)\n");
     for (size_t i = 0; i < an->n_findings; i++)
         fprintf(f, "  [%s] %s\n", an->finding[i].test, an->finding[i].text);
+    cli_print_guidelines(f, an);
+}
+
+void cli_print_totals(FILE *f, const struct sts_summary_sink *ss)
+{
+    fprintf(f, "\n%u test%s ok, %u failed, %u not applicable%s, %.1f s on the target's clock\n",
+            ss->tests_ok, ss->tests_ok == 1 ? "" : "s", ss->tests_failed, ss->tests_skipped,
+            ss->interrupted ? " (interrupted)" : "", (double)ss->elapsed_ns / 1e9);
+}
+
+void cli_print_guidelines(FILE *f, const struct sts_analysis *an)
+{
     fprintf(f, "\nGuidelines for this device\n");
     if (!an->n_guidelines)
         fprintf(f, "  (none: no guideline without evidence)\n");
@@ -106,12 +119,20 @@ int cmd_report(int argc, char **argv)
     const cJSON *target = cJSON_GetObjectItemCaseSensitive(run, "target");
     printf("storscope report: %s (target %s)\n", file,
            cJSON_IsString(target) ? target->valuestring : "?");
+    static struct sts_summary_sink summary;
+    struct sts_sink sink;
+    sts_summary_sink_init(&summary, &sink);
+    cli_replay(doc, &sink);
     struct sts_an_input in;
     input_from(doc, &in);
     struct sts_an_config cfg;
     sts_an_config_default(&cfg);
-    struct sts_analysis an;
+    static struct sts_analysis an;
     sts_analyze(&in, &cfg, &an);
+    putchar('\n');
+    sts_summary_add_analysis(&summary, &an);
+    sts_summary_print(&summary, stdout);
+    cli_print_totals(stdout, &summary);
     cli_print_analysis(stdout, &an);
     int rc = html ? cli_report_html(html, doc, &an) : EXIT_OK;
     cJSON_Delete(doc);

@@ -70,7 +70,9 @@ static void run_usage(FILE *f)
           "  -o, --output FILE     write the JSON results (storscope-result/1) to FILE (they\n"
           "                        grow in FILE.partial, renamed to FILE when the run ends)\n"
           "      --csv DIR         write one CSV per test into DIR\n"
-          "  -q, --quiet           no table on stdout, no progress line\n"
+          "      --tables          also print every point's row and the findings (the default\n"
+          "                        is one line per test, then the guidelines)\n"
+          "  -q, --quiet           nothing on stdout, no progress line\n"
           "      --allow-destructive  let raw: targets write (destroys the data on them)\n"
           "      --fio-json FILE   also write the fsync result in fio's JSON shape\n"
           "  -h, --help            this text\n"
@@ -136,6 +138,7 @@ struct run_opts {
     const char *output;
     const char *csv;
     int quiet;
+    int tables;
     int allow_destructive;
     const char *fio_json;
 };
@@ -156,6 +159,7 @@ static int parse(int argc, char **argv, struct run_opts *o, struct sts_plan *pla
         {"output", required_argument, NULL, 'o'},
         {"csv", required_argument, NULL, 'c'},
         {"quiet", no_argument, NULL, 'q'},
+        {"tables", no_argument, NULL, 'V'},
         {"allow-destructive", no_argument, NULL, 'A'},
         {"fio-json", required_argument, NULL, 'F'},
         {"capacity", required_argument, NULL, 'C'},
@@ -183,6 +187,7 @@ static int parse(int argc, char **argv, struct run_opts *o, struct sts_plan *pla
         case 'o': o->output = optarg; break;
         case 'c': o->csv = optarg; break;
         case 'q': o->quiet = 1; break;
+        case 'V': o->tables = 1; break;
         case 'A': o->allow_destructive = 1; break;
         case 'F': o->fio_json = optarg; break;
         case 'v': plan->verify = 1; break;
@@ -503,12 +508,15 @@ int cmd_run(int argc, char **argv)
     size_t n_sinks = 0;
     struct sts_progress_sink ps;
     struct sts_term_sink ts;
+    static struct sts_summary_sink summary; /* 10 KB: not on the stack */
     struct sts_json_sink js;
     struct sts_csv_sink *cs = NULL;
     if (!o.quiet && isatty(STDERR_FILENO))
         sts_progress_sink_init(&ps, &sinks[n_sinks++], stderr);
-    if (!o.quiet)
+    if (!o.quiet && o.tables)
         sts_term_sink_init(&ts, &sinks[n_sinks++], stdout);
+    if (!o.quiet)
+        sts_summary_sink_init(&summary, &sinks[n_sinks++]);
     if (json)
         sts_json_sink_init(&js, &sinks[n_sinks++], file_write, json, file_flush, 1);
     struct sts_an_input an_in;
@@ -540,6 +548,7 @@ int cmd_run(int argc, char **argv)
         .suite = plan.suite_name,
         .scale = sts_scale_name(plan.scale),
         .seed = plan.seed,
+        .n_tests = (uint32_t)plan.n_tests,
         .verify = plan.verify,
         .started_at = started,
         .env = target.env,
@@ -570,13 +579,25 @@ int cmd_run(int argc, char **argv)
     }
     if (!o.quiet && (rc == 0 || rc == STS_EINTR)) {
         struct sts_an_config acfg;
-        struct sts_analysis an;
+        static struct sts_analysis an;
         sts_an_config_default(&acfg);
         sts_analyze(&an_in, &acfg, &an);
-        cli_print_analysis(stdout, &an);
+        if (o.tables) {
+            cli_print_analysis(stdout, &an);
+        } else {
+            putchar('\n');
+            sts_summary_add_analysis(&summary, &an);
+            sts_summary_print(&summary, stdout);
+            cli_print_totals(stdout, &summary);
+            cli_print_guidelines(stdout, &an);
+        }
     }
     if (json && !o.quiet && !rc)
-        printf("\nresults: %s (storscope report %s)\n", o.output, o.output);
+        printf("\nresults: %s (findings and figures: storscope report %s [-o report.html])\n",
+               o.output, o.output);
+    else if (!o.quiet && !rc && !o.tables)
+        printf("\nfindings and per-point tables: run again with --tables (or -o FILE, then "
+               "storscope report FILE)\n");
     if (target.faultbd) /* read before close: the target owns it */
         fprintf(stderr, "storscope: device fault injection: %llu device commands counted, %llu "
                         "failed\n", (unsigned long long)target.faultbd->counted,

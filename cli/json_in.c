@@ -179,6 +179,8 @@ void cli_replay(const cJSON *doc, const struct sts_sink *sink)
                                      REPLAY_MAX_KV, NULL),
                 .skipped = cJSON_IsString(skipped) ? skipped->valuestring : NULL,
             };
+            const cJSON *metric = cJSON_GetObjectItemCaseSensitive(runs, "metric");
+            pt.run_metric = cJSON_IsString(metric) ? metric->valuestring : NULL;
             sts_welford_init(&pt.run_stats);
             pt.run_stats.n = sts_d2u64(cli_num(runs, "n"));
             pt.run_stats.mean = cli_num(runs, "mean");
@@ -188,7 +190,7 @@ void cli_replay(const cJSON *doc, const struct sts_sink *sink)
             /* the first latency's moments (its histogram is not replayed:
              * h.total stays 0, and readers of percentiles must look at it) */
             static struct sts_lat lat;
-            static struct sts_lat_report lat_report = {"", &lat};
+            static struct sts_lat_report lat_report = {.name = "", .lat = &lat};
             const cJSON *lats = cJSON_GetObjectItemCaseSensitive(p, "latency");
             const cJSON *l0 = lats ? lats->child : NULL;
             memset(&lat, 0, sizeof(lat));
@@ -199,6 +201,9 @@ void cli_replay(const cJSON *doc, const struct sts_sink *sink)
                 if (lat.w.n >= 2 && isfinite(lsd))
                     lat.w.m2 = lsd * lsd * (double)(lat.w.n - 1);
                 lat_report.name = l0->string;
+                const cJSON *pct = cJSON_GetObjectItemCaseSensitive(l0, "percentiles_ns");
+                lat_report.p50_ns = cli_num(pct, "50");
+                lat_report.p99_ns = cli_num(pct, "99");
                 pt.lat = &lat_report;
                 pt.n_lat = 1;
             }

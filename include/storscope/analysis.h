@@ -35,6 +35,10 @@ struct sts_series {
 
 struct sts_an_input {
     char target_kind[16];                    /* "posix", "sim", "null"...: "" unknown */
+    /* the filesystem a sim: target stacks on its medium ("sensorlog" for
+     * sim:emmc-stm32u5+sensorlog): the chunk guidelines then describe that
+     * layer's files, not the medium, and say so; "" for none */
+    char fs_layer[24];
     int exact;                               /* virtual time: figures repeat exactly */
     struct sts_series seq_write, seq_read;   /* B0 (or B1 when B0 is absent) */
     struct sts_series fixed_write, fixed_read; /* B2 */

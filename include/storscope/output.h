@@ -2,6 +2,7 @@
 #ifndef STORSCOPE_OUTPUT_H
 #define STORSCOPE_OUTPUT_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "storscope/result.h"
@@ -11,10 +12,17 @@ extern "C" {
 #endif
 
 /* Compact table per test, rows printed as points arrive. */
+#define STS_TERM_SKIPS 8
+struct sts_term_skip { /* points skipped for one reason, one row at test end */
+    char name[24], first[24], last[24], why[192];
+    unsigned count;
+};
 struct sts_term_sink {
     FILE *out;
     int first_point;
     char held_row[192]; /* M2's last thinned-out row, printed at test end */
+    struct sts_term_skip skip[STS_TERM_SKIPS];
+    size_t n_skips;
 };
 void sts_term_sink_init(struct sts_term_sink *ts, struct sts_sink *sink, FILE *out);
 
@@ -45,10 +53,51 @@ void sts_csv_sink_init(struct sts_csv_sink *cs, struct sts_sink *sink, const cha
 /* A single self-overwriting status line on a terminal, at most 5 per second. */
 struct sts_progress_sink {
     FILE *out;
-    unsigned long long last_ns;
+    unsigned long long last_ns, test_start_ns;
     int shown;
+    unsigned test_index, n_tests; /* "[B1 2/6]" */
 };
 void sts_progress_sink_init(struct sts_progress_sink *ps, struct sts_sink *sink, FILE *out);
+
+/* The first screen: one line per test with its headline figures (see
+ * src/output/summary.c), kept until sts_summary_print. */
+#define STS_SUMMARY_TESTS 16
+#define STS_SUMMARY_OPS 8
+#define STS_SUMMARY_MODES 3
+struct sts_summary_line {
+    char id[8];
+    char text[480];
+};
+struct sts_summary_op { /* one series of the test in progress, e.g. B0's writes */
+    char name[24];
+    int done, per_file, is_time;
+    unsigned measured, skipped;
+    double first_x, first_v, last_x, last_v; /* chunk bytes (or files) and value */
+    double mean_lat, p50, p99;               /* the last point's first latency, ns; < 0: none */
+    char skip_why[160];
+};
+struct sts_summary_mode { /* S1 and L1, per access mode */
+    double deg_sum, lost, need;
+    unsigned deg_n;
+    int seen;
+};
+struct sts_summary_sink {
+    struct sts_summary_line line[STS_SUMMARY_TESTS];
+    size_t n;
+    struct sts_summary_op ops[STS_SUMMARY_OPS];
+    size_t n_ops;
+    struct sts_summary_mode mode[STS_SUMMARY_MODES];
+    double m2_free, m2_files, m2_total, m2_floor_permille, m2_file_bytes, m2_threshold_ns,
+        m2_t_ns;
+    unsigned tests_ok, tests_failed, tests_skipped, interrupted;
+    uint64_t elapsed_ns; /* sum over the tests, on the target's clock */
+};
+void sts_summary_sink_init(struct sts_summary_sink *ss, struct sts_sink *sink);
+/* Appends the detectors' positions (write knee, read plateau, write dip)
+ * to the lines of the tests they rest on. */
+struct sts_analysis;
+void sts_summary_add_analysis(struct sts_summary_sink *ss, const struct sts_analysis *an);
+void sts_summary_print(const struct sts_summary_sink *ss, FILE *out);
 
 /* "12.3 MiB/s" style: bytes per second with a binary unit. */
 void sts_fmt_rate(char *buf, size_t n, double bytes_per_second);

@@ -40,6 +40,9 @@ struct sts_kv {
 struct sts_lat_report {
     const char *name; /* "read", "write", "write+flush", "flush" */
     const struct sts_lat *lat;
+    /* a saved run replayed has no histogram (lat->h.total == 0) but the
+     * percentiles it recorded: p50 and p99 here, ns; 0 in a live run */
+    double p50_ns, p99_ns;
 };
 
 /* One measured configuration of a test (one chunk size, one direction...). */
@@ -94,6 +97,7 @@ struct sts_run_info {
     uint64_t seed;
     int verify;
     const char *started_at;   /* ISO 8601 UTC, supplied by the host (may be NULL) */
+    uint32_t n_tests;         /* tests planned (for progress; 0 = unknown) */
     const struct sts_kv *env; /* recorded environment of the target */
     size_t n_env;
     const char *const *warnings;

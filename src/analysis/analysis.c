@@ -290,6 +290,31 @@ static const struct sts_series *pick(const struct sts_series *a, const struct st
     return a->n >= 3 ? a : (b->n >= 3 ? b : NULL);
 }
 
+/* On sim:MEDIUM+FS the sizes B0..B2 found are those of FS's files (for
+ * sensorlog, its record header and chunk), not the medium's: a guideline
+ * that does not say so reads as advice about the study's eMMC. */
+static void name_the_layer(const struct sts_an_input *in, struct sts_analysis *out)
+{
+    static const char *const sized[] = {"chunk size", "buffer small writes", "read buffer",
+                                        "sizes to avoid"};
+    if (!in->fs_layer[0])
+        return;
+    for (size_t i = 0; i < out->n_guidelines; i++)
+        for (size_t k = 0; k < sizeof(sized) / sizeof(sized[0]); k++) {
+            if (strcmp(out->guideline[i].kind, sized[k]))
+                continue;
+            char text[STS_AN_TEXT];
+            sts_strlcpy(text, "Through ", sizeof(text));
+            sts_strlcat(text, in->fs_layer, sizeof(text));
+            sts_strlcat(text, " (its files, not the bare medium): ", sizeof(text));
+            size_t at = strlen(text);
+            sts_strlcat(text, out->guideline[i].text, sizeof(text));
+            if (text[at] >= 'A' && text[at] <= 'Z')
+                text[at] = (char)(text[at] - 'A' + 'a');
+            sts_strlcpy(out->guideline[i].text, text, sizeof(out->guideline[i].text));
+        }
+}
+
 void sts_analyze(const struct sts_an_input *in, const struct sts_an_config *cfg,
                  struct sts_analysis *out)
 {
@@ -441,6 +466,7 @@ void sts_analyze(const struct sts_an_input *in, const struct sts_an_config *cfg,
             " fsync/s, mean ", b, " (figures compared, not media)");
     }
     an_system(in, cfg, out);
+    name_the_layer(in, out);
 }
 
 void sts_an_s2_point(struct sts_an_input *in, int flat, double n, double v)
@@ -555,6 +581,14 @@ static int collect_run_begin(void *ctx, const struct sts_run_info *ri)
 {
     struct sts_an_input *in = ctx;
     sts_strlcpy(in->target_kind, ri->target_kind ? ri->target_kind : "", sizeof(in->target_kind));
+    const char *plus = ri->target && !strncmp(ri->target, "sim:", 4) ? strchr(ri->target, '+')
+                                                                   : NULL;
+    if (plus) { /* sim:PROFILE[,k=v]+FS[,k=v] */
+        size_t n = strcspn(plus + 1, ",");
+        n = n < sizeof(in->fs_layer) - 1 ? n : sizeof(in->fs_layer) - 1;
+        memcpy(in->fs_layer, plus + 1, n);
+        in->fs_layer[n] = '\0';
+    }
     const struct sts_kv *clock = sts_kv_find(ri->env, ri->n_env, "clock");
     in->exact = clock && clock->type == STS_KV_STR && !strcmp(clock->v.s, "virtual");
     return 0;

@@ -26,9 +26,20 @@ static void prog_update(void *ctx, const struct sts_progress *pr)
     if (ps->shown && now - ps->last_ns < 200000000ull)
         return;
     ps->last_ns = now;
-    fprintf(ps->out, "\r\033[K[%s] %s", pr->test_id, pr->what);
-    if (pr->total)
-        fprintf(ps->out, "  %3.0f %%", 100.0 * (double)pr->done / (double)pr->total);
+    fprintf(ps->out, "\r\033[K[%s", pr->test_id);
+    if (ps->n_tests)
+        fprintf(ps->out, " %u/%u", ps->test_index, ps->n_tests);
+    fprintf(ps->out, "] %s", pr->what);
+    if (pr->total) {
+        double frac = (double)pr->done / (double)pr->total;
+        fprintf(ps->out, "  %3.0f %%", 100.0 * frac);
+        /* the test's own pace so far: its points are alike enough for that */
+        if (frac > 0.02 && frac < 1) {
+            double left = (double)(now - ps->test_start_ns) / 1e9 * (1 - frac) / frac;
+            fprintf(ps->out, left >= 60 ? "  ~%.0f min left in this test" : "  ~%.0f s left in this test",
+                    left >= 60 ? left / 60 : left);
+        }
+    }
     fputs("  (Ctrl-C stops and keeps finished points)", ps->out);
     fflush(ps->out);
     ps->shown = 1;
@@ -51,12 +62,24 @@ static int prog_test_end(void *ctx, const struct sts_test_end *te)
 
 static int prog_test_begin(void *ctx, const struct sts_test_info *ti)
 {
+    struct sts_progress_sink *ps = ctx;
     (void)ti;
-    clear_line(ctx);
+    clear_line(ps);
+    ps->test_index++;
+    ps->test_start_ns = mono_ns();
+    return 0;
+}
+
+static int prog_run_begin(void *ctx, const struct sts_run_info *ri)
+{
+    struct sts_progress_sink *ps = ctx;
+    ps->n_tests = ri->n_tests;
+    ps->test_index = 0;
     return 0;
 }
 
 static const struct sts_sink_ops progress_ops = {
+    .run_begin = prog_run_begin,
     .test_begin = prog_test_begin,
     .point = prog_point,
     .test_end = prog_test_end,
@@ -68,6 +91,8 @@ void sts_progress_sink_init(struct sts_progress_sink *ps, struct sts_sink *sink,
     ps->out = out;
     ps->last_ns = 0;
     ps->shown = 0;
+    ps->test_index = ps->n_tests = 0;
+    ps->test_start_ns = mono_ns();
     sink->ops = &progress_ops;
     sink->ctx = ps;
 }

@@ -110,6 +110,43 @@ static int term_logging(struct sts_term_sink *ts, const struct sts_point *p)
     return 0;
 }
 
+/* Points skipped for one reason become one row at the test's end ("write
+ * 64 B .. 2 MiB skipped at 15 sizes: ...") instead of a row per size. */
+static void hold_skip(struct sts_term_sink *ts, const struct sts_point *p,
+                      const char *label)
+{
+    struct sts_term_skip *g = NULL;
+    for (size_t i = 0; i < ts->n_skips && !g; i++)
+        if (!strcmp(ts->skip[i].name, p->name) && !strcmp(ts->skip[i].why, p->skipped))
+            g = &ts->skip[i];
+    if (!g) {
+        if (ts->n_skips == STS_TERM_SKIPS) { /* more reasons than rows held: as it comes */
+            fprintf(ts->out, "  %-16s %10s  skipped: %s\n", p->name, label, p->skipped);
+            return;
+        }
+        g = &ts->skip[ts->n_skips++];
+        snprintf(g->name, sizeof(g->name), "%s", p->name);
+        snprintf(g->why, sizeof(g->why), "%s", p->skipped);
+        snprintf(g->first, sizeof(g->first), "%s", label);
+        g->count = 0;
+    }
+    snprintf(g->last, sizeof(g->last), "%s", label);
+    g->count++;
+}
+
+static void print_skips(struct sts_term_sink *ts)
+{
+    for (size_t i = 0; i < ts->n_skips; i++) {
+        const struct sts_term_skip *g = &ts->skip[i];
+        if (g->count == 1)
+            fprintf(ts->out, "  %-16s %10s  skipped: %s\n", g->name, g->first, g->why);
+        else
+            fprintf(ts->out, "  %-16s %s .. %s skipped (%u points): %s\n", g->name, g->first,
+                    g->last, g->count, g->why);
+    }
+    ts->n_skips = 0;
+}
+
 static int term_point(void *ctx, const struct sts_test_info *ti, const struct sts_point *p)
 {
     struct sts_term_sink *ts = ctx;
@@ -136,7 +173,7 @@ static int term_point(void *ctx, const struct sts_test_info *ti, const struct st
     else if (files)
         snprintf(chunk, sizeof(chunk), "%.0f files", sts_kv_number(files));
     if (p->skipped) {
-        fprintf(ts->out, "  %-16s %10s  skipped: %s\n", p->name, chunk, p->skipped);
+        hold_skip(ts, p, chunk);
         return 0;
     }
     char rate[24], sd[16] = "-", p50[16] = "-", p99[16] = "-", mx[16] = "-";
@@ -170,6 +207,7 @@ static int term_test_end(void *ctx, const struct sts_test_end *te)
     struct sts_term_sink *ts = ctx;
     fputs(ts->held_row, ts->out);
     ts->held_row[0] = 0;
+    print_skips(ts);
     for (size_t i = 0; i < te->n_summary; i++) {
         const struct sts_kv *kv = &te->summary[i];
         if (!strcmp(kv->key, "iops"))
@@ -249,6 +287,7 @@ void sts_term_sink_init(struct sts_term_sink *ts, struct sts_sink *sink, FILE *o
     ts->out = out;
     ts->first_point = 1;
     ts->held_row[0] = 0;
+    ts->n_skips = 0;
     sink->ops = &term_ops;
     sink->ctx = ts;
 }

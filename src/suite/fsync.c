@@ -176,7 +176,8 @@ static int fsync_run(struct sts_ctx *c)
         STS_KV_U("elapsed_ns", elapsed),
         STS_KV_B("partial", stopped), /* stopped by the user before the duration ran out */
     };
-    struct sts_lat_report lat[] = {{"write+flush", op_lat}, {"flush", flush_lat}};
+    struct sts_lat_report lat[] = {{.name = "write+flush", .lat = op_lat},
+                                   {.name = "flush", .lat = flush_lat}};
     sts_set_summary(c, STS_KV_D("iops", iops));
     sts_set_summary(c, STS_KV_D("bytes_per_second", bps));
     sts_set_summary(c, STS_KV_D("mean_latency_ns", op_lat->w.mean));

@@ -507,8 +507,8 @@ static int emit(struct l1 *l, const char *name, int mode, double scale, int with
         STS_KV_B("capped_by_space", r->capped),
     };
     double run = wl_rate(r->payload_bytes, r->elapsed_ns);
-    struct sts_lat_report lat[] = {{"storage_call", &l->c->lat[0]},
-                                   {"record_to_durable", &l->c->lat[1]}};
+    struct sts_lat_report lat[] = {{.name = "storage_call", .lat = &l->c->lat[0]},
+                                   {.name = "record_to_durable", .lat = &l->c->lat[1]}};
     return wl_emit_runs(l->c, name, params, WL_COUNT(params), &run, 1, metrics,
                         WL_COUNT(metrics), lat, with_lat ? 2 : 0);
 }

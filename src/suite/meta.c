@@ -208,7 +208,7 @@ static int s2_run(struct sts_ctx *c)
                     STS_KV_D("per_file_sd_ns", sts_welford_sd(&w[op])),
                     STS_KV_D("per_file_max_ns", w[op].max),
                 };
-                struct sts_lat_report lat = {"per_file", &c->lat[op == OP_OPEN ? 0 : 1]};
+                struct sts_lat_report lat = {.name = "per_file", .lat = &c->lat[op == OP_OPEN ? 0 : 1]};
                 rc = wl_emit_metric_dev(c, op_name[op], "total_ns", params, WL_COUNT(params),
                                         totals[op], cfg.runs, metrics, WL_COUNT(metrics), &lat,
                                         op == OP_DELETE ? 0 : 1,

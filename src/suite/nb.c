@@ -103,7 +103,7 @@ static int nb_emit(struct sts_ctx *c, const char *name, uint32_t runs, const str
         STS_KV_D("polls_per_block_min", st->polls.min),
         STS_KV_D("polls_per_block_max", st->polls.max),
     };
-    struct sts_lat_report lat = {"call", calls};
+    struct sts_lat_report lat = {.name = "call", .lat = calls};
     size_t n_metrics = WL_COUNT(metrics) - (st->polls.n ? 0 : 3); /* blocking: no polls */
     return wl_emit_runs(c, name, params, WL_COUNT(params), bps, runs, metrics, n_metrics,
                         &lat, 1);

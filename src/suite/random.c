@@ -69,7 +69,7 @@ static int m1_point(struct sts_ctx *c, const struct m1_cfg *cfg, uint64_t chunk,
         STS_KV_D("mean_latency_ns", c->lat[0].w.mean),
         STS_KV_U("bytes_per_run", (uint64_t)cfg->reads * chunk),
     };
-    struct sts_lat_report lat = {"read", &c->lat[0]};
+    struct sts_lat_report lat = {.name = "read", .lat = &c->lat[0]};
     return wl_emit_runs(c, "randread", params, WL_COUNT(params), runs, cfg->runs, metrics,
                         WL_COUNT(metrics), &lat, 1);
 }

@@ -106,7 +106,7 @@ static int sweep_point(struct sts_ctx *c, const struct sweep *sw, uint64_t chunk
         STS_KV_U("ops_per_run", bytes / chunk),
         STS_KV_U("mean_elapsed_ns", ns_total / sw->runs),
     };
-    struct sts_lat_report lat = {is_write ? "write" : "read", &c->lat[0]};
+    struct sts_lat_report lat = {.name = is_write ? "write" : "read", .lat = &c->lat[0]};
     return wl_emit_runs(c, name, params, WL_COUNT(params), runs, sw->runs, metrics,
                         WL_COUNT(metrics), &lat, sw->iterations ? 1 : 0);
 }

@@ -21,6 +21,27 @@ import jsonschema
 BIN = SCHEMA = None
 
 
+def rate(bps):
+    """A rate as the terminal shows it: binary units, three figures."""
+    units = ["B/s", "KiB/s", "MiB/s", "GiB/s"]
+    u = 0
+    while u < 3 and bps >= 1024 * 0.995:
+        bps /= 1024
+        u += 1
+    return ("%.0f" if bps >= 100 else "%.1f" if bps >= 10 else "%.2f") % bps + " " + units[u]
+
+
+def dur(ns):
+    """A duration as the terminal shows it."""
+    if ns < 1e3:
+        return "%.0f ns" % ns
+    if ns < 1e6:
+        return "%.1f us" % (ns / 1e3)
+    if ns < 1e9:
+        return "%.2f ms" % (ns / 1e6)
+    return "%.2f s" % (ns / 1e9)
+
+
 def run(*args, env=None, timeout=300, **kw):
     return subprocess.run([BIN, *args], capture_output=True, text=True, env=env,
                           timeout=timeout, **kw)
@@ -79,12 +100,51 @@ class Runs(Base):
                 self.assertLessEqual(runs["mean"], runs["max"])
         self.assertIn("filesystem", doc["environment"])
         self.assertTrue(self.target_is_empty())
-        # the terminal table labels its units
-        self.assertIn("B/s", r.stdout)
+        self.check_first_screen(r.stdout, doc)
         with open(os.path.join(csvdir, "B0.csv")) as f:
             rows = list(csv.DictReader(f))
         self.assertEqual(len(rows), 22)
         self.assertEqual(rows[0]["chunk_bytes"], "1")
+        # `report` on the saved run prints the same lines, from the JSON alone
+        rep = run("report", self.out)
+        self.assertEqual(rep.returncode, 0, rep.stderr)
+        for line in self.headline_lines(r.stdout):
+            self.assertIn(line, rep.stdout.splitlines())
+        # --tables brings back a row per point and the findings
+        r = run("run", "--tables", "-t", self.target, "--tests", "B0", "-o", self.out)
+        self.assertIn("lat p50", r.stdout)
+        self.assertIn("Findings", r.stdout)
+        self.assertEqual(sum(l.startswith("  write ") for l in r.stdout.splitlines()), 11)
+
+    @staticmethod
+    def headline_lines(out):
+        return [l for l in out.splitlines() if re.match(r"  [A-Za-z0-9]+ +\S", l)
+                and not re.match(r"  \d+\. ", l)]
+
+    def check_first_screen(self, out, doc):
+        """Issue 15.6: the run's answer fits a screen - one line per test
+        with its headline figures in the units the terminal shows, then the
+        guidelines; no per-point rows."""
+        lines = out.splitlines()
+        self.assertLessEqual(len(lines), 30, out)
+        ids = [t["id"] for t in doc["tests"]]
+        heads = self.headline_lines(out)
+        self.assertEqual([l.split()[0] for l in heads], ids, out)
+        by_id = dict(zip(ids, heads))
+        for t in doc["tests"]:
+            if t["status"] == "not_applicable":  # the reason, as the JSON has it
+                self.assertIn("not applicable: " + t["error"][:40], by_id[t["id"]])
+        # B0's first and last write figures, formatted independently
+        w = [p for p in doc["tests"][0]["points"] if p["name"] == "write"]
+        self.assertIn("write %s at 1 B .. %s at 1 KiB" % (rate(w[0]["runs"]["mean"]),
+                                                        rate(w[-1]["runs"]["mean"])), by_id["B0"])
+        # M1: p50 and p99 of the largest chunk, as the JSON recorded them
+        m1 = doc["tests"][3]["points"][-1]["latency"]["read"]["percentiles_ns"]
+        self.assertIn("(p50 %s, p99 %s)" % (dur(m1["50"]), dur(m1["99"])), by_id["M1"])
+        self.assertIn("Guidelines for this device", out)
+        self.assertNotIn("lat p50", out)  # the per-point table header
+        self.assertNotIn("Findings", out)
+        self.assertIn("tests ok", out)
 
     def test_verify_passes_on_every_workload(self):
         r = run("run", "-t", self.target, "--tests", "B0,M1,seq,fsync", "--verify",
@@ -201,7 +261,7 @@ class Workloads(Base):
         self.assertIn("clock=real", t["error"])
 
     def test_s2_metadata_bursts(self):
-        r = run("run", "-t", self.target, "--tests", "S2", "-o", self.out)
+        r = run("run", "--tables", "-t", self.target, "--tests", "S2", "-o", self.out)
         self.assertEqual(r.returncode, 0, r.stderr)
         t = self.load()["tests"][0]
         self.assertEqual(t["status"], "ok", t["error"])
@@ -257,7 +317,7 @@ class Workloads(Base):
         try:
             st = os.statvfs(mnt)
             total, free0 = st.f_blocks * st.f_frsize, st.f_bavail * st.f_frsize
-            r = run("run", "-t", "posix:" + mnt, "--tests", "M2", "--capacity", "48M",
+            r = run("run", "--tables", "-t", "posix:" + mnt, "--tests", "M2", "--capacity", "48M",
                     "--size", "512K", "--floor", "10", "-o", self.out)
             self.assertEqual(r.returncode, 0, r.stderr)
             t = self.load()["tests"][0]
@@ -283,7 +343,7 @@ class Workloads(Base):
             subprocess.run(["umount", mnt], check=True)
 
     def test_l1_sustained_logging(self):
-        r = run("run", "-t", self.target, "--tests", "L1", "--duration", "1s", "-o", self.out)
+        r = run("run", "--tables", "-t", self.target, "--tests", "L1", "--duration", "1s", "-o", self.out)
         self.assertEqual(r.returncode, 0, r.stderr)
         t = self.load()["tests"][0]
         self.assertEqual(t["status"], "ok", t["error"])
@@ -326,7 +386,7 @@ class WorkloadsOnSensorlog(Base):
     and UBSan see it, TSan need not (ctest cli-sensorlog)."""
 
     def test_paper_suite_on_sensorlog(self):
-        r = run("run", "-t", "sim:emmc-stm32u5+sensorlog", "--tests", "B0,B1,B2,M1,S2",
+        r = run("run", "--tables", "-t", "sim:emmc-stm32u5+sensorlog", "--tests", "B0,B1,B2,M1,S2",
                 "--verify", "--runs", "1", "-o", self.out)
         self.assertEqual(r.returncode, 0, r.stderr)
         doc = self.load()
@@ -350,11 +410,17 @@ class WorkloadsOnSensorlog(Base):
         self.assertIn("grows O(1)", r.stdout)
         # M2 runs to its free-space floor, and create latency does not grow as the
         # medium fills
-        r = run("run", "-q", "-t", "sim:emmc-stm32u5,capacity=256M+sensorlog", "--tests", "M2",
+        r = run("run", "-t", "sim:emmc-stm32u5,capacity=256M+sensorlog", "--tests", "M2",
                 "-o", self.out)
         self.assertEqual(r.returncode, 0, r.stderr)
         m2 = self.load()["tests"][0]
         self.assertEqual(m2["stopped_by"], "floor")
+        # the terminal says why it stopped (issue 15.7), with the free space then
+        last_free = m2["points"][-1]["metrics"]["free_bytes"]
+        # (sizes show one decimal, truncated: units.c)
+        self.assertIn("stopped by the floor with %d.%d MiB free"
+                      % (last_free >> 20, (last_free % 2**20) * 10 >> 20), r.stdout)
+        self.assertEqual(m2["create_growth_cause"], "none")
         self.assertGreater(m2["lifecycles"], 50)
         creates = [p["metrics"]["create_ns"] for p in m2["points"]]
         third = len(creates) // 3
@@ -1211,7 +1277,7 @@ class Labels(Base):
         # had no lost/late/buffer columns, the terminal called S2's times a
         # throughput and quick-scale titles claimed the study's sizes
         csvdir = os.path.join(self.dir, "csv")
-        r = run("run", "-t", self.target, "--tests", "B0,S2,L1", "--csv", csvdir,
+        r = run("run", "--tables", "-t", self.target, "--tests", "B0,S2,L1", "--csv", csvdir,
                 "-d", "1s")
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("this run: file 256 KiB, runs 3", r.stdout)
