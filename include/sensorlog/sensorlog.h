@@ -126,7 +126,7 @@ struct sl_config {
     struct sl_seg_info *segs;
     uint32_t n_segs;
     /* The catalog: one entry per stream the log may hold. It is kept in
-     * pages of (chunk_bytes - 56) / 24 entries (168 with 4 KiB chunks); a
+     * pages of (chunk_bytes - 60) / 24 entries (168 with 4 KiB chunks); a
      * create or delete rewrites the one page its entry is in (one chunk),
      * and every segment opens with a copy of all pages. At most 64 pages
      * and 65,535 streams. */
@@ -222,6 +222,8 @@ struct sl_log {
     /* geometry */
     uint64_t base;
     uint32_t prog, chunk, seg_bytes, chunks_per_seg, hdr_chunks, n_segs;
+    uint32_t hdr_read;           /* bytes a search reads of a chunk: its header, rounded up
+                                    to the device's read unit */
     uint32_t erase_block;        /* one pump step erases this much (a raw erase block) */
     int needs_erase;
     uint32_t erasing;            /* segment being erased block by block; UINT32_MAX none */
@@ -300,7 +302,7 @@ const struct sl_stream_info *sl_stream_info(const struct sl_log *log, uint16_t i
  * days cost a few bytes, never a chunk. len is 0 .. sl_record_max():
  * SL_EINVAL beyond; SL_ENOMEM if the record could never fit cfg.buffer. */
 int sl_append(struct sl_log *log, uint16_t stream, uint64_t ts, const void *data, size_t len);
-/* The largest record a chunk holds: chunk_bytes - 64 (4,032 bytes with
+/* The largest record a chunk holds: chunk_bytes - 68 (4,028 bytes with
  * 4 KiB chunks). */
 uint32_t sl_record_max(const struct sl_log *log);
 

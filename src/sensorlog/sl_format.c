@@ -71,6 +71,13 @@ int sl_geometry(struct sl_log *log, const struct sl_config *cfg)
     log->base = cfg->offset;
     log->prog = l.page_bytes;
     log->chunk = chunk;
+    /* a search reads headers only: as many bytes as the device reads at once */
+    struct sts_bd_geometry g;
+    memset(&g, 0, sizeof(g));
+    cfg->bd.ops->geometry(cfg->bd.ctx, &g);
+    uint32_t unit = g.read_size ? g.read_size : 1;
+    log->hdr_read = (SL_CHUNK_HDR + unit - 1) / unit * unit;
+    log->hdr_read = log->hdr_read < chunk ? log->hdr_read : chunk;
     log->seg_bytes = seg;
     log->chunks_per_seg = seg / chunk;
     log->n_segs = (uint32_t)n;
@@ -207,15 +214,18 @@ void sl_chunk_seal(const struct sl_log *log, uint8_t *buf, const struct sl_chunk
     sl_put64(buf + 24, h->ts_base);
     sl_put64(buf + 32, h->ts_hi);
     sl_put32(buf + 40, h->catalog_version);
-    uint32_t crc = sl_crc32c(0, buf, 44);
-    sl_put32(buf + 44, sl_crc32c(crc, buf + SL_CHUNK_HDR, h->used));
+    sl_put32(buf + 44, sl_crc32c(0, buf, 44));
+    uint32_t crc = sl_crc32c(0, buf, 48);
+    sl_put32(buf + 48, sl_crc32c(crc, buf + SL_CHUNK_HDR, h->used));
 }
 
-int sl_chunk_check(const struct sl_log *log, const uint8_t *buf, uint32_t seg_seq,
-                   uint32_t index, struct sl_chunk_hdr *h)
+/* Decodes and checks the header alone: magic, its CRC, and its place. */
+static int hdr_check(const struct sl_log *log, const uint8_t *buf, uint32_t seg_seq,
+                     uint32_t index, struct sl_chunk_hdr *h)
 {
-    if (sl_get16(buf) != SL_CHUNK_MAGIC)
-        return SL_ENOENT;
+    if (sl_get16(buf) != SL_CHUNK_MAGIC || sl_crc32c(0, buf, 44) != sl_get32(buf + 44))
+        return SL_ENOENT; /* torn, or never written */
+
     h->type = buf[2];
     h->flags = buf[3];
     h->used = sl_get16(buf + 4);
@@ -229,24 +239,44 @@ int sl_chunk_check(const struct sl_log *log, const uint8_t *buf, uint32_t seg_se
     h->catalog_version = sl_get32(buf + 40);
     if (h->used > log->chunk - SL_CHUNK_HDR)
         return SL_ENOENT;
-    uint32_t crc = sl_crc32c(sl_crc32c(0, buf, 44), buf + SL_CHUNK_HDR, h->used);
-    if (crc != sl_get32(buf + 44))
-        return SL_ENOENT; /* torn, or never written */
     /* intact but from an earlier lap of the circle, or misplaced */
     return h->seg_seq == seg_seq && h->index == index ? SL_OK : SL_ENOENT;
 }
 
-int sl_read_into(struct sl_log *log, uint32_t seg, uint32_t chunk, uint8_t *buf)
+int sl_chunk_check(const struct sl_log *log, const uint8_t *buf, uint32_t seg_seq,
+                   uint32_t index, struct sl_chunk_hdr *h)
+{
+    int rc = hdr_check(log, buf, seg_seq, index, h);
+    if (rc)
+        return rc;
+    uint32_t crc = sl_crc32c(sl_crc32c(0, buf, 48), buf + SL_CHUNK_HDR, h->used);
+    return crc == sl_get32(buf + 48) ? SL_OK : SL_ENOENT; /* a torn payload */
+}
+
+/* The first len bytes of a chunk, retrying read errors. */
+static int read_part(struct sl_log *log, uint32_t seg, uint32_t chunk, uint8_t *buf, uint32_t len)
 {
     int rc = SL_EIO;
     if (buf == log->cfg.read_buf)
         log->read_gen++;
     for (int i = 0; i < SL_READ_TRIES && rc == SL_EIO; i++)
-        rc = log->cfg.bd.ops->read(log->cfg.bd.ctx, sl_chunk_addr(log, seg, chunk), buf,
-                                   log->chunk);
+        rc = log->cfg.bd.ops->read(log->cfg.bd.ctx, sl_chunk_addr(log, seg, chunk), buf, len);
     if (rc == SL_EIO)
         log->st.read_errors++;
     return rc;
+}
+
+int sl_read_into(struct sl_log *log, uint32_t seg, uint32_t chunk, uint8_t *buf)
+{
+    return read_part(log, seg, chunk, buf, log->chunk);
+}
+
+int sl_read_chunk_hdr(struct sl_log *log, uint32_t seg, uint32_t chunk, struct sl_chunk_hdr *h)
+{
+    int rc = read_part(log, seg, chunk, log->cfg.read_buf, log->hdr_read);
+    if (rc)
+        return rc == SL_EIO ? SL_ENOENT : rc;
+    return hdr_check(log, log->cfg.read_buf, log->cfg.segs[seg].seq, chunk, h);
 }
 
 int sl_read_raw(struct sl_log *log, uint32_t seg, uint32_t chunk)

@@ -14,7 +14,7 @@
 #define SL_CAT_ENTRY 24u           /* id (u16), name (14 bytes, NUL-padded), created_gseq */
 #define SL_CAT_NAME 14u
 #define SL_CAT_PAGE_HDR 8u         /* page number, entries, 4 spare */
-#define SL_CHUNK_HDR 48u
+#define SL_CHUNK_HDR 52u          /* fields, header CRC, chunk CRC */
 #define SL_REC_HDR_MIN 3u          /* stream, len, ts delta: varints of 1 byte each */
 #define SL_REC_HDR_MAX 16u         /* 3 + 3 + 10 bytes of varint */
 #define SL_RING_HDR 12u            /* in RAM: stream (u16), len (u16), ts (u64) */
@@ -175,6 +175,11 @@ int sl_read_chunk(struct sl_log *log, uint32_t seg, uint32_t chunk, struct sl_ch
 int sl_read_into(struct sl_log *log, uint32_t seg, uint32_t chunk, uint8_t *buf);
 int sl_read_chunk_into(struct sl_log *log, uint32_t seg, uint32_t chunk, uint8_t *buf,
                        struct sl_chunk_hdr *h);
+/* Reads only a chunk's header (as few bytes as the device reads at once)
+ * into read_buf and checks it by its own CRC: what a search needs. SL_OK
+ * when the header is intact and belongs at (seg, chunk); the payload is
+ * not checked here (the chunk is, when an iterator loads it). */
+int sl_read_chunk_hdr(struct sl_log *log, uint32_t seg, uint32_t chunk, struct sl_chunk_hdr *h);
 /* Completes the device operation in flight, if any (what the pump started
  * on the non-blocking path), so the device and the read buffer are free. */
 int sl_settle(struct sl_log *log);

@@ -53,8 +53,9 @@ static uint32_t find_seg(const struct sl_log *log, int by_ts, uint64_t key)
     return (oldest + lo) % n;
 }
 
-/* First chunk of seg that can hold the target: bisection over chunks,
- * an unreadable chunk counting as past the end. */
+/* First chunk of seg that can hold the target: bisection over chunks by
+ * their headers alone (a header read costs a command, not a chunk's
+ * transfer), an unreadable header counting as past the end. */
 static uint32_t find_chunk(struct sl_log *log, uint32_t seg, int by_ts, uint64_t key)
 {
     uint32_t lo = log->hdr_chunks, hi = seg_end(log, seg);
@@ -62,7 +63,7 @@ static uint32_t find_chunk(struct sl_log *log, uint32_t seg, int by_ts, uint64_t
         uint32_t mid = lo + (hi - lo) / 2;
         struct sl_chunk_hdr h;
         int at_or_after = 1;
-        if (sl_read_chunk(log, seg, mid, &h) == SL_OK)
+        if (sl_read_chunk_hdr(log, seg, mid, &h) == SL_OK)
             at_or_after = by_ts ? h.ts_hi >= key : h.first_gseq + h.n_records > key;
         if (at_or_after)
             hi = mid;

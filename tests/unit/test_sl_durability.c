@@ -322,7 +322,7 @@ static void flipped_bits_lose_at_most_their_chunk_and_say_so(void)
         n++;
     }
     CHECK_EQ(next, total);
-    CHECK(missing > 0 && missing <= (1024 - 48) / 17); /* one chunk's worth */
+    CHECK(missing > 0 && missing <= (1024 - 52) / 17); /* one chunk's worth */
     CHECK_EQ(it.skipped, 1);
     struct sl_stats st;
     sl_stats(&lg, &st);
@@ -388,7 +388,7 @@ static void crafted_chunk_is_skipped_not_overread(void)
     uint64_t at = 4 * 1024;
     CHECK_EQ(bd.ops->read(bd.ctx, at, c, sizeof(c)), 0);
     CHECK_EQ(c[2], 1); /* a data chunk */
-    uint32_t used = (uint32_t)(c[4] | c[5] << 8), pos = 48, n = (uint32_t)(c[6] | c[7] << 8);
+    uint32_t used = (uint32_t)(c[4] | c[5] << 8), pos = 52, n = (uint32_t)(c[6] | c[7] << 8);
     /* records: stream, len and timestamp delta as LEB128 varints, then data */
     for (uint32_t i = 0; i + 1 < n; i++) {
         uint32_t len = 0;
@@ -408,9 +408,11 @@ static void crafted_chunk_is_skipped_not_overread(void)
         pos++;
     CHECK(c[pos + 1] < 0x80); /* a one-byte len, made to run past `used` */
     c[pos + 1] = 127;
-    uint32_t crc = sl_crc32c(sl_crc32c(0, c, 44), c + 48, used);
+    /* the header keeps its own CRC at 44; the chunk's, over header and
+     * payload, is at 48 */
+    uint32_t crc = sl_crc32c(sl_crc32c(0, c, 48), c + 52, used);
     for (int i = 0; i < 4; i++)
-        c[44 + i] = (uint8_t)(crc >> (8 * i));
+        c[48 + i] = (uint8_t)(crc >> (8 * i));
     for (uint32_t i = 0; i < sizeof(c); i++) {
         uint32_t pb = sim.p.page_bytes, page = (uint32_t)((at + i) / pb);
         sim.store[(size_t)(sim.store_map[page] - 1) * pb + (at + i) % pb] = c[i];
