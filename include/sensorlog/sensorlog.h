@@ -322,6 +322,11 @@ int sl_sync(struct sl_log *log);
  * timestamp is at or after ts), found in O(log n) device reads. */
 int sl_iter_from_gseq(struct sl_log *log, struct sl_iter *it, uint16_t stream, uint64_t gseq);
 int sl_iter_from_ts(struct sl_log *log, struct sl_iter *it, uint16_t stream, uint64_t ts);
+/* The latest n records of a stream (0: of every stream) on the medium,
+ * oldest of them first; all of them when there are fewer. No search: the
+ * newest chunk's place is in RAM, and the walk back reads only the chunks
+ * those n records are in. */
+int sl_iter_latest(struct sl_log *log, struct sl_iter *it, uint16_t stream, uint64_t n);
 /* Gives the iterator a buffer of its own (chunk_bytes, aligned as the
  * device needs), after sl_iter_from_*: a reader in another task than the
  * pump needs one, as the pump reuses cfg.read_buf between the reader's

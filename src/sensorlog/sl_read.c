@@ -73,13 +73,14 @@ static uint32_t find_chunk(struct sl_log *log, uint32_t seg, int by_ts, uint64_t
     return lo;
 }
 
-static int iter_init(struct sl_log *log, struct sl_iter *it, uint16_t stream, int by_ts,
-                     uint64_t key)
+/* What every start shares: the device and read_buf to ourselves, the
+ * stream known. */
+static int iter_begin(struct sl_log *log, struct sl_iter *it, uint16_t stream)
 {
     memset(it, 0, sizeof(*it));
     it->log = log;
     it->buf = log->cfg.read_buf;
-    int rc = sl_settle(log); /* the device and read_buf to ourselves */
+    int rc = sl_settle(log);
     if (rc)
         return rc;
     it->stream = stream;
@@ -89,6 +90,15 @@ static int iter_init(struct sl_log *log, struct sl_iter *it, uint16_t stream, in
             return SL_ENOENT;
         it->created_gseq = s->created_gseq;
     }
+    return SL_OK;
+}
+
+static int iter_init(struct sl_log *log, struct sl_iter *it, uint16_t stream, int by_ts,
+                     uint64_t key)
+{
+    int rc = iter_begin(log, it, stream);
+    if (rc)
+        return rc;
     if (by_ts)
         it->from_ts = key;
     else
@@ -101,6 +111,95 @@ static int iter_init(struct sl_log *log, struct sl_iter *it, uint16_t stream, in
     it->chunk = find_chunk(log, it->seg, by_ts, key);
     it->seg_seq = log->cfg.segs[it->seg].seq;
     return SL_OK;
+}
+
+/* The live segment before seg, if it continues into seg. */
+static uint32_t prev_seg(const struct sl_log *log, uint32_t seg)
+{
+    const struct sl_seg_info *a = &log->cfg.segs[seg];
+    for (uint32_t k = 1; a->seq > 1 && k < log->n_segs; k++) {
+        uint32_t p = (seg + log->n_segs - k) % log->n_segs;
+        const struct sl_seg_info *b = &log->cfg.segs[p];
+        if (b->seq)
+            return b->seq + 1 == a->seq ? p : SL_NO_SEG;
+    }
+    return SL_NO_SEG;
+}
+
+/* Counts the records of `it->stream` (every stream: 0) in the data chunk
+ * in it->buf, oldest first, stopping at the stop_after-th (0: none) whose
+ * sequence number *gseq_of_last then holds; -1 when the records do not
+ * parse (the forward read counts that chunk). */
+static int64_t chunk_matches(const struct sl_iter *it, const struct sl_chunk_hdr *h,
+                             uint64_t stop_after, uint64_t *gseq_of_last)
+{
+    const uint8_t *r = it->buf + SL_CHUNK_HDR, *end = r + h->used;
+    uint64_t m = 0;
+    for (uint32_t i = 0; i < h->n_records; i++) {
+        uint64_t stream, len, dts;
+        if (sl_get_varint(&r, end, &stream) || sl_get_varint(&r, end, &len) ||
+            sl_get_varint(&r, end, &dts) || len > (uint64_t)(end - r))
+            return -1;
+        r += len;
+        uint64_t g = h->first_gseq + i;
+        if ((!it->stream || stream == it->stream) && g >= it->created_gseq) {
+            *gseq_of_last = g;
+            if (++m == stop_after)
+                break;
+        }
+    }
+    return (int64_t)m;
+}
+
+/* Walks back from the newest chunk written (its place is in RAM: no
+ * search) until n records of the stream are behind the walk, then starts
+ * the iterator at the chunk holding the n-th newest. Each chunk passed is
+ * read once here and once more when the records are read forward. */
+static int iter_latest(struct sl_log *log, struct sl_iter *it, uint16_t stream, uint64_t n)
+{
+    int rc = iter_begin(log, it, stream);
+    if (rc)
+        return rc;
+    uint32_t seg = log->cur_seg, chunk = seg == SL_NO_SEG ? 0 : seg_end(log, seg);
+    uint64_t found = 0;
+    it->done = seg == SL_NO_SEG || n == 0;
+    while (!it->done && found < n) {
+        if (chunk <= log->hdr_chunks) { /* on to the segment before, if the log goes on there */
+            uint32_t p = prev_seg(log, seg);
+            if (p == SL_NO_SEG)
+                break; /* fewer than n: all of them, from the oldest chunk reached */
+            seg = p;
+            chunk = seg_end(log, seg);
+            continue;
+        }
+        chunk--;
+        struct sl_chunk_hdr h;
+        if (sl_read_chunk_into(log, seg, chunk, it->buf, &h) != SL_OK || h.type != SL_CHUNK_DATA)
+            continue; /* damaged (the forward read counts it) or a catalog page */
+        uint64_t last = 0;
+        int64_t m = chunk_matches(it, &h, 0, &last);
+        if (m <= 0)
+            continue;
+        if (found + (uint64_t)m >= n) { /* the (m - (n - found) + 1)-th here is the start */
+            chunk_matches(it, &h, (uint64_t)m - (n - found) + 1, &last);
+            it->from_gseq = last;
+            break;
+        }
+        found += (uint64_t)m;
+    }
+    it->seg = seg;
+    it->chunk = chunk;
+    it->seg_seq = seg == SL_NO_SEG ? 0 : log->cfg.segs[seg].seq;
+    it->loaded = 0;
+    return SL_OK;
+}
+
+int sl_iter_latest(struct sl_log *log, struct sl_iter *it, uint16_t stream, uint64_t n)
+{
+    sl_io_lock(log);
+    int rc = iter_latest(log, it, stream, n);
+    sl_io_unlock(log);
+    return rc;
 }
 
 int sl_iter_from_gseq(struct sl_log *log, struct sl_iter *it, uint16_t stream, uint64_t gseq)

@@ -477,6 +477,52 @@ static void a_time_search_reads_chunk_headers_only(void)
     }
 }
 
+/* Issue 16 (reads): the latest n records of a stream without a search: the
+ * walk back reads the chunks they are in and no others (three streams
+ * interleaved, over segments, after the log wrapped). Checked against the
+ * stream read whole. */
+static void latest_n_reads_only_the_chunks_they_are_in(void)
+{
+    CHECK_EQ(nor_log(256 * 1024, 16 * 1024), 0);
+    uint16_t ids[3];
+    CHECK_EQ(sl_stream_create(&lg, "a", &ids[0]), 0);
+    CHECK_EQ(sl_stream_create(&lg, "b", &ids[1]), 0);
+    CHECK_EQ(sl_stream_create(&lg, "c", &ids[2]), 0);
+    uint64_t k[3] = {0}, ts = 1;
+    CHECK_EQ(append_rounds(ids, 3, k, 6000, &ts), 0); /* ~450 KB: the 256 KiB log wrapped */
+    CHECK_EQ(sl_sync(&lg), 0);
+    static uint64_t all[20000];
+    struct sl_iter it;
+    struct sl_record r;
+    uint64_t total = 0;
+    CHECK_EQ(sl_iter_from_gseq(&lg, &it, ids[1], 0), 0);
+    while (sl_iter_next(&it, &r) == SL_OK && total < 20000)
+        all[total++] = r.gseq;
+    CHECK(total > 1000 && total < k[1]); /* the oldest were evicted */
+    static const uint64_t ns[] = {0, 1, 2, 17, 100, 1000, 19999};
+    for (size_t i = 0; i < sizeof(ns) / sizeof(ns[0]); i++) {
+        uint64_t n = ns[i] < total ? ns[i] : total, got = 0;
+        uint64_t reads = cnt.reads;
+        CHECK_EQ(sl_iter_latest(&lg, &it, ids[1], ns[i]), 0);
+        while (sl_iter_next(&it, &r) == SL_OK) {
+            CHECK(got < n);
+            if (got < n)
+                CHECK_EQ(r.gseq, all[total - n + got]);
+            CHECK(record_ok(&r, k[1] - total + (total - n) + got));
+            got++;
+        }
+        CHECK_EQ(got, n);
+        /* at most the chunks the n records and the other streams' records
+         * between them fill: records of at most 32 + 3 bytes, 972 bytes of
+         * payload a chunk less a record that did not fit; each read twice */
+        uint64_t most_chunks = (3 * n * 35) / (972 - 35) + 2;
+        if (n)
+            CHECK(cnt.reads - reads <= 2 * most_chunks);
+        else
+            CHECK_EQ(cnt.reads - reads, 0);
+    }
+}
+
 /* A record may take up to a chunk's payload (it was 255 bytes); larger is
  * refused, and so is one the RAM buffer could never hold. */
 static void records_as_large_as_a_chunk_holds(void)
@@ -1235,6 +1281,7 @@ const struct sts_test_case test_sensorlog_cases[] = {
     {"full_buffer_policies", full_buffer_policies},
     {"timestamps_of_any_size_cost_bytes_not_chunks", timestamps_of_any_size_cost_bytes_not_chunks},
     {"a_time_search_reads_chunk_headers_only", a_time_search_reads_chunk_headers_only},
+    {"latest_n_reads_only_the_chunks_they_are_in", latest_n_reads_only_the_chunks_they_are_in},
     {"records_as_large_as_a_chunk_holds", records_as_large_as_a_chunk_holds},
     {"searches_by_time_and_sequence_read_log_n_chunks",
      searches_by_time_and_sequence_read_log_n_chunks},
