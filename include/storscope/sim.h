@@ -161,6 +161,12 @@ size_t sts_sim_arena_bytes(const struct sts_sim_params *p, uint64_t keep_bytes);
 int sts_sim_check(const struct sts_sim_params *p, const char **why);
 int sts_sim_init(struct sts_sim *s, const struct sts_sim_params *p, uint64_t seed, void *arena,
                  size_t arena_bytes, uint64_t keep_bytes, struct sts_bd *bd);
+/* The same over an arena that is already all zeros (fresh anonymous memory
+ * on a host): nothing of it is written at set-up but the block table, so
+ * the operating system backs only what the workload touches - a 1 TiB
+ * model costs its block table plus what is written to it. */
+int sts_sim_init_zeroed(struct sts_sim *s, const struct sts_sim_params *p, uint64_t seed,
+                        void *arena, size_t arena_bytes, uint64_t keep_bytes, struct sts_bd *bd);
 /* The model's virtual clock. */
 void sts_sim_clock(struct sts_sim *s, struct sts_clock *clock);
 /* Marks `permille` of the capacity as written (random data, whole pages,

@@ -756,20 +756,21 @@ void sts_sim_clock(struct sts_sim *s, struct sts_clock *clock)
     clock->ctx = s;
 }
 
-static void *take(uint8_t **cur, size_t *left, size_t bytes)
+static void *take(uint8_t **cur, size_t *left, size_t bytes, int zeroed)
 {
     bytes = ALIGN8(bytes);
     if (bytes > *left)
         return NULL;
     void *p = *cur;
-    memset(p, 0, bytes);
+    if (!zeroed)
+        memset(p, 0, bytes);
     *cur += bytes;
     *left -= bytes;
     return p;
 }
 
-int sts_sim_init(struct sts_sim *s, const struct sts_sim_params *p, uint64_t seed, void *arena,
-                 size_t arena_bytes, uint64_t keep_bytes, struct sts_bd *bd)
+static int sim_init(struct sts_sim *s, const struct sts_sim_params *p, uint64_t seed, void *arena,
+                    size_t arena_bytes, uint64_t keep_bytes, struct sts_bd *bd, int zeroed)
 {
     if (sts_sim_check(p, NULL))
         return STS_EINVAL;
@@ -788,36 +789,48 @@ int sts_sim_init(struct sts_sim *s, const struct sts_sim_params *p, uint64_t see
     s->last_read_end = UINT64_MAX;
     uint8_t *cur = (uint8_t *)(((uintptr_t)arena + 7u) & ~(uintptr_t)7u);
     size_t left = arena_bytes - (size_t)(cur - (uint8_t *)arena);
-    s->blocks = take(&cur, &left, (size_t)g.n_blocks * sizeof(struct sts_sim_block));
-    s->torn = take(&cur, &left, (g.store_pages + 7u) / 8u);
+    s->blocks = take(&cur, &left, (size_t)g.n_blocks * sizeof(struct sts_sim_block), zeroed);
+    s->torn = take(&cur, &left, (g.store_pages + 7u) / 8u, zeroed);
     if (p->managed) {
-        s->l2p = take(&cur, &left, (size_t)g.n_lpages * 4);
-        s->p2l = take(&cur, &left, (size_t)g.n_ppages * 4);
-        s->dirty = take(&cur, &left, (g.n_lpages + 7u) / 8u);
+        s->l2p = take(&cur, &left, (size_t)g.n_lpages * 4, zeroed);
+        s->p2l = take(&cur, &left, (size_t)g.n_ppages * 4, zeroed);
+        s->dirty = take(&cur, &left, (g.n_lpages + 7u) / 8u, zeroed);
         s->cache_cap = g.cache_cap;
-        s->cache_fifo = take(&cur, &left, (size_t)g.cache_cap * 4);
-        s->by_valid = take(&cur, &left, (size_t)(g.ppb + 1) * 4);
+        s->cache_fifo = take(&cur, &left, (size_t)g.cache_cap * 4, zeroed);
+        s->by_valid = take(&cur, &left, (size_t)(g.ppb + 1) * 4, zeroed);
         for (uint32_t v = 0; v <= g.ppb; v++)
             s->by_valid[v] = NONE;
         s->free_head = s->free_tail = NONE;
         for (uint32_t b = 0; b < g.n_blocks; b++)
             free_push(s, b);
     } else {
-        s->programmed = take(&cur, &left, (g.n_ppages + 7u) / 8u);
+        s->programmed = take(&cur, &left, (g.n_ppages + 7u) / 8u, zeroed);
         /* factory bad blocks, at positions the seed decides */
         for (uint32_t b = 0; b < g.n_blocks; b++)
             if (p->bad_permille && sts_rng_below(&s->rng, 1000) < p->bad_permille)
                 s->blocks[b].state = BLK_BAD;
     }
     if (keep_bytes) {
-        s->store_map = take(&cur, &left, (size_t)g.store_pages * 4);
+        s->store_map = take(&cur, &left, (size_t)g.store_pages * 4, zeroed);
         s->store_slots = slots_for(p, keep_bytes, g.store_pages);
-        s->store_owner = take(&cur, &left, (size_t)s->store_slots * 4);
+        s->store_owner = take(&cur, &left, (size_t)s->store_slots * 4, zeroed);
         s->store = cur; /* not cleared: slots are initialised when taken */
     }
     bd->ops = &sim_bd_ops;
     bd->ctx = s;
     return STS_OK;
+}
+
+int sts_sim_init(struct sts_sim *s, const struct sts_sim_params *p, uint64_t seed, void *arena,
+                 size_t arena_bytes, uint64_t keep_bytes, struct sts_bd *bd)
+{
+    return sim_init(s, p, seed, arena, arena_bytes, keep_bytes, bd, 0);
+}
+
+int sts_sim_init_zeroed(struct sts_sim *s, const struct sts_sim_params *p, uint64_t seed,
+                        void *arena, size_t arena_bytes, uint64_t keep_bytes, struct sts_bd *bd)
+{
+    return sim_init(s, p, seed, arena, arena_bytes, keep_bytes, bd, 1);
 }
 
 int sts_sim_prefill(struct sts_sim *s, uint32_t permille)

@@ -30,7 +30,8 @@ const struct sts_sim_params sts_sim_profiles[] = {
     },
     {
         .name = "sd-consumer",
-        .summary = "consumer microSD card (class 10, no A-rating): ~200 fsync/s, 0.6 s stalls",
+        .summary = "consumer microSD card (class 10, no A-rating): ~200 fsync/s; GC stalls of 0.5-1 s "
+                   "once its spare blocks run out (at once with capacity=1G,fill=97)",
         .capacity = GIB(16), .sector_bytes = 512, .page_bytes = KIB(16), .erase_bytes = MIB(4),
         .managed = 1, .op_permille = 30, .gc_low_blocks = 2, .wl_every = 8,
         .cmd_read_ns = US(250), .cmd_write_ns = US(300), .read_access_ns = US(300),

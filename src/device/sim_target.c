@@ -1,3 +1,4 @@
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_NORESERVE */
 /* Target kind "sim:PROFILE[,key=value...][+sensorlog[,key=value...]]": a
  * device model under extentfs (files as bare extents) or under sensorlog,
  * run in the model's virtual time. Keys are the profile's parameters (see
@@ -24,6 +25,7 @@
 #include "storscope/port.h"
 
 #include <pthread.h>
+#include <sys/mman.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,7 +43,8 @@ struct sim_target {
     struct sts_extentfs efs;
     struct sts_extentfs_file files[SIM_FILES];
     struct sts_sim_counters last;
-    void *arena;
+    void *arena;             /* mapped: see arena_map */
+    size_t arena_bytes;
     struct slfs_mem *slfs;   /* +sensorlog */
 #ifdef STORSCOPE_HAVE_LITTLEFS
     struct sts_littlefs *lfs; /* +littlefs */
@@ -54,6 +57,25 @@ struct sim_target {
 #endif
     char text[6][64];
 };
+
+/* The model's arena as fresh anonymous memory, reserved but not committed
+ * (MAP_NORESERVE): the kernel backs a page only when it is written, so a
+ * model's memory grows with the data written to it and its block table,
+ * not with its capacity (a 1 TiB NVMe profile keeping data costs what the
+ * tests write). NULL when even the address space is not there. */
+static void *arena_map(size_t bytes)
+{
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                   -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+static void arena_unmap(struct sim_target *st)
+{
+    if (st->arena)
+        munmap(st->arena, st->arena_bytes);
+    st->arena = NULL;
+}
 
 #define STS_STR2(x) #x
 #define STS_STR(x) STS_STR2(x)
@@ -522,19 +544,23 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
         return STS_EINVAL;
     }
     struct sim_target *st = calloc(1, sizeof(*st));
-    /* the data region is touched only where pages are written: the OS backs
-     * it lazily, so a 4 GiB model costs what the workload writes */
     uint64_t keep_bytes = keep ? p.capacity : 0;
     size_t arena_bytes = sts_sim_arena_bytes(&p, keep_bytes);
-    if (st)
-        st->arena = malloc(arena_bytes);
+    if (st) {
+        st->arena = arena_map(arena_bytes);
+        st->arena_bytes = arena_bytes;
+    }
     if (!st || !st->arena) {
         free(st);
-        snprintf(err, errlen, "sim: out of memory for a %llu-byte model",
-                 (unsigned long long)p.capacity);
+        char need[24];
+        sts_fmt_bytes(need, sizeof(need), arena_bytes);
+        snprintf(err, errlen, "sim:%s: cannot reserve %s of address space for the model%s; "
+                              "give it a smaller capacity= (e.g. capacity=4G)%s",
+                 spec->arg, need, keep ? " and its data" : "",
+                 keep ? " or data=0 (data not kept: reads return zeros, no --verify)" : "");
         return STS_ENOMEM;
     }
-    int rc = sts_sim_init(&st->sim, &p, seed, st->arena, arena_bytes, keep_bytes, &st->bd);
+    int rc = sts_sim_init_zeroed(&st->sim, &p, seed, st->arena, arena_bytes, keep_bytes, &st->bd);
     if (!rc && fill)
         rc = sts_sim_prefill(&st->sim, (uint32_t)(fill * 10));
     if (!rc)
@@ -575,7 +601,7 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
     if (rc) {
         if (!err[0])
             snprintf(err, errlen, "sim:%s: %s", spec->arg, sts_strerror(rc));
-        free(st->arena);
+        arena_unmap(st);
         free(st);
         return rc;
     }
@@ -644,7 +670,7 @@ static void sim_close(struct sts_target *t)
         free(st->lfs);
     }
 #endif
-    free(st->arena);
+    arena_unmap(st);
     free(st);
     t->impl = NULL;
 }
