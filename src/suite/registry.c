@@ -3,11 +3,12 @@
 #include <string.h>
 
 extern const struct sts_test_def sts_test_b0, sts_test_b1, sts_test_b2, sts_test_m1,
-    sts_test_fsync, sts_test_seq, sts_test_nb, sts_test_s2, sts_test_s1, sts_test_m2, sts_test_l1;
+    sts_test_fsync, sts_test_seq, sts_test_nb, sts_test_s2, sts_test_s1, sts_test_m2, sts_test_l1,
+    sts_test_rand;
 
 const struct sts_test_def *const sts_tests[] = {
     &sts_test_b0, &sts_test_b1, &sts_test_b2, &sts_test_m1, &sts_test_fsync, &sts_test_seq,
-    &sts_test_nb, &sts_test_s2, &sts_test_s1, &sts_test_m2, &sts_test_l1,
+    &sts_test_nb, &sts_test_s2, &sts_test_s1, &sts_test_m2, &sts_test_l1, &sts_test_rand,
 };
 const size_t sts_n_tests = sizeof(sts_tests) / sizeof(sts_tests[0]);
 
@@ -33,14 +34,15 @@ const struct sts_test_def *sts_test_find(const char *id)
 static const char *const paper_ids[] = {"B0", "B1", "B2", "M1", "S2", "M2"};
 static const char *const linux_ids[] = {"fsync", "seq"};
 static const char *const logger_ids[] = {"L1", "fsync"};
-static const char *const all_ids[] = {"B0", "B1", "B2", "M1", "S1", "S2", "M2", "L1", "fsync", "seq", "nb"};
+static const char *const all_ids[] = {"B0", "B1",  "B2",    "M1",  "S1", "S2",
+                                     "M2", "L1",  "fsync", "seq", "nb", "rand"};
 
 const struct sts_suite_def sts_suites[] = {
     {"paper", "the reference study's workloads (STM32U5 + eMMC, Table 2)", paper_ids, 6},
     {"linux", "fsync profile (seed 001) and dd/hdparm throughput (seed 003)", linux_ids, 2},
     {"logger", "can this medium keep up with my streams, and with how much buffer (L1, fsync)",
      logger_ids, 2},
-    {"all", "every workload", all_ids, 11},
+    {"all", "every workload", all_ids, 12},
 };
 const size_t sts_n_suites = sizeof(sts_suites) / sizeof(sts_suites[0]);
 

@@ -26,7 +26,7 @@ import time
 
 NAMED = re.compile(r"^(\w+: )?(open|create|close|read|write|seek|sync|remove|unlink|mkdir|"
                    r"rmdir|stat|statvfs|advise|allocate|open_close|delete) \S+: ")
-TESTS = ["B0", "B1", "B2", "M1", "S1", "S2", "M2", "L1", "fsync", "seq", "nb"]
+TESTS = ["B0", "B1", "B2", "M1", "S1", "S2", "M2", "L1", "fsync", "seq", "nb", "rand"]
 
 
 def run(bin_, spec, test, out, timeout):

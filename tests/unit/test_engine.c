@@ -35,9 +35,14 @@ struct corrupt_bd {
     struct sts_bd inner;
     uint64_t bad_addr; /* UINT64_MAX: none */
 };
+/* reads of exactly count_len bytes, per aligned address (rand's blocks) */
+static size_t count_len;
+static uint8_t read_count[RAM_BYTES / 8192];
 static int cbd_read(void *ctx, uint64_t addr, void *buf, size_t len)
 {
     struct corrupt_bd *c = ctx;
+    if (count_len && len == count_len && addr % len == 0 && addr / len < sizeof(read_count))
+        read_count[addr / len]++;
     int rc = c->inner.ops->read(c->inner.ctx, addr, buf, len);
     if (!rc && c->bad_addr >= addr && c->bad_addr < addr + len)
         ((uint8_t *)buf)[c->bad_addr - addr] ^= 0x40;
@@ -541,7 +546,59 @@ static void faultbd_fails_the_kth_command_only(void)
     CHECK(strstr(why, "need dev_fail_at=K") != NULL);
 }
 
+/* Issue 12.11: rand draws block-aligned offsets without replacement, as
+ * fio's random map does: element i of a seeded permutation. Checked by a
+ * bitmap, for sizes that are and are not powers of two. */
+static void rand_offsets_are_a_permutation(void)
+{
+    static uint8_t seen[70000];
+    static const uint64_t ns[] = {1, 2, 3, 5, 8, 64, 1000, 4097, 65537};
+    for (size_t k = 0; k < sizeof(ns) / sizeof(ns[0]); k++) {
+        uint64_t n = ns[k], same = 0, in_order = 0;
+        memset(seen, 0, sizeof(seen));
+        for (uint64_t i = 0; i < n; i++) {
+            uint64_t x = wl_perm_at(n, 7, i);
+            CHECK(x < n);
+            if (x < n)
+                seen[x]++;
+            same += x == wl_perm_at(n, 8, i);
+            in_order += x == i;
+        }
+        for (uint64_t i = 0; i < n; i++)
+            CHECK_EQ(seen[i], 1);
+        if (n >= 64) { /* shuffled, and by the seed */
+            CHECK(in_order < n / 8);
+            CHECK(same < n / 8);
+        }
+    }
+}
+
+/* A 1 MiB file in 8 KiB blocks has 128 of them, fewer than the 256 requests
+ * a quick point makes: every pass reads each block exactly once, so over 3
+ * runs each block is read 3 times, and --verify checks the data. */
+static void rand_reads_each_block_once_per_pass(void)
+{
+    fixture(UINT64_MAX);
+    memset(read_count, 0, sizeof(read_count));
+    count_len = 8192;
+    CHECK_EQ(run_tests("rand", 1, 0, 1024 * 1024), 0);
+    count_len = 0;
+    CHECK_EQ(cap.last_status, STS_TEST_OK);
+    CHECK_EQ(cap.points, 24); /* 12 block sizes x (randread, randwrite) */
+    CHECK_EQ(cap.skipped, 0);
+    unsigned blocks = 0;
+    for (size_t i = 0; i < sizeof(read_count); i++) {
+        if (read_count[i])
+            CHECK_EQ(read_count[i], 3);
+        blocks += read_count[i] != 0;
+    }
+    CHECK_EQ(blocks, 128);
+    CHECK(no_files_left());
+}
+
 const struct sts_test_case test_engine_cases[] = {
+    {"rand_offsets_are_a_permutation", rand_offsets_are_a_permutation},
+    {"rand_reads_each_block_once_per_pass", rand_reads_each_block_once_per_pass},
     {"s2_points_carry_their_own_device_counters", s2_points_carry_their_own_device_counters},
     {"faultfs_fails_the_kth_operation_only", faultfs_fails_the_kth_operation_only},
     {"faultbd_fails_the_kth_command_only", faultbd_fails_the_kth_command_only},
