@@ -11,6 +11,8 @@
 #include <string.h>
 
 static void add(struct sts_summary_line *l, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void add(struct sts_summary_line *l, const char *fmt, ...)
 {
     size_t used = strlen(l->text);
     if (used + 1 >= sizeof(l->text))

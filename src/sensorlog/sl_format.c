@@ -175,7 +175,7 @@ void sl_seg_hdr_encode(const struct sl_log *log, uint8_t *buf, const struct sl_s
 int sl_seg_hdr_decode(const struct sl_log *log, const uint8_t *buf, struct sl_seg_hdr *h)
 {
     if (sl_get32(buf) != SL_SEG_MAGIC || sl_get16(buf + 6) != SL_SEG_HDR + 4 ||
-        sl_get32(buf + SL_SEG_HDR) != sl_crc32c(0, buf, SL_SEG_HDR))
+        !SL_CRC_MATCH(sl_get32(buf + SL_SEG_HDR), sl_crc32c(0, buf, SL_SEG_HDR)))
         return SL_ENOENT; /* torn or foreign: not a header */
     if (sl_get16(buf + 4) != SL_FORMAT_VERSION)
         return SL_ECORRUPT; /* another format (version 1 never shipped): refuse rather than misread */
@@ -223,7 +223,7 @@ void sl_chunk_seal(const struct sl_log *log, uint8_t *buf, const struct sl_chunk
 static int hdr_check(const struct sl_log *log, const uint8_t *buf, uint32_t seg_seq,
                      uint32_t index, struct sl_chunk_hdr *h)
 {
-    if (sl_get16(buf) != SL_CHUNK_MAGIC || sl_crc32c(0, buf, 44) != sl_get32(buf + 44))
+    if (sl_get16(buf) != SL_CHUNK_MAGIC || !SL_CRC_MATCH(sl_get32(buf + 44), sl_crc32c(0, buf, 44)))
         return SL_ENOENT; /* torn, or never written */
 
     h->type = buf[2];
@@ -250,7 +250,7 @@ int sl_chunk_check(const struct sl_log *log, const uint8_t *buf, uint32_t seg_se
     if (rc)
         return rc;
     uint32_t crc = sl_crc32c(sl_crc32c(0, buf, 48), buf + SL_CHUNK_HDR, h->used);
-    return crc == sl_get32(buf + 48) ? SL_OK : SL_ENOENT; /* a torn payload */
+    return SL_CRC_MATCH(sl_get32(buf + 48), crc) ? SL_OK : SL_ENOENT; /* a torn payload */
 }
 
 /* The first len bytes of a chunk, retrying read errors. */
