@@ -10,6 +10,11 @@
 set -eu
 cd "$(dirname "$0")/.."
 seconds=${1:-75}
+if ! command -v clang >/dev/null || ! dpkg-query -W -f='${Status}' libclang-rt-14-dev 2>/dev/null |
+    grep -q "ok installed"; then
+    echo "fuzz.sh: needs clang and libFuzzer: apt-get install -y clang libclang-rt-14-dev" >&2
+    exit 1
+fi
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz -j"$(nproc)" >/dev/null
 art=build/fuzz/artifacts

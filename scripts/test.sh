@@ -68,7 +68,7 @@ fi
 
 echo "== cppcheck"
 cppcheck --quiet --error-exitcode=1 --std=c11 --enable=warning,performance,portability \
-    --inline-suppr -I include src cli tests/harness tests/unit firmware
+    --inline-suppr -I include -I cli src cli tests/harness tests/unit firmware fuzz
 
 echo "== install + external consumers (pkg-config and find_package; storscope, and sensorlog alone)"
 prefix=$(mktemp -d)
