@@ -62,6 +62,31 @@ void sts_jw_raw_newline(struct sts_jw *w)
     put(w, "\n", 1);
 }
 
+/* Length of the well-formed UTF-8 sequence at p (RFC 3629: no overlong
+ * forms, no surrogates, nothing past U+10FFFF), or 0. */
+static size_t utf8_seq(const unsigned char *p)
+{
+    unsigned char c = p[0], lo = 0x80, hi = 0xBF;
+    size_t n = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+    if (c == 0xE0)
+        lo = 0xA0;
+    else if (c == 0xED)
+        hi = 0x9F;
+    else if (c == 0xF0)
+        lo = 0x90;
+    else if (c == 0xF4)
+        hi = 0x8F;
+    if (n && (p[1] < lo || p[1] > hi))
+        return 0;
+    for (size_t i = 2; i < n; i++)
+        if ((p[i] & 0xC0) != 0x80)
+            return 0;
+    return n;
+}
+
+/* JSON text is UTF-8: a byte that is not part of a well-formed sequence (a
+ * directory named in Latin-1, a device's raw model string) becomes U+FFFD,
+ * so every results file parses. */
 static void quoted(struct sts_jw *w, const char *s)
 {
     static const char hex[] = "0123456789abcdef";
@@ -80,8 +105,16 @@ static void quoted(struct sts_jw *w, const char *s)
         } else if (ch < 0x20) {
             char e[6] = {'\\', 'u', '0', '0', hex[ch >> 4], hex[ch & 15]};
             put(w, e, 6);
-        } else {
+        } else if (ch < 0x80) {
             put(w, (const char *)&ch, 1);
+        } else {
+            size_t n = utf8_seq((const unsigned char *)s);
+            if (n) {
+                put(w, s, n);
+                s += n - 1;
+            } else {
+                put(w, "\\ufffd", 6);
+            }
         }
     }
     put(w, "\"", 1);

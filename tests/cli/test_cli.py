@@ -961,6 +961,22 @@ FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtu
 
 
 class Report(Base):
+    def test_results_from_a_directory_not_named_in_utf8_are_json(self):
+        # issue 13: a Latin-1 directory name made a results file that was not
+        # UTF-8, so not JSON; its bytes become U+FFFD
+        d = os.path.join(self.dir.encode(), b"caf\xe9")
+        os.mkdir(d)
+        r = subprocess.run([BIN.encode(), b"run", b"-q", b"-t", b"posix:" + d, b"--tests",
+                            b"fsync", b"-d", b"100ms", b"-o", self.out.encode()],
+                           capture_output=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(self.out, "rb") as f:
+            text = f.read().decode("utf-8")  # strict: raises on a stray byte
+        doc = json.loads(text)
+        self.assertTrue(doc["run"]["target"].endswith("caf\ufffd"))
+        self.assertEqual(os.listdir(d), [])
+        self.assertEqual(run("report", self.out).returncode, 0)
+
     def test_study_fixture_yields_the_studys_guidelines(self):
         r = run("report", os.path.join(FIXTURES, "study.json"))
         self.assertEqual(r.returncode, 0, r.stderr)

@@ -113,7 +113,37 @@ static void doubles(void)
     CHECK_STR(b, "null");
 }
 
+/* Issue 13: a directory named in Latin-1 made results files that were not
+ * UTF-8 (and so not JSON). Well-formed sequences pass through; every byte
+ * that is not part of one becomes U+FFFD. Expected bytes written out by
+ * hand from RFC 3629's table. */
+static void writer_keeps_json_text_utf8(void)
+{
+    static const struct {
+        const char *in, *want;
+    } cases[] = {
+        {"d\xff\xfe", "\"d\\ufffd\\ufffd\""},                 /* Latin-1 bytes */
+        {"\xc3\xa9t\xc3\xa9", "\"\xc3\xa9t\xc3\xa9\""},           /* "été": kept */
+        {"\xe2\x82\xac \xf0\x9f\x92\xbe", "\"\xe2\x82\xac \xf0\x9f\x92\xbe\""}, /* 3 and 4 bytes */
+        {"\xc0\xaf", "\"\\ufffd\\ufffd\""},                     /* overlong '/' */
+        {"\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\""},         /* a surrogate */
+        {"\xf4\x90\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\""}, /* past U+10FFFF */
+        {"a\xe2\x82", "\"a\\ufffd\\ufffd\""},                   /* cut short at the end */
+        {"\x80x", "\"\\ufffdx\""},                               /* a lone continuation */
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct sts_jw w;
+        out_len = 0;
+        fail_writes = 0;
+        sts_jw_init(&w, mem_write, NULL, 0);
+        sts_jw_str(&w, NULL, cases[i].in);
+        CHECK_EQ(sts_jw_flush(&w), 0);
+        CHECK_STR(out, cases[i].want);
+    }
+}
+
 const struct sts_test_case test_json_cases[] = {
+    {"writer_keeps_json_text_utf8", writer_keeps_json_text_utf8},
     {"writer_compact_document", writer_compact_document},
     {"writer_pretty_and_errors", writer_pretty_and_errors},
     {"writer_streams_long_output", writer_streams_long_output},
