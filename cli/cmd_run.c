@@ -598,6 +598,15 @@ int cmd_run(int argc, char **argv)
     else if (!o.quiet && !rc && !o.tables)
         printf("\nfindings and per-point tables: run again with --tables (or -o FILE, then "
                "storscope report FILE)\n");
+    if (target.after_cut) { /* a store on a device that lost power: what survived */
+        char msg[320];
+        int lost = 0;
+        if (target.after_cut(&target, &lost, msg, sizeof(msg))) {
+            fprintf(stderr, "storscope: %s\n", msg);
+            if (lost)
+                code = EXIT_RUN_FAILED;
+        }
+    }
     if (target.faultbd) /* read before close: the target owns it */
         fprintf(stderr, "storscope: device fault injection: %llu device commands counted, %llu "
                         "failed\n", (unsigned long long)target.faultbd->counted,

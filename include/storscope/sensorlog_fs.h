@@ -37,6 +37,14 @@ struct sts_slfs_file {
     int fragmented;          /* more stretches than runs[] holds: past the last one,
                                 a positioned read scans that stretch's records */
     struct sts_slfs_run runs[STS_SLFS_RUNS];
+    /* what a power cut may not take: the bytes made durable by the last
+     * sync (synced), the byte-clock time just past the last of them
+     * (synced_end) and the CRC-32C of all of them (synced_crc; crc is that
+     * of every byte appended so far) */
+    uint64_t synced, synced_end;
+    uint32_t crc, synced_crc;
+    int deleting;            /* its delete failed: gone to every operation, but it may
+                                still be on the medium (a cut may or may not have taken it) */
 };
 
 struct sts_slfs_config {
@@ -66,6 +74,15 @@ struct sts_slfs {
 
 /* Formats the medium and opens the facade. */
 int sts_slfs_init(struct sts_slfs *fs, const struct sts_slfs_config *cfg, struct sts_fs *out);
+
+/* After a power cut (the medium is back on): mounts the log again and
+ * checks that every file still holds what its last sync made durable - its
+ * stream under its name, records up to its last synced byte, and, when
+ * nothing of it was evicted, the same bytes (CRC). STS_OK, or
+ * STS_ECORRUPT with `why` naming the first file that lost data; the counts
+ * say what was checked. The facade is not usable for writing afterwards. */
+int sts_slfs_check_after_cut(struct sts_slfs *fs, uint32_t *files, uint64_t *bytes, char *why,
+                             size_t why_len);
 
 #ifdef __cplusplus
 }

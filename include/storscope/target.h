@@ -77,6 +77,12 @@ struct sts_target {
     /* Set when device commands are failed on purpose (dev_fail_at=, faultbd.h):
      * its counts end the run's report. */
     const struct sts_faultbd *faultbd;
+    /* Optional: called after the run. When the device lost power during it
+     * (a simulated cut), powers it on, mounts the store again and checks
+     * what the store promised to keep; returns 1 with a message when there
+     * was a cut (*lost set when data synced before it is missing), 0 when
+     * there was none. */
+    int (*after_cut)(struct sts_target *t, int *lost, char *msg, size_t n);
 };
 
 /* Adds an environment entry / a warning when room is left (drops silently

@@ -16,7 +16,8 @@
 static int find(const struct sts_slfs *fs, const char *name)
 {
     for (uint32_t i = 0; i < fs->cfg.n_files; i++)
-        if (fs->cfg.files[i].name[0] && !strcmp(fs->cfg.files[i].name, name))
+        if (fs->cfg.files[i].name[0] && !fs->cfg.files[i].deleting &&
+            !strcmp(fs->cfg.files[i].name, name))
             return (int)i;
     return -1;
 }
@@ -38,6 +39,23 @@ static int pump_all(struct sts_slfs *fs)
     return sl_err(rc);
 }
 
+/* Deletes file f's stream, catalog chunk written. A delete that fails
+ * leaves the entry marked: the file is gone for the facade's users, and a
+ * check after a power cut accepts it either way. */
+static int delete_file(struct sts_slfs *fs, uint32_t f)
+{
+    struct sts_slfs_file *e = &fs->cfg.files[f];
+    fs->it_valid = 0;
+    int rc = sl_err(sl_stream_delete(&fs->log, e->id));
+    if (!rc)
+        rc = pump_all(fs); /* the catalog chunk, as for a create */
+    if (rc)
+        e->deleting = 1;
+    else
+        e->name[0] = '\0';
+    return rc;
+}
+
 static int fs_open(void *ctx, const char *path, int flags, sts_fh *out)
 {
     struct sts_slfs *fs = ctx;
@@ -49,16 +67,14 @@ static int fs_open(void *ctx, const char *path, int flags, sts_fh *out)
     if (f < 0 && !(flags & STS_O_CREAT))
         return STS_ENOENT;
     if (f >= 0 && writable && (flags & STS_O_TRUNC)) { /* a new stream under the same name */
-        int rc = sl_stream_delete(&fs->log, fs->cfg.files[f].id);
+        int rc = delete_file(fs, (uint32_t)f);
         if (rc)
-            return sl_err(rc);
-        fs->cfg.files[f].name[0] = '\0';
+            return rc;
         f = -1;
-        fs->it_valid = 0;
     }
     if (f < 0) {
         for (uint32_t i = 0; i < fs->cfg.n_files && f < 0; i++)
-            if (!fs->cfg.files[i].name[0])
+            if (!fs->cfg.files[i].name[0] || fs->cfg.files[i].deleting)
                 f = (int)i;
         if (f < 0)
             return STS_ENOSPC;
@@ -67,7 +83,9 @@ static int fs_open(void *ctx, const char *path, int flags, sts_fh *out)
         if (rc)
             return sl_err(rc); /* SL_ENOSPC: the catalog is full */
         memcpy(e->name, path, len + 1);
-        e->size = 0;
+        e->deleting = 0;
+        e->size = e->synced = e->synced_end = 0;
+        e->crc = e->synced_crc = 0;
         e->n_runs = 0;
         e->fragmented = 0;
         /* a filesystem writes its directory entry now: so does the facade
@@ -119,6 +137,7 @@ static int append(struct sts_slfs *fs, uint32_t f, const uint8_t *p, uint32_t n)
         e->runs[e->n_runs++] = (struct sts_slfs_run){fs->byte_clock, e->size, n};
     fs->byte_clock += n;
     e->size += n;
+    e->crc = sl_crc32c(e->crc, p, n);
     fs->last_file = f;
     fs->unsynced = 1;
     return STS_OK;
@@ -153,9 +172,20 @@ static int fs_sync(void *ctx, sts_fh fh, enum sts_sync_kind kind)
     (void)kind;
     fs->it_valid = 0;
     int rc = sl_sync(&fs->log);
-    if (!rc)
-        fs->unsynced = 0;
-    return sl_err(rc);
+    if (rc)
+        return sl_err(rc);
+    fs->unsynced = 0;
+    /* the log is one: a sync makes every file's bytes durable */
+    for (uint32_t i = 0; i < fs->cfg.n_files; i++) {
+        struct sts_slfs_file *e = &fs->cfg.files[i];
+        if (!e->name[0] || e->deleting || e->synced == e->size)
+            continue;
+        const struct sts_slfs_run *last = &e->runs[e->n_runs - 1];
+        e->synced = e->size;
+        e->synced_end = last->ts0 + last->len;
+        e->synced_crc = e->crc;
+    }
+    return STS_OK;
 }
 
 /* Points the iterator at byte `off` of file f: the run holding it gives its
@@ -282,10 +312,7 @@ static int fs_unlink(void *ctx, const char *path)
     int f = find(fs, path);
     if (f < 0)
         return STS_ENOENT;
-    int rc = sl_stream_delete(&fs->log, fs->cfg.files[f].id);
-    fs->cfg.files[f].name[0] = '\0';
-    fs->it_valid = 0;
-    return rc ? sl_err(rc) : pump_all(fs); /* the catalog chunk, as for a create */
+    return delete_file(fs, (uint32_t)f);
 }
 
 /* Directories are name prefixes: making one costs nothing. */
@@ -314,7 +341,7 @@ static int fs_stat(void *ctx, const char *path, struct sts_stat *st)
     size_t len = strlen(path);
     for (uint32_t i = 0; i < fs->cfg.n_files; i++) {
         const char *n = fs->cfg.files[i].name;
-        if (n[0] && !strncmp(n, path, len) && n[len] == '/') {
+        if (n[0] && !fs->cfg.files[i].deleting && !strncmp(n, path, len) && n[len] == '/') {
             st->size = 0;
             st->is_dir = 1;
             return STS_OK;
@@ -334,7 +361,7 @@ static int fs_statvfs(void *ctx, struct sts_statvfs *st)
     sl_stats(&fs->log, &s);
     uint64_t live = 0;
     for (uint32_t i = 0; i < fs->cfg.n_files; i++)
-        if (fs->cfg.files[i].name[0])
+        if (fs->cfg.files[i].name[0] && !fs->cfg.files[i].deleting)
             live += fs->cfg.files[i].size + (fs->cfg.files[i].size + REC_MAX - 1) / REC_MAX * REC_HDR_ABOUT;
     st->total_bytes = s.capacity_bytes;
     st->free_bytes = live < s.capacity_bytes ? s.capacity_bytes - live : 0;
@@ -356,6 +383,94 @@ static const struct sts_fs_ops slfs_ops = {
     .statvfs = fs_statvfs,
     .advise = NULL,
 };
+
+/* One file after the remount: its stream's records read from the oldest. */
+static int check_file(struct sts_slfs *fs, const struct sts_slfs_file *e, uint64_t *bytes,
+                      char *why, size_t n)
+{
+    uint16_t id;
+    int rc = sl_stream_open(&fs->log, e->name, &id);
+    if (e->deleting && (rc || id != e->id))
+        return STS_OK; /* its delete reached the medium before the cut */
+    if (rc || id != e->id) {
+        sts_strlcpy(why, "its stream is gone", n);
+        return STS_ECORRUPT;
+    }
+    struct sl_iter it;
+    struct sl_record r;
+    uint64_t got = 0, got_synced = 0, end = 0, first_ts = UINT64_MAX;
+    uint32_t crc = 0;
+    rc = sl_iter_from_gseq(&fs->log, &it, id, 0);
+    while (!rc && (rc = sl_iter_next(&it, &r)) == SL_OK) {
+        first_ts = first_ts == UINT64_MAX ? r.ts : first_ts;
+        uint64_t take = got < e->synced ? e->synced - got : 0;
+        take = take < r.len ? take : r.len;
+        crc = sl_crc32c(crc, r.data, (size_t)take);
+        got += r.len;
+        if (r.ts < e->synced_end) /* its bytes before the end of the last sync */
+            got_synced += e->synced_end - r.ts < r.len ? e->synced_end - r.ts : r.len;
+        end = r.ts + r.len > end ? r.ts + r.len : end;
+    }
+    if (rc != SL_ENOENT) {
+        sts_strlcpy(why, "its records cannot be read", n);
+        return STS_ECORRUPT;
+    }
+    /* evicted whole by the circular log before the cut: nothing to hold */
+    struct sl_iter all;
+    if (!got && sl_iter_from_gseq(&fs->log, &all, 0, 0) == SL_OK &&
+        sl_iter_next(&all, &r) == SL_OK && r.ts >= e->synced_end)
+        return STS_OK;
+    if (end < e->synced_end) {
+        sts_strlcpy(why, "synced bytes are missing from its end", n);
+        return STS_ECORRUPT;
+    }
+    /* from its oldest byte still kept (the log may have evicted the ones
+     * before) to its last synced one, every byte must be there: a chunk
+     * passed over in the middle leaves fewer */
+    uint64_t from = 0;
+    for (uint32_t i = 0; i < e->n_runs && !e->fragmented; i++)
+        if (first_ts >= e->runs[i].ts0 && first_ts < e->runs[i].ts0 + e->runs[i].len)
+            from = e->runs[i].off0 + (first_ts - e->runs[i].ts0);
+    if (!e->fragmented && got_synced < e->synced - from) {
+        sts_strlcpy(why, "synced bytes are missing from its middle", n);
+        return STS_ECORRUPT;
+    }
+    if (first_ts == e->runs[0].ts0 && got >= e->synced && crc != e->synced_crc) {
+        sts_strlcpy(why, "its synced bytes read back different", n);
+        return STS_ECORRUPT;
+    }
+    *bytes += e->synced;
+    return STS_OK;
+}
+
+int sts_slfs_check_after_cut(struct sts_slfs *fs, uint32_t *files, uint64_t *bytes, char *why,
+                             size_t why_len)
+{
+    *files = 0;
+    *bytes = 0;
+    why[0] = '\0';
+    struct sl_config lc = fs->log.cfg;
+    int rc = sl_mount(&fs->log, &lc);
+    if (rc) {
+        sts_strlcpy(why, "the log does not mount again", why_len);
+        return STS_ECORRUPT;
+    }
+    for (uint32_t i = 0; i < fs->cfg.n_files; i++) {
+        const struct sts_slfs_file *e = &fs->cfg.files[i];
+        if (!e->name[0] || !e->synced)
+            continue;
+        char what[96];
+        if (check_file(fs, e, bytes, what, sizeof(what))) {
+            sts_strlcpy(why, "file ", why_len);
+            sts_strlcat(why, e->name, why_len);
+            sts_strlcat(why, ": ", why_len);
+            sts_strlcat(why, what, why_len);
+            return STS_ECORRUPT;
+        }
+        (*files)++;
+    }
+    return STS_OK;
+}
 
 int sts_slfs_init(struct sts_slfs *fs, const struct sts_slfs_config *cfg, struct sts_fs *out)
 {

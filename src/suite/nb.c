@@ -10,6 +10,18 @@
 #define NB_FILE_BYTES (10u * 1024u)
 #define NB_BLOCK 512u
 
+/* Fails the test naming the read, the device offset and the path it took
+ * ("read device@1536/poll: I/O error"), as file failures name the file. */
+static int nb_fail(struct sts_ctx *c, int rc, uint32_t off, const char *how)
+{
+    char where[48], num[24];
+    sts_strlcpy(where, "device@", sizeof(where));
+    sts_fmt_u64(num, off);
+    sts_strlcat(where, num, sizeof(where));
+    sts_strlcat(where, how, sizeof(where));
+    return wl_fail_on(c, rc, "read", where);
+}
+
 struct nb_stats {
     struct sts_welford block_ns; /* from start to completion of each block */
     struct sts_welford polls;    /* poll() calls per block */
@@ -27,7 +39,7 @@ static int nb_blocking(struct sts_ctx *c, struct sts_bd *bd, uint32_t runs, stru
             int rc = bd->ops->read(bd->ctx, off, c->buf, NB_BLOCK);
             uint64_t t1 = wl_now(c);
             if (rc)
-                return sts_fail(c, rc, "nb: blocking read failed");
+                return nb_fail(c, rc, off, "/blocking");
             sts_lat_record(&c->lat[0], t1 - t0); /* blocked for the whole read */
             sts_welford_add(&st->block_ns, (double)(t1 - t0));
         }
@@ -50,7 +62,7 @@ static int nb_state_machine(struct sts_ctx *c, struct sts_bd *bd, uint32_t runs,
             int rc = bd->ops->submit(bd->ctx, &req);
             uint64_t t = wl_now(c);
             if (rc)
-                return sts_fail(c, rc, "nb: submit failed");
+                return nb_fail(c, rc, off, "/submit");
             sts_lat_record(&c->lat[1], t - b0);
             struct sts_bd_req *done = NULL;
             uint64_t polls = 0;
@@ -59,16 +71,16 @@ static int nb_state_machine(struct sts_ctx *c, struct sts_bd *bd, uint32_t runs,
                 int prc = bd->ops->poll(bd->ctx, &done);
                 uint64_t p1 = wl_now(c);
                 if (prc < 0) /* an error is not "still running": spinning on it hung */
-                    return sts_fail(c, prc, "nb: poll failed on the non-blocking read");
+                    return nb_fail(c, prc, off, "/poll");
                 sts_lat_record(&c->lat[1], p1 - p0);
                 polls++;
                 if ((polls & 4095) == 0 && sts_should_stop(c))
                     return STS_EINTR;
-                if (polls > 100000000ull)
-                    return sts_fail(c, STS_EIO, "nb: the request never completed");
+                if (polls > 100000000ull) /* the request never completed */
+                    return nb_fail(c, STS_EIO, off, "/never-completed");
             }
             if (done->result)
-                return sts_fail(c, done->result, "nb: non-blocking read failed");
+                return nb_fail(c, done->result, off, "/completion");
             sts_welford_add(&st->block_ns, (double)(wl_now(c) - b0));
             sts_welford_add(&st->polls, (double)polls);
         }

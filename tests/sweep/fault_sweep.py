@@ -11,6 +11,13 @@ run, and leave no scratch file behind.
 
 CI runs a small sample (ctest fault-sweep); the full form is
     fault_sweep.py build/release/storscope --samples 0     (every k)
+
+--power-cut sweeps device commands instead: N is the clean run's device
+commands (dev_fail_at=0), and rerun k cuts the simulated power at command k
+(cut_after=k). Besides the above, where a store is present (+sensorlog) the
+run must then mount it again and find every byte synced before the cut
+("holds every synced byte"; a loss is a problem, whatever else passed).
+    fault_sweep.py BIN --power-cut [--targets sim:nor-spi+sensorlog,...]
 """
 import argparse
 import concurrent.futures
@@ -27,6 +34,12 @@ import time
 NAMED = re.compile(r"^(\w+: )?(open|create|close|read|write|seek|sync|remove|unlink|mkdir|"
                    r"rmdir|stat|statvfs|advise|allocate|open_close|delete) \S+: ")
 TESTS = ["B0", "B1", "B2", "M1", "S1", "S2", "M2", "L1", "fsync", "seq", "nb", "rand"]
+
+
+def with_opt(spec, opt):
+    """spec with a device option: sim:DEV,...,opt+FS, or spec,opt."""
+    dev, plus, fs = spec.partition("+")
+    return f"{dev},{opt}{plus}{fs}"
 
 
 def run(bin_, spec, test, out, timeout):
@@ -48,32 +61,41 @@ def sweep_one(a, target, test, work):
         scratch = os.path.join(work, "t")
         os.makedirs(scratch, exist_ok=True)
         spec = "posix:" + scratch
-    r, clean_s = run(a.bin, spec + ",fail_at=0", test, out, 600)
-    m = re.search(r"fault injection: (\d+) operations counted", r.stderr)
+    r, clean_s = run(a.bin, with_opt(spec, "dev_fail_at=0" if a.power_cut else "fail_at=0"),
+                     test, out, 600)
+    m = re.search(r"(\d+) (?:operations|device commands) counted", r.stderr)
     if r.returncode != 0 or not m:
         return None, 0, []  # not applicable here, or no operations: nothing to sweep
     with open(out) as f:
         if json.load(f)["tests"][0]["status"] != "ok":
             return None, 0, []
     n = int(m.group(1))
-    ks = list(range(1, n + 1))
-    if a.samples and n > a.samples:
-        ks = sorted(set([1, n] + rng.sample(range(2, n), a.samples - 2)))
+    # a cut after command k: k = 1 .. N - 1 (cut_after=0 means no cut, and
+    # one after the last command cuts nothing)
+    lo, hi = 1, n - 1 if a.power_cut else n
+    ks = list(range(lo, hi + 1))
+    if a.samples and hi - lo + 1 > a.samples:
+        ks = sorted(set([lo, hi] + rng.sample(range(lo + 1, hi), a.samples - 2)))
     for k in ks:
         reruns += 1
         if os.path.exists(out):
             os.unlink(out)
-        what = f"{target} {test} fail_at={k}"
+        opt = f"cut_after={k}" if a.power_cut else f"fail_at={k}"
+        what = f"{target} {test} {opt}"
         try:
-            r, _ = run(a.bin, f"{spec},fail_at={k}", test, out, 60 + 20 * clean_s)
+            r, _ = run(a.bin, with_opt(spec, opt), test, out, 60 + 20 * clean_s)
         except subprocess.TimeoutExpired:
             problems.append(f"{what}: did not end within {60 + 20 * clean_s:.0f} s")
             continue
         if r.returncode == 0 and " 0 failed" in r.stderr:
             continue  # a time-based run on real time ended before operation k
+        if r.returncode == 0 and a.power_cut and "holds every synced byte" in r.stderr:
+            continue  # the cut came after the test's last operation: nothing to fail
         if r.returncode != 1:
             problems.append(f"{what}: exit {r.returncode}: {r.stderr.strip()[-200:]}")
             continue
+        if a.power_cut and "formatting the log failed" in r.stderr and not os.path.exists(out):
+            continue  # cut while the target was set up: refused before any run, no results
         try:
             with open(out) as f:
                 doc = json.load(f)
@@ -81,6 +103,8 @@ def sweep_one(a, target, test, work):
             problems.append(f"{what}: results not valid JSON: {e}")
             continue
         t = doc["tests"][0]
+        if a.power_cut and "+sensorlog" in target and "holds every synced byte" not in r.stderr:
+            problems.append(f"{what}: after the cut: {r.stderr.strip()[-300:]}")
         if doc.get("status") != "failed" or t.get("status") != "failed":
             problems.append(f"{what}: status {doc.get('status')}/{t.get('status')}")
         elif not NAMED.search(t.get("error") or ""):
@@ -89,7 +113,8 @@ def sweep_one(a, target, test, work):
             problems.append(f"{what}: left {os.listdir(scratch)}")
             shutil.rmtree(scratch)
             os.makedirs(scratch)
-    return f"{target} {test}: {n} operations, {len(ks)} reruns", reruns, problems
+    unit = "device commands" if a.power_cut else "operations"
+    return f"{target} {test}: {n} {unit}, {len(ks)} reruns", reruns, problems
 
 
 def main():
@@ -101,7 +126,11 @@ def main():
                     help="workloads swept side by side (each in its own directory)")
     ap.add_argument("--targets", default="sim:emmc-stm32u5,sim:emmc-stm32u5+sensorlog,null:,posix:")
     ap.add_argument("--tests", default=",".join(TESTS))
+    ap.add_argument("--power-cut", action="store_true",
+                    help="cut the simulated power at device command k instead")
     a = ap.parse_args()
+    if a.power_cut and a.targets == ap.get_default("targets"):
+        a.targets = "sim:emmc-stm32u5+sensorlog,sim:nor-spi+sensorlog,sim:emmc-stm32u5"
     work = tempfile.mkdtemp(prefix="storscope-sweep-")
     jobs = [(t, w) for t in a.targets.split(",") for w in a.tests.split(",")]
     problems, reruns = [], 0
