@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/sysmacros.h>
 #include <sys/utsname.h>
 
@@ -88,6 +89,30 @@ static int find_mount(const char *dir, char *fstype, char *source, char *options
     return best > 0;
 }
 
+/* The filesystem's type from statfs(2) when /proc/self/mountinfo does not
+ * show the mount (a chroot or a container whose root lies inside another
+ * filesystem): the kernel's magic numbers for the common ones. */
+static const char *fstype_by_magic(const char *dir)
+{
+    static const struct {
+        unsigned long magic;
+        const char *name;
+    } known[] = {
+        {0xEF53, "ext4"},          {0x58465342, "xfs"},      {0x9123683E, "btrfs"},
+        {0xF2F52010, "f2fs"},      {0x4d44, "vfat"},         {0x2011BAB0, "exfat"},
+        {0x01021994, "tmpfs"},     {0x858458f6, "ramfs"},    {0x794c7630, "overlay"},
+        {0x6969, "nfs"},           {0xFF534D42, "cifs"},     {0x01021997, "9p"},
+        {0x5346544e, "ntfs"},      {0x65735546, "fuse"},     {0x2fc12fc1, "zfs"},
+    };
+    struct statfs f;
+    if (statfs(dir, &f))
+        return NULL;
+    for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+        if ((unsigned long)f.f_type == known[i].magic)
+            return known[i].name;
+    return "unknown";
+}
+
 static void probe_block_device(struct sts_target *t, struct store *st, unsigned maj, unsigned min)
 {
     char link[PATH_MAX], dev[PATH_MAX];
@@ -132,12 +157,23 @@ void sts_posix_probe_env(struct sts_target *t, const char *dir, char *store, siz
         return;
     char fstype[64] = "", source[1024] = "", options[1024] = "", mp[1024] = "";
     unsigned maj = 0, min = 0;
-    if (!find_mount(real, fstype, source, options, mp, &maj, &min))
-        return;
-    sts_target_env(t, STS_KV_S("filesystem", keep(&st, fstype)));
-    sts_target_env(t, STS_KV_S("mount_point", keep(&st, mp)));
-    sts_target_env(t, STS_KV_S("mount_source", keep(&st, source)));
-    sts_target_env(t, STS_KV_S("mount_options", keep(&st, options)));
+    if (find_mount(real, fstype, source, options, mp, &maj, &min)) {
+        sts_target_env(t, STS_KV_S("filesystem", keep(&st, fstype)));
+        sts_target_env(t, STS_KV_S("mount_point", keep(&st, mp)));
+        sts_target_env(t, STS_KV_S("mount_source", keep(&st, source)));
+        sts_target_env(t, STS_KV_S("mount_options", keep(&st, options)));
+    } else { /* the mount is outside this root: what the kernel says of it */
+        const char *by_magic = fstype_by_magic(real);
+        struct stat sb;
+        if (!by_magic || stat(real, &sb))
+            return;
+        sts_strlcpy(fstype, by_magic, sizeof(fstype));
+        sts_target_env(t, STS_KV_S("filesystem", keep(&st, fstype)));
+        sts_target_env(t, STS_KV_S("mount_point", "(not visible from this root: chroot or "
+                                                  "container)"));
+        maj = major(sb.st_dev);
+        min = minor(sb.st_dev);
+    }
 
     static const char *const ram[] = {"tmpfs", "ramfs", "devtmpfs"};
     static const char *const layered[] = {"overlay", "aufs", "unionfs"};
