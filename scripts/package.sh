@@ -1,0 +1,33 @@
+#!/bin/sh
+# Builds the Debian packages from the committed tree (git archive HEAD, in
+# a scratch directory: dpkg-buildpackage writes beside the source) into
+# build/deb/, then runs lintian on them and prints what it says.
+#   storscope_*.deb         the command and its man page
+#   libsensorlog-dev_*.deb  sensorlog alone: libsensorlog.a, headers, sensorlog.pc
+#   libstorscope-dev_*.deb  the storscope library, storscope.pc, CMake package
+set -eu
+cd "$(dirname "$0")/.."
+need="debhelper dpkg-dev lintian cmake pkg-config libcjson-dev"
+missing=""
+for p in $need; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+    if [ "$(id -u)" -ne 0 ]; then
+        echo "package.sh: install them with: sudo apt-get install -y$missing" >&2
+        exit 1
+    fi
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir "$work/storscope"
+git archive HEAD | tar -x -C "$work/storscope"
+(cd "$work/storscope" && dpkg-buildpackage -us -uc -b >"$work/build.log" 2>&1) ||
+    { tail -n 40 "$work/build.log" >&2; exit 1; }
+mkdir -p build/deb
+rm -f build/deb/*.deb
+cp "$work"/*.deb build/deb/
+ls -l build/deb/*.deb
+echo "lintian:"
+lintian --no-tag-display-limit build/deb/*.deb || true
