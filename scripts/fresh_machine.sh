@@ -9,7 +9,9 @@
 #   3. in a second copy of the fresh system, as root: ./scripts/run.sh from
 #      nothing (it installs what it needs itself);
 #   4. there, a short part of ./scripts/test.sh: its package set, the Debug
-#      build and the portable unit tests.
+#      build and the portable unit tests;
+#   5. in a third copy: the .deb that scripts/package.sh builds, installed
+#      with apt (which brings what it depends on), then `storscope run`.
 # Needs root (debootstrap, chroot, mounts). Nothing is cached between runs.
 #   scripts/fresh_machine.sh [--keep]      (--keep leaves the folder for a look)
 set -eu
@@ -40,6 +42,8 @@ enter() { # enter ROOT: mounts what a system has, once
 }
 cp -a "$top/pristine" "$top/user"
 cp -a "$top/pristine" "$top/root"
+cp -a "$top/pristine" "$top/deb"
+enter "$top/deb"
 for r in user root; do
     mkdir -p "$top/$r/src"
     git archive HEAD | tar -x -C "$top/$r/src"
@@ -77,6 +81,19 @@ chroot "$top/root" sh -c "cd /src && scripts/deps.sh && cmake --preset debug >/d
     cmake --build --preset debug -j$(nproc) >/dev/null && ctest --preset debug -R '^(unit|host)$'" \
     >"$top/test.out" 2>&1 || { tail -n 30 "$top/test.out" >&2; exit 1; }
 grep -E "tests passed" "$top/test.out"
+
+step "5. the package: built here, installed there with apt, then storscope run"
+scripts/package.sh >"$top/package.out" 2>&1 || { tail -n 30 "$top/package.out" >&2; exit 1; }
+deb=$(ls build/deb/storscope_*.deb)
+cp "$deb" "$top/deb/tmp/"
+chroot "$top/deb" sh -c "export DEBIAN_FRONTEND=noninteractive; apt-get update -qq &&
+    apt-get install -y -qq /tmp/$(basename "$deb")" >"$top/deb.log" 2>&1 ||
+    { tail -n 20 "$top/deb.log" >&2; exit 1; }
+chroot "$top/deb" sh -c "cd /tmp && storscope run -o r.json && test -s r.json &&
+    test -f /usr/share/man/man1/storscope.1.gz" >"$top/deb.out" 2>&1 ||
+    { tail -n 30 "$top/deb.out" >&2; exit 1; }
+echo "   $(basename "$deb") installed; storscope run: $(grep -c . "$top/deb.out") lines, results written"
+sed -n '/^lintian:/,$p' "$top/package.out" | grep -v "root privileges" | head -n 20
 step "passed"
 [ "${1:-}" = --keep ] && { trap - EXIT; cleanup keep; echo "left in $top"; }
 exit 0

@@ -30,4 +30,4 @@ rm -f build/deb/*.deb
 cp "$work"/*.deb build/deb/
 ls -l build/deb/*.deb
 echo "lintian:"
-lintian --no-tag-display-limit build/deb/*.deb || true
+lintian --tag-display-limit 0 build/deb/*.deb || true
