@@ -153,6 +153,15 @@ struct sl_config {
     /* Optional: a clock (ns) for the worst append/pump statistics. */
     uint64_t (*now_ns)(void *ctx);
     void *clock_ctx;
+    /* Optional: CRC-32C done elsewhere - a hardware CRC unit (an STM32's is
+     * programmable to the Castagnoli polynomial 0x1EDC6F41) or a faster
+     * table - computing exactly what sl_crc32c() computes (reflected,
+     * initial and final XOR 0xFFFFFFFF; `crc` is a previous result to
+     * continue from, 0 to start). NULL: sl_crc32c, a 4-bit table (64 bytes
+     * of flash, two table steps a byte). Every chunk and header is
+     * checksummed, so this is most of the store's CPU per byte. */
+    uint32_t (*crc32c)(void *ctx, uint32_t crc, const void *data, size_t len);
+    void *crc_ctx;
 };
 
 struct sl_stream_info {

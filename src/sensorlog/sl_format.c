@@ -23,6 +23,13 @@ uint32_t sl_crc32c(uint32_t crc, const void *data, size_t len)
     return ~crc;
 }
 
+/* The configured CRC, or the library's own. */
+static uint32_t crc(const struct sl_log *log, uint32_t prev, const void *data, size_t len)
+{
+    return log->cfg.crc32c ? log->cfg.crc32c(log->cfg.crc_ctx, prev, data, len)
+                           : sl_crc32c(prev, data, len);
+}
+
 /* ---- geometry --------------------------------------------------------- */
 int sl_layout(const struct sl_config *cfg, struct sl_layout *out)
 {
@@ -169,13 +176,13 @@ void sl_seg_hdr_encode(const struct sl_log *log, uint8_t *buf, const struct sl_s
     sl_put32(buf + 48, log->max_streams);
     sl_put16(buf + 52, (uint16_t)log->page_entries);
     sl_put16(buf + 54, (uint16_t)log->n_pages);
-    sl_put32(buf + SL_SEG_HDR, sl_crc32c(0, buf, SL_SEG_HDR));
+    sl_put32(buf + SL_SEG_HDR, crc(log, 0, buf, SL_SEG_HDR));
 }
 
 int sl_seg_hdr_decode(const struct sl_log *log, const uint8_t *buf, struct sl_seg_hdr *h)
 {
     if (sl_get32(buf) != SL_SEG_MAGIC || sl_get16(buf + 6) != SL_SEG_HDR + 4 ||
-        !SL_CRC_MATCH(sl_get32(buf + SL_SEG_HDR), sl_crc32c(0, buf, SL_SEG_HDR)))
+        !SL_CRC_MATCH(sl_get32(buf + SL_SEG_HDR), crc(log, 0, buf, SL_SEG_HDR)))
         return SL_ENOENT; /* torn or foreign: not a header */
     if (sl_get16(buf + 4) != SL_FORMAT_VERSION)
         return SL_ECORRUPT; /* another format (version 1 never shipped): refuse rather than misread */
@@ -201,7 +208,6 @@ int sl_seg_hdr_decode(const struct sl_log *log, const uint8_t *buf, struct sl_se
 /* ---- chunks --------------------------------------------------------------- */
 void sl_chunk_seal(const struct sl_log *log, uint8_t *buf, const struct sl_chunk_hdr *h)
 {
-    (void)log;
     sl_put16(buf, SL_CHUNK_MAGIC);
     buf[2] = h->type;
     buf[3] = h->flags;
@@ -214,16 +220,15 @@ void sl_chunk_seal(const struct sl_log *log, uint8_t *buf, const struct sl_chunk
     sl_put64(buf + 24, h->ts_base);
     sl_put64(buf + 32, h->ts_hi);
     sl_put32(buf + 40, h->catalog_version);
-    sl_put32(buf + 44, sl_crc32c(0, buf, 44));
-    uint32_t crc = sl_crc32c(0, buf, 48);
-    sl_put32(buf + 48, sl_crc32c(crc, buf + SL_CHUNK_HDR, h->used));
+    sl_put32(buf + 44, crc(log, 0, buf, 44));
+    sl_put32(buf + 48, crc(log, crc(log, 0, buf, 48), buf + SL_CHUNK_HDR, h->used));
 }
 
 /* Decodes and checks the header alone: magic, its CRC, and its place. */
 static int hdr_check(const struct sl_log *log, const uint8_t *buf, uint32_t seg_seq,
                      uint32_t index, struct sl_chunk_hdr *h)
 {
-    if (sl_get16(buf) != SL_CHUNK_MAGIC || !SL_CRC_MATCH(sl_get32(buf + 44), sl_crc32c(0, buf, 44)))
+    if (sl_get16(buf) != SL_CHUNK_MAGIC || !SL_CRC_MATCH(sl_get32(buf + 44), crc(log, 0, buf, 44)))
         return SL_ENOENT; /* torn, or never written */
 
     h->type = buf[2];
@@ -249,8 +254,8 @@ int sl_chunk_check(const struct sl_log *log, const uint8_t *buf, uint32_t seg_se
     int rc = hdr_check(log, buf, seg_seq, index, h);
     if (rc)
         return rc;
-    uint32_t crc = sl_crc32c(sl_crc32c(0, buf, 48), buf + SL_CHUNK_HDR, h->used);
-    return SL_CRC_MATCH(sl_get32(buf + 48), crc) ? SL_OK : SL_ENOENT; /* a torn payload */
+    uint32_t sum = crc(log, crc(log, 0, buf, 48), buf + SL_CHUNK_HDR, h->used);
+    return SL_CRC_MATCH(sl_get32(buf + 48), sum) ? SL_OK : SL_ENOENT; /* a torn payload */
 }
 
 /* The first len bytes of a chunk, retrying read errors. */
