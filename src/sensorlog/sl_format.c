@@ -61,6 +61,16 @@ int sl_layout(const struct sl_config *cfg, struct sl_layout *out)
     return SL_OK;
 }
 
+size_t sl_ram_bytes(const struct sl_config *cfg)
+{
+    struct sl_layout l;
+    if (sl_layout(cfg, &l))
+        return 0;
+    return sizeof(struct sl_log) + 2 * (size_t)l.chunk_bytes +
+           (size_t)l.segments * sizeof(struct sl_seg_info) +
+           (size_t)cfg->max_streams * sizeof(struct sl_stream_info) + cfg->buffer_bytes;
+}
+
 int sl_geometry(struct sl_log *log, const struct sl_config *cfg)
 {
     struct sl_layout l;

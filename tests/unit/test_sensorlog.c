@@ -574,6 +574,21 @@ static void crc_can_be_done_elsewhere(void)
     cfg.crc_ctx = NULL;
 }
 
+/* Issue 16 (RAM): sl_ram_bytes is the header's formula, summed here from
+ * the parts the caller allocates; a configuration sl_layout refuses is 0. */
+static void ram_formula_sums_what_the_caller_allocates(void)
+{
+    CHECK_EQ(nor_log(1024 * 1024, 64 * 1024), 0);
+    cfg.max_streams = 3;
+    cfg.buffer_bytes = 1280;
+    /* 1 MiB in 64 KiB segments: 16 segment entries */
+    size_t want = sizeof(struct sl_log) + 2 * 1024 + 16 * sizeof(struct sl_seg_info) +
+                  3 * sizeof(struct sl_stream_info) + 1280;
+    CHECK_EQ(sl_ram_bytes(&cfg), want);
+    cfg.chunk_bytes = 1000; /* not a multiple of the page: refused */
+    CHECK_EQ(sl_ram_bytes(&cfg), 0);
+}
+
 /* A record may take up to a chunk's payload (it was 255 bytes); larger is
  * refused, and so is one the RAM buffer could never hold. */
 static void records_as_large_as_a_chunk_holds(void)
@@ -1389,6 +1404,7 @@ const struct sts_test_case test_sensorlog_cases[] = {
     {"timestamps_of_any_size_cost_bytes_not_chunks", timestamps_of_any_size_cost_bytes_not_chunks},
     {"a_time_search_reads_chunk_headers_only", a_time_search_reads_chunk_headers_only},
     {"crc_can_be_done_elsewhere", crc_can_be_done_elsewhere},
+    {"ram_formula_sums_what_the_caller_allocates", ram_formula_sums_what_the_caller_allocates},
     {"latest_n_reads_only_the_chunks_they_are_in", latest_n_reads_only_the_chunks_they_are_in},
     {"records_as_large_as_a_chunk_holds", records_as_large_as_a_chunk_holds},
     {"searches_by_time_and_sequence_read_log_n_chunks",
