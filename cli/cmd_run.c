@@ -41,7 +41,8 @@ static void run_usage(FILE *f)
     fputs("usage: storscope run [options]\n"
           "\n"
           "  -t, --target SPEC     where to measure (default: sim:emmc-stm32u5, the study's\n"
-          "                        medium simulated); e.g. posix:/mnt/sdcard, sim:sd-consumer\n"
+          "                        medium simulated; capacity=1G of it on a 32-bit host);\n"
+          "                        e.g. posix:/mnt/sdcard, sim:sd-consumer\n"
           "                        KIND:ARG[,key=value...], see `storscope list targets`\n"
           "  -s, --suite NAME      a suite of tests (default: paper), see `storscope list suites`\n"
           "  -T, --tests LIST      comma-separated tests instead of a suite (e.g. B0,fsync)\n"
@@ -382,8 +383,11 @@ int cmd_run(int argc, char **argv)
     }
     plan.stop = &stop_requested;
 
-    if (!o.target) /* the study's medium, simulated: runs anywhere, the same everywhere */
-        o.target = "sim:emmc-stm32u5";
+    /* the study's medium, simulated: runs anywhere, the same everywhere; a
+     * 32-bit host cannot map the 4 GiB model with its data, so it gets 1 GiB
+     * of it (the same figures but for the volume's size: M2's span) */
+    if (!o.target)
+        o.target = sizeof(void *) >= 8 ? "sim:emmc-stm32u5" : "sim:emmc-stm32u5,capacity=1G";
     struct sts_target_spec spec;
     const char *why = NULL;
     if (sts_target_spec_parse(o.target, &spec, &why)) {

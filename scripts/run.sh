@@ -10,6 +10,8 @@ scripts/deps.sh --runtime
 cmake --preset run >/dev/null
 cmake --build --preset run --target storscope_cli -j"$(nproc)" >/dev/null
 target=sim:emmc-stm32u5+sensorlog
+# a 32-bit board (armhf) cannot map the 4 GiB model and its data: 1 GiB of it
+[ "$(getconf LONG_BIT)" -ge 64 ] || target=sim:emmc-stm32u5,capacity=1G+sensorlog
 for a in "$@"; do
     case $a in -t | --target | --target=* | -t?*) target= ;; esac
 done

@@ -157,6 +157,7 @@ void sts_sim_power_on(struct sts_sim *s);
 /* Bytes of arena needed for a profile; keep_bytes is how much data the
  * model should be able to hold (0: keep no data; reads return zeros). */
 size_t sts_sim_arena_bytes(const struct sts_sim_params *p, uint64_t keep_bytes);
+/* (SIZE_MAX when it does not fit a size_t: a 32-bit host cannot hold it) */
 /* Checks a parameter row; on failure *why names the bad field. */
 int sts_sim_check(const struct sts_sim_params *p, const char **why);
 int sts_sim_init(struct sts_sim *s, const struct sts_sim_params *p, uint64_t seed, void *arena,

@@ -35,6 +35,7 @@ static void geometry(const struct sts_sim_params *p, struct geo *g)
 }
 
 #define ALIGN8(x) (((x) + 7u) & ~(size_t)7u)
+#define ALIGN8_64(x) (((x) + 7u) & ~(uint64_t)7u)
 
 static uint32_t slots_for(const struct sts_sim_params *p, uint64_t keep_bytes, uint32_t pages)
 {
@@ -46,21 +47,23 @@ size_t sts_sim_arena_bytes(const struct sts_sim_params *p, uint64_t keep_bytes)
 {
     struct geo g;
     geometry(p, &g);
-    size_t n = ALIGN8((size_t)g.n_blocks * sizeof(struct sts_sim_block));
-    n += ALIGN8((g.store_pages + 7u) / 8u); /* torn pages */
+    /* in 64 bits: a 4 GiB model that keeps its data needs more than a
+     * 32-bit size_t holds (it wrapped, and the model overran its arena) */
+    uint64_t n = ALIGN8_64((uint64_t)g.n_blocks * sizeof(struct sts_sim_block));
+    n += ALIGN8_64(((uint64_t)g.store_pages + 7u) / 8u); /* torn pages */
     if (p->managed) {
-        n += ALIGN8((size_t)g.n_lpages * 4) + ALIGN8((size_t)g.n_ppages * 4);
-        n += ALIGN8((size_t)(g.ppb + 1) * 4);
-        n += ALIGN8((g.n_lpages + 7u) / 8u) + ALIGN8((size_t)g.cache_cap * 4);
+        n += ALIGN8_64((uint64_t)g.n_lpages * 4) + ALIGN8_64((uint64_t)g.n_ppages * 4);
+        n += ALIGN8_64(((uint64_t)g.ppb + 1) * 4);
+        n += ALIGN8_64(((uint64_t)g.n_lpages + 7u) / 8u) + ALIGN8_64((uint64_t)g.cache_cap * 4);
     } else {
-        n += ALIGN8((g.n_ppages + 7u) / 8u);
+        n += ALIGN8_64(((uint64_t)g.n_ppages + 7u) / 8u);
     }
     if (keep_bytes) {
         uint32_t slots = slots_for(p, keep_bytes, g.store_pages);
-        n += ALIGN8((size_t)g.store_pages * 4) + ALIGN8((size_t)slots * 4);
-        n += (size_t)slots * p->page_bytes;
+        n += ALIGN8_64((uint64_t)g.store_pages * 4) + ALIGN8_64((uint64_t)slots * 4);
+        n += (uint64_t)slots * p->page_bytes;
     }
-    return n;
+    return n > (uint64_t)SIZE_MAX ? SIZE_MAX : (size_t)n; /* SIZE_MAX: cannot be had */
 }
 
 int sts_sim_check(const struct sts_sim_params *p, const char **why)

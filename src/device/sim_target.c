@@ -548,18 +548,24 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
     struct sim_target *st = calloc(1, sizeof(*st));
     uint64_t keep_bytes = keep ? p.capacity : 0;
     size_t arena_bytes = sts_sim_arena_bytes(&p, keep_bytes);
-    if (st) {
+    if (st && arena_bytes != SIZE_MAX) {
         st->arena = arena_map(arena_bytes);
         st->arena_bytes = arena_bytes;
     }
     if (!st || !st->arena) {
         free(st);
-        char need[24];
+        char need[48];
         sts_fmt_bytes(need, sizeof(need), arena_bytes);
-        snprintf(err, errlen, "sim:%s: cannot reserve %s of address space for the model%s; "
-                              "give it a smaller capacity= (e.g. capacity=4G)%s",
-                 spec->arg, need, keep ? " and its data" : "",
-                 keep ? " or data=0 (data not kept: reads return zeros, no --verify)" : "");
+        if (arena_bytes == SIZE_MAX) /* a 32-bit host: 4 GiB and its data do not fit */
+            snprintf(err, errlen, "sim:%s: the model%s needs more address space than this "
+                                  "host has; give it capacity=1G%s",
+                     spec->arg, keep ? " and its data" : "",
+                     keep ? " or data=0 (data not kept: reads return zeros, no --verify)" : "");
+        else
+            snprintf(err, errlen, "sim:%s: cannot reserve %s of address space for the model%s; "
+                                  "give it a smaller capacity= (e.g. capacity=4G)%s",
+                     spec->arg, need, keep ? " and its data" : "",
+                     keep ? " or data=0 (data not kept: reads return zeros, no --verify)" : "");
         return STS_ENOMEM;
     }
     int rc = sts_sim_init_zeroed(&st->sim, &p, seed, st->arena, arena_bytes, keep_bytes, &st->bd);
