@@ -31,7 +31,7 @@ echo "== firmware: the portable unit tests on an emulated Cortex-M33 (QEMU mps2-
 cmake --preset firmware >/dev/null
 cmake --build --preset firmware $jobs >/dev/null
 ctest --preset firmware --output-on-failure -V | tee build/firmware/ctest.log |
-    grep -E "passed, |Test +#|tests passed|nb on the MCU"
+    grep -E "passed, |Test +#|tests passed|nb on the MCU|engine on the MCU"
 # the same tests, the same count, on both machines
 host=$(build/release/tests/storscope_unit | tail -n 1)
 mcu=$(grep -Eo '[0-9]+ passed, [0-9]+ failed' build/firmware/ctest.log | head -n 1)
