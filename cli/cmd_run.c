@@ -300,34 +300,54 @@ static void iso_now(char *buf, size_t n)
     strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-/* Refuses a run that would leave the filesystem nearly full. */
+/* What storscope leaves free on a user's filesystem: 5 % of it, and at
+ * least 64 MiB where that is no more than a tenth of it - a 32 MiB card
+ * partition keeps 3.2 MiB, not more than it has (issue 15.9). */
+static uint64_t cli_space_reserve(uint64_t total_bytes)
+{
+    uint64_t reserve = total_bytes / 20, floor = 64ull << 20;
+    if (floor > total_bytes / 10)
+        floor = total_bytes / 10;
+    return reserve > floor ? reserve : floor;
+}
+
+/* Refuses a run that would leave the filesystem nearly full, naming the
+ * test that needs the most and what would fit. */
 static int check_space(struct sts_target *t, const struct sts_plan *plan, const char *spec)
 {
     struct sts_statvfs sv;
     if (t->fs.ops->statvfs(t->fs.ctx, &sv))
         return 0; /* unknown: the writes themselves will report ENOSPC */
-    uint64_t need = sts_plan_scratch_bytes(plan);
+    uint64_t need = 0;
+    const char *biggest = "";
+    for (size_t i = 0; i < plan->n_tests; i++) {
+        uint64_t n = plan->tests[i]->scratch_bytes ? plan->tests[i]->scratch_bytes(plan) : 0;
+        if (n > need) {
+            need = n;
+            biggest = plan->tests[i]->id;
+        }
+    }
     uint64_t reserve = 0;
     /* a filesystem no larger than --capacity was set aside to be filled: M2
      * keeps to its own floor there */
     int set_aside = plan->capacity_bytes && sv.total_bytes <= plan->capacity_bytes;
-    if ((t->flags & STS_T_USER_FS) && !set_aside) { /* leave the user's filesystem usable */
-        reserve = sv.total_bytes / 20;
-        if (reserve < 64ull << 20)
-            reserve = 64ull << 20;
-    }
+    if ((t->flags & STS_T_USER_FS) && !set_aside) /* leave the user's filesystem usable */
+        reserve = cli_space_reserve(sv.total_bytes);
     if (need + reserve > sv.free_bytes) {
-        char a[32], b[32], c[32];
+        char a[32], b[32], c[32], d[32];
         sts_fmt_bytes(a, sizeof(a), need);
         sts_fmt_bytes(b, sizeof(b), reserve);
         sts_fmt_bytes(c, sizeof(c), sv.free_bytes);
+        sts_fmt_bytes(d, sizeof(d), sv.free_bytes > reserve ? sv.free_bytes - reserve : 0);
         if (reserve)
-            cli_error("not enough free space on %s: the tests need %s and storscope leaves at "
-                      "least %s free, but only %s is available (use a smaller --size)",
-                      spec, a, b, c);
+            cli_error("not enough free space on %s: %s needs %s and storscope leaves %s free, "
+                      "but only %s is available: at most %s can be used (--size sets fsync, "
+                      "seq, rand and M2's files; leave %s out with --tests, or free space)",
+                      spec, biggest, a, b, c, d, biggest);
         else
-            cli_error("not enough space on %s: the tests need %s, but a file can hold at most "
-                      "%s (use a smaller --size)", spec, a, c);
+            cli_error("not enough space on %s: %s needs %s, but a file can hold at most %s "
+                      "(--size sets fsync, seq, rand and M2's files; leave %s out with --tests)",
+                      spec, biggest, a, c, biggest);
         return -1;
     }
     return 0;
