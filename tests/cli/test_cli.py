@@ -1382,6 +1382,27 @@ class Labels(Base):
         self.assertIn("stalls", run("list", "devices").stdout)
 
 
+    def test_help_and_man_page_list_what_the_readme_lists(self):
+        # issue 15.10: every option of the README's table in `run --help`, and
+        # every command and option in the man page generated from --help
+        with open(os.path.join(os.path.dirname(__file__), "..", "..", "README.md")) as f:
+            readme = f.read()
+        opts = set()
+        for cell in re.findall(r"^\| `(-[^`]+)`", readme, re.M):
+            opts.update(o.split()[0] for o in cell.split(", "))
+        self.assertGreater(len(opts), 25)
+        help_ = run("run", "--help").stdout
+        self.assertEqual([o for o in sorted(opts) if o not in help_], [])
+        man = os.path.join(os.path.dirname(BIN), "storscope.1")
+        if not os.path.exists(man):
+            self.skipTest("no man page in this build (STORSCOPE_MANPAGE off)")
+        with open(man) as f:
+            page = f.read().replace("\\-", "-")
+        for cmd in ("run", "list", "report", "compare", "log"):
+            self.assertIn('.SH "%s"' % cmd.upper(), page)
+        self.assertEqual([o for o in sorted(opts) if o not in page], [])
+
+
 class FsyncLayout(Base):
     def test_fsync_lays_its_file_out_as_fio_does(self):
         # issue 12.6: seed 001's fio command (no --overwrite) fallocates the
