@@ -74,6 +74,8 @@ struct sts_summary_op { /* one series of the test in progress, e.g. B0's writes 
     unsigned measured, skipped;
     double first_x, first_v, last_x, last_v; /* chunk bytes (or files) and value */
     double mean_lat, p50, p99;               /* the last point's first latency, ns; < 0: none */
+    double at4k_v, at4k_p50, at4k_p99;       /* rand: the 4 KiB point (fio's usual size); 0: none */
+    double blocked_ns, polls;                /* nb: caller blocked per call, polls a block */
     char skip_why[160];
 };
 struct sts_summary_mode { /* S1 and L1, per access mode */

@@ -132,6 +132,8 @@ static int sum_point(void *ctx, const struct sts_test_info *ti, const struct sts
     o->last_x = x;
     o->last_v = v;
     o->mean_lat = o->p50 = o->p99 = -1;
+    o->blocked_ns = num(p->metrics, p->n_metrics, "blocked_mean_ns", -1);
+    o->polls = num(p->metrics, p->n_metrics, "polls_per_block_mean", -1);
     if (p->n_lat && p->lat[0].lat->w.n) {
         o->mean_lat = p->lat[0].lat->w.mean;
         if (p->lat[0].lat->h.total) {
@@ -141,6 +143,11 @@ static int sum_point(void *ctx, const struct sts_test_info *ti, const struct sts
             o->p50 = p->lat[0].p50_ns;
             o->p99 = p->lat[0].p99_ns;
         }
+    }
+    if (x == 4096) {
+        o->at4k_v = v;
+        o->at4k_p50 = o->p50;
+        o->at4k_p99 = o->p99;
     }
     return 0;
 }
@@ -296,6 +303,31 @@ static int sum_test_end(void *ctx, const struct sts_test_end *te)
         modes_text(l, ss, 1);
     } else if (!strcmp(te->id, "L1")) {
         modes_text(l, ss, 0);
+    } else if (!strcmp(te->id, "nb")) { /* what the caller is blocked for, per call */
+        for (size_t i = 0; i < ss->n_ops; i++) {
+            const struct sts_summary_op *o = &ss->ops[i];
+            char b[16];
+            if (!o->measured || o->blocked_ns < 0)
+                continue;
+            sts_fmt_ns(b, sizeof(b), o->blocked_ns);
+            add(l, "%s%s read: the caller is blocked %s a call", i ? "; " : "", o->name, b);
+            if (o->polls > 0)
+                add(l, " (%.0f polls a 512 B block)", o->polls);
+        }
+    } else if (!strcmp(te->id, "rand")) { /* at 4 KiB, as fio is usually quoted */
+        for (size_t i = 0; i < ss->n_ops; i++) {
+            const struct sts_summary_op *o = &ss->ops[i];
+            char r[24], a[16], b[16];
+            if (!o->measured || o->at4k_v <= 0)
+                continue;
+            sts_fmt_rate(r, sizeof(r), o->at4k_v);
+            add(l, "%s%s 4 KiB: %.0f IOPS (%s)", i ? "; " : "", o->name, o->at4k_v / 4096, r);
+            if (o->at4k_p99 >= 0) {
+                sts_fmt_ns(a, sizeof(a), o->at4k_p50);
+                sts_fmt_ns(b, sizeof(b), o->at4k_p99);
+                add(l, ", p50 %s, p99 %s", a, b);
+            }
+        }
     } else if (sts_kv_find(s, n, "iops")) {
         char m[16], p[16];
         sts_fmt_ns(m, sizeof(m), num(s, n, "mean_latency_ns", 0));
