@@ -155,19 +155,31 @@ static int bench(const char *profile, uint64_t capacity, uint32_t segment_bytes,
     if (!rc)
         rc = sl_iter_next(&it, &r);
     uint64_t search_reads = dev.reads - r0, search_ns = sim.now_ns - t0;
+    /* the latest 100 imu records, read out: no search (sl_iter_latest) */
+    r0 = dev.reads;
+    t0 = sim.now_ns;
+    uint64_t got = 0;
+    if (!rc)
+        rc = sl_iter_latest(&log, &it, imu, 100);
+    while (!rc && sl_iter_next(&it, &r) == SL_OK)
+        got++;
+    uint64_t latest_reads = dev.reads - r0, latest_ns = sim.now_ns - t0;
+    if (!rc && got != 100)
+        rc = SL_ECORRUPT;
     if (rc) {
         fprintf(stderr, "%s: sensorlog failed (%d)\n", profile, rc);
         free(arena);
         return 1;
     }
     printf("| %s, %llu MiB, %llu s | %u KiB / %u KiB | %llu | %.0f ns / %.1f us | %.2f ms | %.2f | %u..%u | %llu | "
-           "%llu (%.1f ms) | %llu (%.2f ms) |\n",
+           "%llu (%.1f ms) | %llu (%.2f ms) | %llu (%.2f ms) |\n",
            profile, (unsigned long long)(capacity >> 20), (unsigned long long)seconds,
            log.chunk / 1024, log.seg_bytes / 1024, (unsigned long long)full,
            appends ? (double)append_wall / (double)appends : 0.0, worst_append_wall / 1e3,
            (double)st.worst_pump_ns / 1e6, st.write_amplification, st.erase_min, st.erase_max,
            (unsigned long long)log.n_segs, (unsigned long long)mount_reads, mount_ns / 1e6,
-           (unsigned long long)search_reads, search_ns / 1e6);
+           (unsigned long long)search_reads, search_ns / 1e6, (unsigned long long)latest_reads,
+           latest_ns / 1e6);
     free(arena);
     return 0;
 }
@@ -177,8 +189,8 @@ int main(int argc, char **argv)
     uint64_t seconds = argc > 1 ? strtoull(argv[1], NULL, 10) : 60;
     printf("| medium, size, run | chunk / segment | appends refused | samples' append time, mean / worst (host CPU) | worst pump step "
            "(virtual) | write ampl. | erases/segment | segments | mount: reads (time) | "
-           "search by time: reads (time) |\n| --- | --- | --- | --- | --- | --- | --- | --- | "
-           "--- | --- |\n");
+           "search by time: reads (time) | latest 100 records: reads (time) |\n"
+           "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
     int bad = 0;
     bad |= bench("nor-spi", 16ull << 20, 0, seconds);
     bad |= bench("nor-spi", 4ull << 20, 0, seconds * 10); /* laps: erases in pump steps */

@@ -126,6 +126,28 @@ static uint32_t prev_seg(const struct sl_log *log, uint32_t seg)
     return SL_NO_SEG;
 }
 
+/* One past the last chunk written in a segment: chunks are written in
+ * order, so the written ones are a prefix, found by bisection over headers
+ * when the last one is not written (a segment closed early - after a
+ * remount the writer starts a new one - leaves its tail unwritten, and
+ * walking back through it chunk by chunk read every empty one). */
+static uint32_t written_end(struct sl_log *log, uint32_t seg)
+{
+    uint32_t lo = log->hdr_chunks, hi = seg_end(log, seg);
+    struct sl_chunk_hdr last;
+    if (hi > lo && sl_read_chunk_hdr(log, seg, hi - 1, &last) == SL_OK)
+        return hi; /* the usual case: one header read */
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        struct sl_chunk_hdr h;
+        if (sl_read_chunk_hdr(log, seg, mid, &h) == SL_OK)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* Counts the records of `it->stream` (every stream: 0) in the data chunk
  * in it->buf, oldest first, stopping at the stop_after-th (0: none) whose
  * sequence number *gseq_of_last then holds; -1 when the records do not
@@ -160,16 +182,18 @@ static int iter_latest(struct sl_log *log, struct sl_iter *it, uint16_t stream, 
     int rc = iter_begin(log, it, stream);
     if (rc)
         return rc;
-    uint32_t seg = log->cur_seg, chunk = seg == SL_NO_SEG ? 0 : seg_end(log, seg);
+    uint32_t seg = log->cur_seg, chunk = 0;
     uint64_t found = 0;
     it->done = seg == SL_NO_SEG || n == 0;
+    if (!it->done)
+        chunk = written_end(log, seg);
     while (!it->done && found < n) {
         if (chunk <= log->hdr_chunks) { /* on to the segment before, if the log goes on there */
             uint32_t p = prev_seg(log, seg);
             if (p == SL_NO_SEG)
                 break; /* fewer than n: all of them, from the oldest chunk reached */
             seg = p;
-            chunk = seg_end(log, seg);
+            chunk = written_end(log, seg);
             continue;
         }
         chunk--;
