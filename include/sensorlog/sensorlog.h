@@ -175,6 +175,12 @@ struct sl_stats {
     uint64_t free_bytes;           /* bytes that can be written before the oldest data goes */
     uint64_t appended_records, appended_bytes, dropped_records, rejected_records;
     uint64_t programmed_bytes;     /* to the device, with headers and padding */
+    /* what programmed_bytes holds besides the records' data (write
+     * amplification = 1 + these over appended_bytes, plus rewrites of
+     * failed programs): record headers (varints), data chunks' headers,
+     * the unused tail of data chunks (closed by a sync, or the next record
+     * did not fit), and segment headers with catalog chunks */
+    uint64_t record_header_bytes, chunk_header_bytes, padding_bytes, meta_bytes;
     double write_amplification;    /* programmed / appended bytes */
     uint32_t erase_min, erase_max; /* erase counts over segments (wear spread) */
     uint64_t erases, evictions, syncs;
@@ -255,6 +261,7 @@ struct sl_log {
     uint16_t cat_chunk;          /* latest catalog chunk in cur_seg */
     uint64_t next_gseq, ts_max;
     uint32_t staged, staged_records; /* bytes / records in chunk_buf's payload */
+    uint32_t staged_data;        /* of staged: the records' data (the rest is their headers) */
     uint64_t staged_gseq, staged_ts_base, staged_ts_last;
     /* shared with producers, under cfg.lock */
     uint64_t taken;              /* records that left the RAM buffer (staged or dropped) */

@@ -235,6 +235,7 @@ static int stage(struct sl_log *log)
         sl_unlock(log);
         log->staged_ts_last = ts;
         log->staged += rec + len;
+        log->staged_data += len;
         log->staged_records++;
         log->next_gseq++;
         if (ts > log->ts_max)
@@ -249,6 +250,13 @@ static int program(struct sl_log *log, uint64_t addr, uint8_t *buf, int what)
 {
     const struct sts_bd_ops *ops = log->cfg.bd.ops;
     log->st.programmed_bytes += log->chunk;
+    if (what == FLIGHT_DATA) { /* where the bytes of a data chunk go */
+        log->st.record_header_bytes += log->staged - log->staged_data;
+        log->st.chunk_header_bytes += SL_CHUNK_HDR;
+        log->st.padding_bytes += log->chunk - SL_CHUNK_HDR - log->staged;
+    } else {
+        log->st.meta_bytes += log->chunk;
+    }
     log->in_flight = what; /* also when it fails at once: finish() sorts it out */
     if (ops->submit && ops->poll) {
         log->req = (struct sts_bd_req){STS_BD_PROGRAM, addr, buf, log->chunk, 0};
@@ -287,7 +295,7 @@ static void written(struct sl_log *log)
         if (log->next_chunk >= log->hdr_chunks && ++log->cat_updates >= SL_CATALOG_UPDATES)
             log->next_chunk = log->chunks_per_seg; /* a fresh segment: mount reads stay few */
     } else {
-        log->staged = log->staged_records = 0;
+        log->staged = log->staged_records = log->staged_data = 0;
     }
     log->next_chunk++;
 }
