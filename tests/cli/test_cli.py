@@ -57,6 +57,23 @@ class Base(unittest.TestCase):
     def tearDown(self):
         shutil.rmtree(self.dir, ignore_errors=True)
 
+    def loop_mount(self, name, size):
+        """A fresh ext4 of `size` bytes loop-mounted at self.dir/name (root
+        only: the test is skipped otherwise); the caller unmounts it."""
+        if os.geteuid() != 0 or not shutil.which("mkfs.ext4"):
+            self.skipTest("needs root and mkfs.ext4")
+        img = os.path.join(self.dir, name + ".img")
+        with open(img, "wb") as f:
+            f.truncate(size)
+        subprocess.run(["mkfs.ext4", "-q", "-F", img], check=True, capture_output=True)
+        mnt = os.path.join(self.dir, name)
+        os.mkdir(mnt)
+        try:
+            subprocess.run(["mount", "-o", "loop", img, mnt], check=True, capture_output=True)
+        except (subprocess.CalledProcessError, OSError) as e:
+            self.skipTest(f"cannot loop-mount here: {e}")
+        return mnt
+
     def target_is_empty(self):
         return os.listdir(os.path.join(self.dir, "t")) == []
 
@@ -305,18 +322,7 @@ class Workloads(Base):
         # issue 15.9: a fixed 64 MiB reserve refused every filesystem under
         # ~70 MiB, even for a 256 KiB test, with a hint (a smaller --size)
         # that could not help B0
-        if os.geteuid() != 0 or not shutil.which("mkfs.ext4"):
-            self.skipTest("needs root and mkfs.ext4")
-        img = os.path.join(self.dir, "small.img")
-        with open(img, "wb") as f:
-            f.truncate(32 << 20)
-        subprocess.run(["mkfs.ext4", "-q", "-F", img], check=True, capture_output=True)
-        mnt = os.path.join(self.dir, "small")
-        os.mkdir(mnt)
-        try:
-            subprocess.run(["mount", "-o", "loop", img, mnt], check=True, capture_output=True)
-        except (subprocess.CalledProcessError, OSError) as e:
-            self.skipTest(f"cannot loop-mount here: {e}")
+        mnt = self.loop_mount("small", 32 << 20)
         try:
             r = run("run", "-q", "-t", "posix:" + mnt, "--tests", "B0", "-o", self.out)
             self.assertEqual(r.returncode, 0, r.stderr)
@@ -337,18 +343,7 @@ class Workloads(Base):
             subprocess.run(["umount", mnt], capture_output=True)
 
     def test_m2_on_a_loop_mounted_filesystem(self):
-        if os.geteuid() != 0 or not shutil.which("mkfs.ext4"):
-            self.skipTest("needs root and mkfs.ext4")
-        img = os.path.join(self.dir, "m2.img")
-        with open(img, "wb") as f:
-            f.truncate(48 << 20)
-        subprocess.run(["mkfs.ext4", "-q", "-F", img], check=True, capture_output=True)
-        mnt = os.path.join(self.dir, "mnt")
-        os.mkdir(mnt)
-        try:
-            subprocess.run(["mount", "-o", "loop", img, mnt], check=True, capture_output=True)
-        except (subprocess.CalledProcessError, OSError) as e:
-            self.skipTest(f"cannot loop-mount here: {e}")
+        mnt = self.loop_mount("mnt", 48 << 20)
         try:
             st = os.statvfs(mnt)
             total, free0 = st.f_blocks * st.f_frsize, st.f_bavail * st.f_frsize
