@@ -220,6 +220,8 @@ struct sl_iter {
     uint32_t pos;          /* byte offset of the next record in read_buf */
     uint32_t used, n_left; /* payload bytes, records left in the loaded chunk */
     uint64_t gseq, ts_last;  /* next record's sequence number; the last one's timestamp */
+    uint64_t step_last;      /* the last record's step from the one before it (records
+                                store the change of step: a steady rate costs one byte) */
     uint64_t from_gseq, from_ts;
     uint32_t seg_seq, gen;  /* the loaded chunk's segment and the buffer's generation */
     int loaded, done;
@@ -262,7 +264,7 @@ struct sl_log {
     uint64_t next_gseq, ts_max;
     uint32_t staged, staged_records; /* bytes / records in chunk_buf's payload */
     uint32_t staged_data;        /* of staged: the records' data (the rest is their headers) */
-    uint64_t staged_gseq, staged_ts_base, staged_ts_last;
+    uint64_t staged_gseq, staged_ts_base, staged_ts_last, staged_step_last;
     /* shared with producers, under cfg.lock */
     uint64_t taken;              /* records that left the RAM buffer (staged or dropped) */
     uint64_t sync_target;        /* sync done once taken reaches this and all is flushed */
@@ -328,10 +330,11 @@ const struct sl_stream_info *sl_stream_info(const struct sl_log *log, uint16_t i
 
 /* Copies a record into RAM; bounded time, never touches the device. Safe
  * from several tasks with cfg.lock set. ts is in whatever unit the caller
- * chooses (ms, us, ns, a counter): the log stores each record's difference
- * from the one before it in as few bytes as it needs (1 byte up to 63, 2 up
- * to 8,191, ...; any 64-bit value fits), so nanosecond clocks and gaps of
- * days cost a few bytes, never a chunk. len is 0 .. sl_record_max():
+ * chooses (ms, us, ns, a counter): the log stores how much each record's
+ * step from the one before it differs from the step before that, in as
+ * few bytes as it needs (1 byte up to 63, 2 up to 8,191, ...; any 64-bit
+ * value fits), so samples at a steady rate cost one byte whatever the
+ * clock's unit, and gaps of days a few bytes, never a chunk. len is 0 .. sl_record_max():
  * SL_EINVAL beyond; SL_ENOMEM if the record could never fit cfg.buffer. */
 int sl_append(struct sl_log *log, uint16_t stream, uint64_t ts, const void *data, size_t len);
 /* The largest record a chunk holds: chunk_bytes - 68 (4,028 bytes with

@@ -281,7 +281,8 @@ static int load(struct sl_iter *it)
     it->n_left = h.type == SL_CHUNK_DATA ? h.n_records : 0;
     it->pos = SL_CHUNK_HDR;
     it->gseq = h.first_gseq;
-    it->ts_last = h.ts_base; /* the first record's delta is from it */
+    it->ts_last = h.ts_base; /* the first record's step is from it */
+    it->step_last = 0;
     it->seg_end_gseq = h.first_gseq + h.n_records;
     return 0;
 }
@@ -334,7 +335,8 @@ static int iter_next(struct sl_iter *it, struct sl_record *rec)
             it->n_left = 0;
             continue;
         }
-        it->ts_last += sl_unzigzag(dts);
+        it->step_last += sl_unzigzag(dts);
+        it->ts_last += it->step_last;
         rec->stream = (uint16_t)stream;
         rec->len = (uint16_t)len;
         rec->ts = it->ts_last;

@@ -217,10 +217,13 @@ static int stage(struct sl_log *log)
         }
         if (!log->staged_records) {
             log->staged_ts_base = log->staged_ts_last = ts;
+            log->staged_step_last = 0;
             log->staged_gseq = log->next_gseq;
         }
         uint16_t stream = sl_get16(hdr);
-        uint64_t dts = sl_zigzag(ts - log->staged_ts_last);
+        /* the change of step (wrapping 64-bit arithmetic): samples at a
+         * steady rate store 0, one byte, whatever the clock's unit */
+        uint64_t step = ts - log->staged_ts_last, dts = sl_zigzag(step - log->staged_step_last);
         uint32_t rec = (uint32_t)(sl_varint_len(stream) + sl_varint_len(len) + sl_varint_len(dts));
         if (log->staged + rec + len > cap) {
             sl_unlock(log);
@@ -234,6 +237,7 @@ static int stage(struct sl_log *log)
         ring_consume(log, SL_RING_HDR + len);
         sl_unlock(log);
         log->staged_ts_last = ts;
+        log->staged_step_last = step;
         log->staged += rec + len;
         log->staged_data += len;
         log->staged_records++;

@@ -618,6 +618,40 @@ static void write_amplification_is_accounted_for(void)
     CHECK(st.padding_bytes > 0 && st.meta_bytes >= 2 * 1024); /* the header and catalog page */
 }
 
+/* Issue 16 (NOR): a stream sampled at a steady rate in nanoseconds pays
+ * one byte of timestamp a record, as in milliseconds: records store the
+ * change of step (the step itself, 1e6 ns, took three). Read back exact. */
+static void steady_rate_costs_one_byte_of_step_in_any_unit(void)
+{
+    CHECK_EQ(nor_log(256 * 1024, 16 * 1024), 0);
+    uint16_t id;
+    CHECK_EQ(sl_stream_create(&lg, "imu", &id), 0);
+    static const uint8_t rec[12] = {9};
+    const uint64_t t0 = 1700000000000000000ull, period = 1000000; /* ns since 1970, 1 kHz */
+    for (uint64_t i = 0; i < 1000; i++) {
+        int rc = sl_append(&lg, id, t0 + i * period, rec, sizeof(rec));
+        if (rc == SL_EFULL) {
+            CHECK_EQ(pump_all(), 0);
+            rc = sl_append(&lg, id, t0 + i * period, rec, sizeof(rec));
+        }
+        CHECK_EQ(rc, 0);
+    }
+    CHECK_EQ(sl_sync(&lg), 0);
+    struct sl_stats st;
+    sl_stats(&lg, &st);
+    /* stream, length, change of step: one byte each; a chunk's first
+     * record steps 0 from its ts_base, its second 1e6: two more bytes each
+     * chunk (fewer than 30 chunks of 1 KiB) */
+    CHECK(st.record_header_bytes >= 3 * 1000 && st.record_header_bytes <= 3 * 1000 + 2 * 30);
+    struct sl_iter it;
+    struct sl_record r;
+    CHECK_EQ(sl_iter_from_gseq(&lg, &it, id, 0), 0);
+    for (uint64_t i = 0; i < 1000; i++) {
+        CHECK_EQ(sl_iter_next(&it, &r), SL_OK);
+        CHECK_EQ(r.ts, t0 + i * period);
+    }
+}
+
 /* Issue 16 (RAM): sl_ram_bytes is the header's formula, summed here from
  * the parts the caller allocates; a configuration sl_layout refuses is 0. */
 static void ram_formula_sums_what_the_caller_allocates(void)
@@ -1450,6 +1484,8 @@ const struct sts_test_case test_sensorlog_cases[] = {
     {"crc_can_be_done_elsewhere", crc_can_be_done_elsewhere},
     {"ram_formula_sums_what_the_caller_allocates", ram_formula_sums_what_the_caller_allocates},
     {"write_amplification_is_accounted_for", write_amplification_is_accounted_for},
+    {"steady_rate_costs_one_byte_of_step_in_any_unit",
+     steady_rate_costs_one_byte_of_step_in_any_unit},
     {"latest_n_reads_only_the_chunks_they_are_in", latest_n_reads_only_the_chunks_they_are_in},
     {"records_as_large_as_a_chunk_holds", records_as_large_as_a_chunk_holds},
     {"searches_by_time_and_sequence_read_log_n_chunks",
