@@ -100,7 +100,10 @@ struct sl_config {
     /* Segment: the unit of erase and recycling, a multiple of the erase
      * block and of the chunk. Larger segments mean fewer headers to read at
      * mount but coarser retention (a whole segment is evicted at once).
-     * 0 = max(erase block, 16 chunks). */
+     * 0 = max(erase block, 16 chunks), doubled until the log has at most
+     * 64 segments (a 16 MiB NOR: 256 KiB; 256 MiB of eMMC: 4 MiB), so the
+     * headers cost little and mount reads at most 64 of them; a segment
+     * is then 1/64 of the log, the unit the oldest data goes in. */
     uint32_t segment_bytes;
     /* Free-space floor: segments kept erased ahead of the writer. Erasing
      * happens in idle pumps, never in front of a write, as long as appends

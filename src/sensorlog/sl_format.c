@@ -49,9 +49,16 @@ int sl_layout(const struct sl_config *cfg, struct sl_layout *out)
     uint32_t erase = raw && g.erase_size ? g.erase_size : page;
     uint32_t chunk = cfg->chunk_bytes ? cfg->chunk_bytes : (page > 4096 ? page : 4096);
     uint32_t seg = cfg->segment_bytes;
-    if (!seg)
-        seg = erase > 16 * chunk ? erase : 16 * chunk;
     uint64_t size = cfg->size ? cfg->size : g.capacity - cfg->offset;
+    if (!seg) {
+        /* a segment's header and catalog chunks are overhead (0.22 of the
+         * data with 16-chunk segments on NOR) and mount reads one header
+         * per segment: at most 64 segments, each doubled from the smallest
+         * (max(erase block, 16 chunks)), which stays a multiple of both */
+        seg = erase > 16 * chunk ? erase : 16 * chunk;
+        while (size / seg > 64 && seg <= UINT32_MAX / 4)
+            seg *= 2;
+    }
     *out = (struct sl_layout){page, chunk, seg, erase, size / seg, raw};
     if (page % prog || chunk < SL_MIN_CHUNK || chunk % page ||
         chunk > 65535u + SL_CHUNK_HDR || seg % erase || seg % chunk || seg / chunk < 2 ||

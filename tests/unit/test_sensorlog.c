@@ -1429,18 +1429,24 @@ static void layout_defaults_are_what_the_header_says(void)
     c.bd = (struct sts_bd){&geometry_only_ops, NULL};
     struct sl_layout l;
     /* raw NOR: the program unit is the page; chunk max(page, 4 KiB);
-     * segment max(erase block, 16 chunks) */
+     * segment max(erase block, 16 chunks) = 64 KiB, doubled to 256 KiB so
+     * the 16 MiB hold at most 64 segments */
     fake_geo = (struct sts_bd_geometry){.capacity = 16u << 20, .prog_size = 256,
                                         .erase_size = 4096, .flags = STS_BD_NEEDS_ERASE};
     CHECK_EQ(sl_layout(&c, &l), 0);
     CHECK(l.raw && l.page_bytes == 256 && l.chunk_bytes == 4096 && l.erase_bytes == 4096);
+    CHECK_EQ(l.segment_bytes, 262144);
+    CHECK_EQ(l.segments, 64);
+    /* a small one keeps the smallest: 1 MiB in 64 KiB segments (16) */
+    fake_geo.capacity = 1u << 20;
+    CHECK_EQ(sl_layout(&c, &l), 0);
     CHECK_EQ(l.segment_bytes, 65536);
-    CHECK_EQ(l.segments, 256);
+    CHECK_EQ(l.segments, 16);
     /* managed media that report no page: 16 KiB pages, so 16 KiB chunks */
     fake_geo = (struct sts_bd_geometry){.capacity = 64u << 20, .prog_size = 512};
     CHECK_EQ(sl_layout(&c, &l), 0);
     CHECK(!l.raw && l.page_bytes == 16384 && l.chunk_bytes == 16384);
-    CHECK_EQ(l.segment_bytes, 16 * 16384);
+    CHECK_EQ(l.segment_bytes, 64 * 16384); /* 16 chunks doubled twice: 64 segments */
     /* ... one that reports 4 KiB pages gets 4 KiB chunks; page_bytes overrides */
     fake_geo.page_size = 4096;
     CHECK_EQ(sl_layout(&c, &l), 0);
