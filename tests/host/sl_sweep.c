@@ -51,6 +51,8 @@ struct sweep_config {
 static const struct sweep_config configs[] = {
     {"nor-defaults", "nor-spi", 256u << 10, 0, 0, 0, 0, 900},
     {"nor-1k-chunks", "nor-spi", 128u << 10, 0, 1024, 8192, 0, 900},
+    /* 2 MiB in 1 KiB chunks: the default segment (16 KiB) doubles to 32 KiB */
+    {"nor-doubled-segments", "nor-spi", 2u << 20, 0, 1024, 0, 0, 7200},
     {"nand-defaults", "nand-slc", 1u << 20, 0, 0, 0, 0, 900},
     {"emmc-defaults", "emmc-stm32u5", 2u << 20, 256u << 10, 0, 0, 0, 900},
     {"emmc-nonblocking", "emmc-stm32u5", 2u << 20, 256u << 10, 0, 0, 1, 900},
