@@ -3,23 +3,17 @@
  * replay into the analysis and the first screen, and compare's figures.
  * Run: scripts/fuzz.sh (corpus in fuzz/corpus/results). */
 #include "cli.h"
+#include "fuzz_input.h"
 
 #include <stdint.h>
-#include <stdio.h>
 #include <unistd.h>
-
-static char path[64];
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    if (!path[0])
-        snprintf(path, sizeof(path), "/dev/shm/storscope-fuzz-%d.json", (int)getpid());
-    FILE *f = fopen(path, "wb");
-    if (!f)
+    char path[64];
+    if (fuzz_input_file(path, ".json", data, size))
         return 0;
-    fwrite(data, 1, size, f);
-    fclose(f);
     char *report[] = {"report", path, NULL};
     cmd_report(2, report);
     char *compare[] = {"compare", path, path, NULL};

@@ -5,8 +5,8 @@
 # tests (their count must equal the host's) and a quick run of the main job
 # on sim: and on posix: (a directory here). As root it installs what is
 # missing (dpkg --add-architecture arm64 armhf, the cross compilers,
-# qemu-user, libcjson-dev and libcmocka-dev for each); otherwise it says
-# what to run.
+# qemu-user, libcjson-dev and libcmocka-dev for each, through deps.sh);
+# otherwise it says what to run.
 #   scripts/cross.sh [arm64|armhf ...]
 set -eu
 cd "$(dirname "$0")/.."
@@ -19,22 +19,7 @@ for a in $archs; do
     *) echo "cross.sh: unknown architecture '$a' (arm64 or armhf)" >&2; exit 2 ;;
     esac
 done
-need="$need qemu-user cmake pkg-config python3"
-missing=""
-for p in $need; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
-done
-if [ -n "$missing" ]; then
-    if [ "$(id -u)" -ne 0 ]; then
-        echo "cross.sh: run as root: dpkg --add-architecture arm64; dpkg --add-architecture armhf;" \
-             "apt-get update; apt-get install -y$missing" >&2
-        exit 1
-    fi
-    for a in $archs; do dpkg --add-architecture "$a"; done
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
-    apt-get install -y -qq --no-install-recommends $missing >/dev/null
-fi
+scripts/deps.sh --only $need qemu-user cmake pkg-config python3
 # the host's count, from the same sources
 cmake --preset release >/dev/null
 cmake --build --preset release -j"$(nproc)" --target storscope_unit >/dev/null

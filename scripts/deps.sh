@@ -1,21 +1,32 @@
 #!/bin/sh
 # Installs the Debian packages storscope needs when they are missing.
 # As root it runs apt-get; otherwise it prints the command to run.
+#   deps.sh               the whole test set (scripts/test.sh)
+#   deps.sh --runtime     the main job: build, run, `report -o` with figures (gnuplot)
+#   deps.sh --only PKG... these (PKG:ARCH adds that architecture first: multiarch)
 set -eu
 PKGS="build-essential cmake pkg-config libcjson-dev libcmocka-dev python3 python3-jsonschema
 gcc-arm-none-eabi libnewlib-arm-none-eabi cppcheck util-linux mount e2fsprogs qemu-system-arm gnuplot-nox"
-# the main job: build, run, and `report -o` with its figures (gnuplot)
-[ "${1:-}" = "--runtime" ] && PKGS="build-essential cmake pkg-config libcjson-dev gnuplot-nox"
-missing=""
+case "${1:-}" in
+--runtime) PKGS="build-essential cmake pkg-config libcjson-dev gnuplot-nox" ;;
+--only) shift; PKGS="$*" ;;
+esac
+missing="" archs=""
 for p in $PKGS; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" && continue
+    missing="$missing $p"
+    case $p in *:*) archs="$archs ${p#*:}" ;; esac
 done
 [ -z "$missing" ] && exit 0
+archs=$(echo $archs | tr ' ' '\n' | sort -u)
 if [ "$(id -u)" -ne 0 ]; then
     echo "storscope: missing Debian packages:$missing" >&2
-    echo "storscope: install them with: sudo apt-get install -y$missing" >&2
+    add=""
+    for a in $archs; do add="${add}sudo dpkg --add-architecture $a && "; done
+    echo "storscope: install them with: ${add:+${add}sudo apt-get update && }sudo apt-get install -y$missing" >&2
     exit 1
 fi
+for a in $archs; do dpkg --add-architecture "$a"; done
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 # say how much will come down before it does (the test set, with the

@@ -7,18 +7,7 @@
 #   libstorscope-dev_*.deb  the storscope library, storscope.pc, CMake package
 set -eu
 cd "$(dirname "$0")/.."
-need="debhelper dpkg-dev lintian cmake pkg-config libcjson-dev"
-missing=""
-for p in $need; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
-done
-if [ -n "$missing" ]; then
-    if [ "$(id -u)" -ne 0 ]; then
-        echo "package.sh: install them with: sudo apt-get install -y$missing" >&2
-        exit 1
-    fi
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing >/dev/null
-fi
+scripts/deps.sh --only debhelper dpkg-dev lintian cmake pkg-config libcjson-dev
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir "$work/storscope"
