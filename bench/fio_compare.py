@@ -105,7 +105,6 @@ def main():
     d = args.duration or 10
     work = tempfile.mkdtemp(prefix="fio-cmp-", dir=args.dir)
     try:
-        p50o, p50t = [], []
         for i in range(args.rounds):
             def ours_once():
                 extra = ["--overwrite"] if args.layout == "written" else []
@@ -130,13 +129,12 @@ def main():
                 b = fio_once()
                 a = ours_once()
             rows += [(i, "storscope", a), (i, "fio", b)]
-            ours.append(a["iops"]); theirs.append(b["iops"])
-            p50o.append(a["sync_p50"]); p50t.append(b["sync_p50"])
         table(rows, ["iops", "op_mean", "sync_p50", "sync_p99", "sync_max"])
-        mo, mt = statistics.median(ours), statistics.median(theirs)
-        so, st = statistics.median(p50o), statistics.median(p50t)
-        print(f"median IOPS: storscope {mo:.0f}, fio {mt:.0f}, difference {100 * (mo - mt) / mt:+.1f} %")
-        print(f"median fsync p50: storscope {so:.0f} ns, fio {st:.0f} ns, difference {100 * (so - st) / st:+.1f} %")
+        for what, key in (("IOPS", "iops"), ("fsync p50 (ns)", "sync_p50"),
+                          ("fsync p99 (ns)", "sync_p99")):
+            mo = statistics.median(r[key] for _, tool, r in rows if tool == "storscope")
+            mt = statistics.median(r[key] for _, tool, r in rows if tool == "fio")
+            print(f"median {what}: storscope {mo:.0f}, fio {mt:.0f}, difference {100 * (mo - mt) / mt:+.1f} %")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -1,6 +1,7 @@
 /* fsync profile (seed 001): what fio --rw=randwrite --bs=4k --fsync=1
  * --ioengine=sync --time_based measures. Each operation is a 4 KiB write at
- * a random aligned offset followed by a full sync. The file is laid out as
+ * a random aligned offset, each block once per pass (fio's random map),
+ * followed by a full sync. The file is laid out as
  * fio lays it out by default (overwrite=0): allocated, not written, so a
  * first write to a block also converts its unwritten extent, which the
  * sync must commit. --overwrite (fio --overwrite=1) writes it in full first;
@@ -74,8 +75,6 @@ static int fsync_run(struct sts_ctx *c)
     }
     /* the whole buffer, once: each block written takes its own part of it */
     wl_pattern_fill(c->buf, 0, c->buf_size, c->plan->seed);
-    struct sts_rng rng;
-    sts_rng_seed(&rng, c->plan->seed);
     uint64_t blocks = size / FSYNC_BS;
     struct sts_lat *op_lat = &c->lat[0], *flush_lat = &c->lat[1];
     const struct sts_fs_ops *ops = c->target->fs.ops;
@@ -94,7 +93,10 @@ static int fsync_run(struct sts_ctx *c)
             rc = STS_EINTR;
             break;
         }
-        uint64_t off = sts_rng_below(&rng, blocks) * FSYNC_BS;
+        /* each block once per pass, as fio's random map does: on a file laid
+         * out unwritten, a repeat would land on an extent already converted */
+        uint64_t pass = ops_done / blocks;
+        uint64_t off = wl_perm_at(blocks, c->plan->seed + pass, ops_done % blocks) * FSYNC_BS;
         if (verify)
             wl_pattern_fill(c->buf, off, FSYNC_BS, c->plan->seed);
         size_t done = 0;
