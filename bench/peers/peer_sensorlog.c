@@ -1,0 +1,104 @@
+/* sensorlog as the harness drives it: one stream, its defaults for chunk
+ * and segment, a 4 KiB ring, the pump run when the ring is full and by
+ * sync (what an I/O task does when the producers outrun the device). */
+#include "peers.h"
+#include "sensorlog/sensorlog.h"
+
+#include <string.h>
+
+static struct {
+    struct sl_log log;
+    struct sl_config cfg;
+    uint16_t stream;
+    const struct peer_env *env;
+} s;
+
+static uint8_t ring[4096], chunk_buf[16384], read_buf[16384];
+static struct sl_seg_info segs[256];
+static struct sl_stream_info streams[4];
+
+static uint64_t clock_ns(void *ctx)
+{
+    const struct peer_env *env = ctx;
+    return env->now_ns();
+}
+
+static int sl_open(void *ctx, const struct peer_env *env)
+{
+    (void)ctx;
+    memset(&s, 0, sizeof(s));
+    s.env = env;
+    s.cfg = (struct sl_config){.bd = env->bd, .buffer = ring, .buffer_bytes = sizeof(ring),
+                               .chunk_buf = chunk_buf, .read_buf = read_buf, .segs = segs,
+                               .n_segs = 256, .free_segments = 1, .streams = streams,
+                               .max_streams = 4, .now_ns = clock_ns, .clock_ctx = (void *)env};
+    struct sl_layout lay;
+    if (sl_layout(&s.cfg, &lay) || lay.chunk_bytes > sizeof(chunk_buf) || lay.segments > 256)
+        return -1;
+    int rc = sl_format(&s.log, &s.cfg);
+    return rc ? rc : sl_stream_create(&s.log, "rec", &s.stream);
+}
+
+static int sl_put(void *ctx, uint64_t ts, const void *data, size_t len)
+{
+    (void)ctx;
+    int rc;
+    while ((rc = sl_append(&s.log, s.stream, ts, data, len)) == SL_EFULL) {
+        rc = sl_pump(&s.log);
+        if (rc < 0)
+            return rc;
+    }
+    return rc;
+}
+
+static int sl_flush(void *ctx)
+{
+    (void)ctx;
+    return sl_sync(&s.log);
+}
+
+static int read_n(struct sl_iter *it, uint64_t first_ts, uint32_t n, uint32_t *got)
+{
+    struct sl_record r;
+    int rc;
+    *got = 0;
+    while (*got < n && (rc = sl_iter_next(it, &r)) == SL_OK) {
+        if (first_ts != UINT64_MAX && peer_stamp_of(r.data) != (uint32_t)(first_ts + *got))
+            return -1;
+        ++*got;
+    }
+    return 0;
+}
+
+static int sl_range(void *ctx, uint64_t from, uint32_t n, uint32_t *got)
+{
+    (void)ctx;
+    struct sl_iter it;
+    int rc = sl_iter_from_ts(&s.log, &it, s.stream, from);
+    return rc ? rc : read_n(&it, from, n, got);
+}
+
+static int sl_latest(void *ctx, uint32_t n, uint32_t *got)
+{
+    (void)ctx;
+    struct sl_iter it;
+    int rc = sl_iter_latest(&s.log, &it, s.stream, n);
+    return rc ? rc : read_n(&it, UINT64_MAX, n, got);
+}
+
+static size_t sl_ram(void *ctx)
+{
+    (void)ctx;
+    return sl_ram_bytes(&s.cfg);
+}
+
+static void sl_close(void *ctx)
+{
+    (void)ctx;
+}
+
+static const struct peer_store store = {
+    "sensorlog", sl_open, sl_put, sl_flush, sl_range, sl_latest, sl_ram, sl_close, NULL,
+    "defaults (chunk, segment), 4 KiB ring, 1 segment erased ahead, pumped when the ring is full",
+};
+const struct peer_store *const peer_sensorlog = &store;

@@ -1,0 +1,286 @@
+/* sensorlog, littlefs and FlashDB's TSDB side by side (issue 16), on the same
+ * simulated devices, in virtual time, with the same records: R bytes each
+ * (12, 64, 256), stamped 1 ms apart, the stamp in the record's first 4
+ * bytes. Throughput is payload over the device's virtual time (host CPU is
+ * not in it: see bench/README.md for instructions per record). Printed: the
+ * table of issue 16, measured.
+ *
+ *   sensorlog_peers [--passes N] [--records N] [--only NAME]
+ *     --passes   laps of the 16 MiB NOR before the throughput is measured (3)
+ *     --records  records written before the queries on eMMC (1000000)
+ *
+ * Build: cmake --preset release -DSTORSCOPE_LITTLEFS_DIR=... -DSTORSCOPE_FLASHDB_DIR=...
+ * (each store is left out, and says so, when its sources are not given). */
+#define _POSIX_C_SOURCE 200809L
+#include "peers.h"
+#include "storscope/sim.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the device: a simulated medium behind a counting layer ------------- */
+static struct sts_sim sim;
+static struct {
+    struct sts_bd inner;
+    uint64_t reads, programmed, erased;
+} dev;
+
+static int c_read(void *ctx, uint64_t a, void *b, size_t n)
+{
+    (void)ctx;
+    dev.reads++;
+    return dev.inner.ops->read(dev.inner.ctx, a, b, n);
+}
+static int c_program(void *ctx, uint64_t a, const void *b, size_t n)
+{
+    (void)ctx;
+    dev.programmed += n;
+    return dev.inner.ops->program(dev.inner.ctx, a, b, n);
+}
+static int c_erase(void *ctx, uint64_t a, uint64_t n)
+{
+    (void)ctx;
+    dev.erased += n;
+    return dev.inner.ops->erase(dev.inner.ctx, a, n);
+}
+static int c_flush(void *ctx)
+{
+    (void)ctx;
+    return dev.inner.ops->flush(dev.inner.ctx);
+}
+static void c_geometry(void *ctx, struct sts_bd_geometry *g)
+{
+    (void)ctx;
+    dev.inner.ops->geometry(dev.inner.ctx, g);
+}
+static const struct sts_bd_ops counted_ops = {c_read, c_program, c_erase, c_flush, c_geometry,
+                                              NULL, NULL};
+static uint64_t now_ns(void)
+{
+    return sim.now_ns;
+}
+
+static void *arena;
+static struct peer_env env;
+
+static int device(const char *profile, uint64_t capacity, uint32_t max_record)
+{
+    struct sts_sim_params p = *sts_sim_profile_find(profile);
+    p.capacity = capacity;
+    p.bad_permille = 0;
+    size_t bytes = sts_sim_arena_bytes(&p, capacity);
+    free(arena);
+    arena = calloc(1, bytes);
+    memset(&dev, 0, sizeof(dev));
+    if (!arena || sts_sim_init_zeroed(&sim, &p, 1, arena, bytes, capacity, &dev.inner))
+        return -1;
+    memset(&env, 0, sizeof(env));
+    env.bd = (struct sts_bd){&counted_ops, NULL};
+    c_geometry(NULL, &env.geo);
+    env.now_ns = now_ns;
+    env.max_record = max_record;
+    return 0;
+}
+
+/* ---- workloads ---------------------------------------------------------- */
+struct writing {
+    uint64_t payload, ns, programmed, erased, records;
+};
+
+/* Appends records of `len` bytes until `until` bytes of payload have gone
+ * in, a sync each second of virtual time (or after every record). */
+static int write_records(const struct peer_store *st, size_t len, uint64_t until, int sync_each,
+                         uint64_t *ts, struct writing *w)
+{
+    uint8_t rec[256];
+    memset(rec, 0xA5, sizeof(rec));
+    uint64_t t0 = sim.now_ns, p0 = dev.programmed, e0 = dev.erased;
+    uint64_t next_sync = sim.now_ns + 1000000000ull;
+    w->payload = w->records = 0;
+    while (w->payload < until) {
+        peer_stamp(rec, ++*ts);
+        rec[4] = (uint8_t)*ts; /* records differ beyond their stamp */
+        int rc = st->append(st->ctx, *ts, rec, len);
+        if (!rc && (sync_each || sim.now_ns >= next_sync)) {
+            rc = st->sync(st->ctx);
+            next_sync = sim.now_ns + 1000000000ull;
+        }
+        if (rc) {
+            fprintf(stderr, "%s: append %llu failed (%d)\n", st->name,
+                    (unsigned long long)w->records, rc);
+            return -1;
+        }
+        w->payload += len;
+        w->records++;
+    }
+    if (st->sync(st->ctx))
+        return -1;
+    w->ns = sim.now_ns - t0;
+    w->programmed = dev.programmed - p0;
+    w->erased = dev.erased - e0;
+    return 0;
+}
+
+enum { M_NOR_KBS, M_NOR_ERASES, M_NOR_WA, M_SYNC1, M_EMMC_KBS, M_RAM, M_RANGE, M_LATEST, M_N };
+static const size_t sizes[3] = {12, 64, 256};
+static char cell[3][M_N][96];
+
+static double kbs(const struct writing *w)
+{
+    return w->ns ? (double)w->payload / 1000.0 / ((double)w->ns / 1e9) : 0.0;
+}
+
+static void put3(char *out, size_t n, const double v[3], int decimals)
+{
+    snprintf(out, n, "%.*f / %.*f / %.*f", decimals, v[0], decimals, v[1], decimals, v[2]);
+}
+
+static int nor_after_wraps(int i, const struct peer_store *st, unsigned passes)
+{
+    double speed[3], erases[3], wa[3];
+    for (int k = 0; k < 3; k++) {
+        uint64_t cap = 16ull << 20, ts = 0;
+        struct writing w;
+        if (device("nor-spi", cap, (uint32_t)sizes[k]) || st->open(st->ctx, &env))
+            return -1;
+        if (write_records(st, sizes[k], passes * cap, 0, &ts, &w) ||
+            write_records(st, sizes[k], cap / 4, 0, &ts, &w))
+            return -1;
+        st->close(st->ctx);
+        speed[k] = kbs(&w);
+        erases[k] = (double)w.erased / env.geo.erase_size / ((double)w.payload / (1 << 20));
+        wa[k] = (double)w.programmed / (double)w.payload;
+        fprintf(stderr, "  %s NOR %zu B: %.1f KB/s\n", st->name, sizes[k], speed[k]);
+    }
+    put3(cell[i][M_NOR_KBS], sizeof(cell[0][0]), speed, 1);
+    put3(cell[i][M_NOR_ERASES], sizeof(cell[0][0]), erases, 0);
+    put3(cell[i][M_NOR_WA], sizeof(cell[0][0]), wa, 2);
+    return 0;
+}
+
+static int nor_sync_each(int i, const struct peer_store *st)
+{
+    uint64_t ts = 0;
+    struct writing w;
+    if (device("nor-spi", 16ull << 20, 12) || st->open(st->ctx, &env) ||
+        write_records(st, 12, 2000 * 12, 1, &ts, &w))
+        return -1;
+    snprintf(cell[i][M_RAM], sizeof(cell[0][0]), "%.1f KB", st->ram_bytes(st->ctx) / 1000.0);
+    st->close(st->ctx);
+    snprintf(cell[i][M_SYNC1], sizeof(cell[0][0]), "%.2f", kbs(&w));
+    return 0;
+}
+
+static int emmc_speed(int i, const struct peer_store *st)
+{
+    double speed[3];
+    for (int k = 0; k < 3; k++) {
+        uint64_t ts = 0;
+        struct writing w;
+        if (device("emmc-stm32u5", 256ull << 20, (uint32_t)sizes[k]) ||
+            st->open(st->ctx, &env) || write_records(st, sizes[k], 4ull << 20, 0, &ts, &w))
+            return -1;
+        st->close(st->ctx);
+        speed[k] = kbs(&w);
+        fprintf(stderr, "  %s eMMC %zu B: %.1f KB/s\n", st->name, sizes[k], speed[k]);
+    }
+    put3(cell[i][M_EMMC_KBS], sizeof(cell[0][0]), speed, 0);
+    return 0;
+}
+
+static int queries(int i, const struct peer_store *st, uint64_t records)
+{
+    uint64_t ts = 0;
+    struct writing w;
+    if (device("emmc-stm32u5", 256ull << 20, 12) || st->open(st->ctx, &env) ||
+        write_records(st, 12, records * 12, 0, &ts, &w))
+        return -1;
+    uint32_t got = 0;
+    uint64_t t0 = sim.now_ns, r0 = dev.reads;
+    int rc = st->range(st->ctx, records / 2, 1000, &got);
+    if (rc || got != 1000) {
+        fprintf(stderr, "%s: time range read %u of 1000 records (%d)\n", st->name, got, rc);
+        return -1;
+    }
+    snprintf(cell[i][M_RANGE], sizeof(cell[0][0]), "%.2f ms (%llu reads)",
+             (double)(sim.now_ns - t0) / 1e6, (unsigned long long)(dev.reads - r0));
+    t0 = sim.now_ns;
+    r0 = dev.reads;
+    rc = st->latest(st->ctx, 100, &got);
+    if (rc || got != 100) {
+        fprintf(stderr, "%s: latest read %u of 100 records (%d)\n", st->name, got, rc);
+        return -1;
+    }
+    snprintf(cell[i][M_LATEST], sizeof(cell[0][0]), "%.2f ms (%llu reads)",
+             (double)(sim.now_ns - t0) / 1e6, (unsigned long long)(dev.reads - r0));
+    st->close(st->ctx);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    unsigned passes = 3;
+    uint64_t records = 1000000;
+    const char *only = NULL;
+    for (int a = 1; a + 1 < argc; a += 2) {
+        if (!strcmp(argv[a], "--passes"))
+            passes = (unsigned)strtoul(argv[a + 1], NULL, 10);
+        else if (!strcmp(argv[a], "--records"))
+            records = strtoull(argv[a + 1], NULL, 10);
+        else if (!strcmp(argv[a], "--only"))
+            only = argv[a + 1];
+        else {
+            fprintf(stderr, "usage: sensorlog_peers [--passes N] [--records N] [--only NAME]\n");
+            return 2;
+        }
+    }
+    if (records < 2000) {
+        fprintf(stderr, "sensorlog_peers: --records must be at least 2000\n");
+        return 2;
+    }
+    const struct peer_store *stores[3] = {peer_sensorlog, peer_littlefs, peer_flashdb};
+    const char *names[3] = {"sensorlog", "littlefs", "FlashDB TSDB"};
+    const char *missing[3] = {"", "not built: give -DSTORSCOPE_LITTLEFS_DIR",
+                              "not built: give -DSTORSCOPE_FLASHDB_DIR"};
+    int bad = 0;
+    for (int i = 0; i < 3; i++) {
+        for (int m = 0; m < M_N; m++)
+            snprintf(cell[i][m], sizeof(cell[0][0]), "%s", stores[i] ? "failed" : missing[i]);
+        if (stores[i] && only && strcmp(only, names[i]))
+            for (int m = 0; m < M_N; m++)
+                snprintf(cell[i][m], sizeof(cell[0][0]), "not run (--only)");
+        if (!stores[i] || (only && strcmp(only, names[i])))
+            continue;
+        fprintf(stderr, "%s ...\n", names[i]);
+        int rc = nor_after_wraps(i, stores[i], passes);
+        rc |= nor_sync_each(i, stores[i]);
+        rc |= emmc_speed(i, stores[i]);
+        rc |= queries(i, stores[i], records);
+        bad |= rc;
+    }
+    static const char *rows[M_N] = {
+        NULL, "erases per MiB of payload there (12/64/256 B)",
+        "bytes written per payload byte, NOR (12/64/256 B)", "sync after every 12-B record, NOR, KB/s",
+        "`emmc-stm32u5`, KB/s (12/64/256 B)", "RAM as configured here, on the NOR",
+        NULL, "latest 100 records",
+    };
+    printf("| measure | %s | %s | %s |\n| --- | --- | --- | --- |\n", names[0], names[1], names[2]);
+    for (int m = 0; m < M_N; m++) {
+        char label[96];
+        if (m == M_NOR_KBS)
+            snprintf(label, sizeof(label),
+                     "16 MiB `nor-spi`, after the log wrapped %u times, KB/s (12/64/256 B)", passes);
+        else if (m == M_RANGE)
+            snprintf(label, sizeof(label), "%llu records on eMMC: 1,000-record time range",
+                     (unsigned long long)records);
+        else
+            snprintf(label, sizeof(label), "%s", rows[m]);
+        printf("| %s | %s | %s | %s |\n", label, cell[0][m], cell[1][m], cell[2][m]);
+    }
+    printf("\nConfigurations:\n");
+    for (int i = 0; i < 3; i++)
+        printf("- %s: %s\n", names[i], stores[i] ? stores[i]->config : missing[i]);
+    free(arena);
+    return bad ? 1 : 0;
+}
