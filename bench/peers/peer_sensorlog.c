@@ -1,6 +1,9 @@
 /* sensorlog as the harness drives it: one stream, its defaults for chunk
  * and segment, a 4 KiB ring, the pump run when the ring is full and by
- * sync (what an I/O task does when the producers outrun the device). */
+ * sync (what an I/O task does when the producers outrun the device), and
+ * the device's large erase where it has one (erase_unit_bytes: SPI NOR's
+ * 64 KiB block; the price is a longer pump step, which a producer that
+ * never waits does not see but its ring must cover). */
 #include "peers.h"
 #include "sensorlog/sensorlog.h"
 
@@ -31,7 +34,8 @@ static int sl_open(void *ctx, const struct peer_env *env)
     s.cfg = (struct sl_config){.bd = env->bd, .buffer = ring, .buffer_bytes = sizeof(ring),
                                .chunk_buf = chunk_buf, .read_buf = read_buf, .segs = segs,
                                .n_segs = 256, .free_segments = 1, .streams = streams,
-                               .max_streams = 4, .now_ns = clock_ns, .clock_ctx = (void *)env};
+                               .max_streams = 4, .now_ns = clock_ns, .clock_ctx = (void *)env,
+                               .erase_unit_bytes = env->geo.erase_large_size};
     struct sl_layout lay;
     if (sl_layout(&s.cfg, &lay) || lay.chunk_bytes > sizeof(chunk_buf) || lay.segments > 256)
         return -1;
@@ -99,6 +103,7 @@ static void sl_close(void *ctx)
 
 static const struct peer_store store = {
     "sensorlog", sl_open, sl_put, sl_flush, sl_range, sl_latest, sl_ram, sl_close, NULL,
-    "defaults (chunk, segment), 4 KiB ring, 1 segment erased ahead, pumped when the ring is full",
+    "defaults (chunk, segment), 4 KiB ring, 1 segment erased ahead, pumped when the ring is "
+    "full; erase_unit_bytes = the device's large erase (NOR: 64 KiB blocks)",
 };
 const struct peer_store *const peer_sensorlog = &store;

@@ -84,8 +84,10 @@ struct sl_config {
     uint64_t size;          /* bytes; 0 = to the end of the device */
     /* Chunk: the unit of every write, a multiple of the device's program
      * unit. Larger chunks amortise per-command cost (the study's knee: 512 B
-     * on its eMMC, 4 KiB on SD cards) but pad more on each sync and need a
-     * larger staging buffer. A multiple of page_bytes (below).
+     * on its eMMC, 4 KiB on SD cards) and waste more of their place on each
+     * sync (a sync writes only the program units it fills, but the next
+     * chunk starts at the next chunk boundary) and need a larger staging
+     * buffer. A multiple of page_bytes (below).
      * 0 = max(page, 4 KiB): 16 KiB on managed media unless told. */
     uint32_t chunk_bytes;
     /* The unit a power cut may destroy around a write: the flash page
@@ -115,6 +117,17 @@ struct sl_config {
      * erase block per call (a writer with no idle time of its own, such as
      * a filesystem facade, spreads the erases over its operations). */
     uint8_t manual_maintenance;
+    /* Bytes one erase step of the pump (or sl_maintain) erases: the pump's
+     * longest step, so what the RAM buffer must outlast. 0 = the device's
+     * erase block (SPI NOR: a 4 KiB sector, 45 ms typical, 400 ms worst).
+     * Set to the device's large erase (sts_bd_geometry.erase_large_size;
+     * SPI NOR: a 64 KiB block, 150 ms typical, 2 s worst) to spend 5x
+     * less device time erasing per byte: on NOR, where erasing is most of
+     * the time a log takes, nearly twice the throughput, for a buffer that
+     * covers the longer stall. A multiple of the erase block dividing the
+     * segment, the offset aligned to it. sl_format() uses the large erase
+     * whatever this says: nobody appends while it runs. */
+    uint32_t erase_unit_bytes;
     /* RAM for records between append and the device: at least the largest
      * stall times the data rate (measure it with storscope's L1). A record
      * takes 12 bytes + its data here; at least SL_MIN_BUFFER bytes. */
@@ -181,8 +194,9 @@ struct sl_stats {
     /* what programmed_bytes holds besides the records' data (write
      * amplification = 1 + these over appended_bytes, plus rewrites of
      * failed programs): record headers (varints), data chunks' headers,
-     * the unused tail of data chunks (closed by a sync, or the next record
-     * did not fit), and segment headers with catalog chunks */
+     * the written but unused tail of data chunks (up to the program unit
+     * after a sync; the record that did not fit), and segment headers with
+     * catalog chunks (each up to its program unit) */
     uint64_t record_header_bytes, chunk_header_bytes, padding_bytes, meta_bytes;
     double write_amplification;    /* programmed / appended bytes */
     uint32_t erase_min, erase_max; /* erase counts over segments (wear spread) */
@@ -224,7 +238,8 @@ struct sl_iter {
     uint32_t used, n_left; /* payload bytes, records left in the loaded chunk */
     uint64_t gseq, ts_last;  /* next record's sequence number; the last one's timestamp */
     uint64_t step_last;      /* the last record's step from the one before it (records
-                                store the change of step: a steady rate costs one byte) */
+                                store the change of step: a steady rate costs nothing) */
+    uint32_t len_last;       /* the last record's length (a record of the same omits it) */
     uint64_t from_gseq, from_ts;
     uint32_t seg_seq, gen;  /* the loaded chunk's segment and the buffer's generation */
     int loaded, done;
@@ -242,9 +257,11 @@ struct sl_log {
     /* geometry */
     uint64_t base;
     uint32_t prog, chunk, seg_bytes, chunks_per_seg, hdr_chunks, n_segs;
+    uint32_t prog_unit;          /* the device's program unit: a write is rounded up to it */
     uint32_t hdr_read;           /* bytes a search reads of a chunk: its header, rounded up
                                     to the device's read unit */
-    uint32_t erase_block;        /* one pump step erases this much (a raw erase block) */
+    uint32_t erase_block;        /* one pump step erases this much (cfg.erase_unit_bytes) */
+    uint32_t erase_large;        /* the device's large erase where segments align to it; 0 none */
     int needs_erase;
     uint32_t erasing;            /* segment being erased block by block; UINT32_MAX none */
     uint32_t erase_off;          /* bytes of it erased so far */
@@ -268,6 +285,7 @@ struct sl_log {
     uint32_t staged, staged_records; /* bytes / records in chunk_buf's payload */
     uint32_t staged_data;        /* of staged: the records' data (the rest is their headers) */
     uint64_t staged_gseq, staged_ts_base, staged_ts_last, staged_step_last;
+    uint32_t staged_len_last;    /* the last staged record's length (the next may omit it) */
     /* shared with producers, under cfg.lock */
     uint64_t taken;              /* records that left the RAM buffer (staged or dropped) */
     uint64_t sync_target;        /* sync done once taken reaches this and all is flushed */
@@ -351,7 +369,9 @@ int sl_pump(struct sl_log *log);
  * not yet met, SL_OK when it is. */
 int sl_maintain(struct sl_log *log);
 /* Asks for everything appended so far to be made durable; the next pumps
- * write the partial chunk (padded) and flush the device. */
+ * write the partial chunk (its header and records, to the end of the
+ * program unit they reach: one 256 B page on NOR for a few records) and
+ * flush the device. */
 void sl_sync_request(struct sl_log *log);
 /* Pumps until everything appended before the call is durable. */
 int sl_sync(struct sl_log *log);

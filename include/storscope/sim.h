@@ -58,6 +58,11 @@ struct sts_sim_params {
     uint32_t erase_tail_x100; /* Pareto shape of the erase time x100 (heavy tail; smaller
                                  = heavier); 0 = every erase takes erase_ns */
     uint32_t erase_tail_cap;  /* longest erase, in multiples of erase_ns */
+    uint32_t erase_large_bytes; /* raw: a larger erase the chip does faster per byte, a
+                                   multiple of erase_bytes (SPI NOR's 64 KiB block erase,
+                                   D8h, beside its 4 KiB sector erase); 0 = none. An
+                                   aligned erase covering it costs erase_large_ns once */
+    uint64_t erase_large_ns;  /* its typical time; the same tail (shape, cap) applies */
     uint64_t cache_bytes;     /* volatile write cache; 0 = write-through */
     uint64_t flush_ns;        /* fixed cost of a flush command */
     uint64_t dip_bytes;       /* a transfer size that is anomalously slow (0 = none) */

@@ -73,6 +73,10 @@ int sts_sim_check(const struct sts_sim_params *p, const char **why)
         why = &dummy;
     if (!p->sector_bytes || !p->page_bytes || !p->erase_bytes || !p->capacity)
         *why = "capacity, sector_bytes, page_bytes and erase_bytes must be non-zero";
+    else if (p->erase_large_bytes && (p->erase_large_bytes % p->erase_bytes ||
+                                      p->capacity % p->erase_large_bytes || !p->erase_large_ns))
+        *why = "erase_large_bytes must be a multiple of erase_bytes dividing the capacity, "
+               "with erase_large_time set";
     else if (p->erase_bytes % p->page_bytes)
         *why = "erase_bytes must be a multiple of page_bytes";
     else if (p->capacity % p->erase_bytes)
@@ -108,16 +112,16 @@ static inline void bit_set(uint8_t *m, uint32_t i, int v)
 }
 
 /* Heavy-tailed erase time: Pareto with shape alpha, scale erase_ns, capped. */
-static uint64_t erase_time(struct sts_sim *s)
+static uint64_t erase_time(struct sts_sim *s, uint64_t typical)
 {
     if (!s->p.erase_tail_x100)
-        return s->p.erase_ns;
+        return typical;
     double u = ((double)(sts_rng_next(&s->rng) >> 11) + 1.0) / 9007199254740993.0;
     double x = pow(u, -100.0 / (double)s->p.erase_tail_x100);
     double cap = s->p.erase_tail_cap ? (double)s->p.erase_tail_cap : 100.0;
     if (x > cap)
         x = cap;
-    return (uint64_t)((double)s->p.erase_ns * x);
+    return (uint64_t)((double)typical * x);
 }
 
 /* ---- sparse data store -------------------------------------------------- */
@@ -305,7 +309,7 @@ static uint64_t erase_block(struct sts_sim *s, uint32_t b)
         blk->state = BLK_BAD; /* retired: the spare pool shrinks */
     else
         free_push(s, b);
-    uint64_t t = erase_time(s);
+    uint64_t t = erase_time(s, s->p.erase_ns);
     if (s->p.wl_every && ++s->erases_since_wl >= s->p.wl_every) {
         s->erases_since_wl = 0;
         t += wear_level(s);
@@ -665,7 +669,15 @@ static int sim_erase(void *ctx, uint64_t addr, uint64_t len)
         }
         blk->erases++;
         s->n.blocks_erased++;
-        t += erase_time(s);
+        /* a block of the large erase is one command when the span covers it
+         * whole: charged at its first sector */
+        uint64_t lb = s->p.erase_large_bytes, at = b * eb, l0 = lb ? at / lb * lb : 0;
+        if (lb && l0 >= addr && l0 + lb <= addr + len) {
+            if (at == l0)
+                t += erase_time(s, s->p.erase_large_ns);
+        } else {
+            t += erase_time(s, s->p.erase_ns);
+        }
         if (s->p.endurance && blk->erases >= s->p.endurance) {
             blk->state = BLK_BAD; /* worn out: this erase failed */
             rc = STS_EIO;
@@ -733,6 +745,7 @@ static void sim_geometry(void *ctx, struct sts_bd_geometry *g)
     g->prog_size = s->p.managed ? s->p.sector_bytes : s->p.page_bytes;
     g->page_size = s->p.page_bytes;
     g->erase_size = s->p.erase_bytes;
+    g->erase_large_size = s->p.managed ? 0 : s->p.erase_large_bytes;
     g->flags = (s->store_map ? STS_BD_KEEPS_DATA : 0) | (s->p.managed ? 0 : STS_BD_NEEDS_ERASE) |
                (!s->p.managed && !s->p.prog_ands ? STS_BD_PROGRAM_ONCE : 0);
 }

@@ -99,6 +99,7 @@ int sl_geometry(struct sl_log *log, const struct sl_config *cfg)
     struct sts_bd_geometry g;
     memset(&g, 0, sizeof(g));
     cfg->bd.ops->geometry(cfg->bd.ctx, &g);
+    log->prog_unit = g.prog_size && chunk % g.prog_size == 0 ? g.prog_size : chunk;
     uint32_t unit = g.read_size ? g.read_size : 1;
     log->hdr_read = (SL_CHUNK_HDR + unit - 1) / unit * unit;
     log->hdr_read = log->hdr_read < chunk ? log->hdr_read : chunk;
@@ -119,6 +120,15 @@ int sl_geometry(struct sl_log *log, const struct sl_config *cfg)
         return SL_EINVAL; /* segments too small for the catalog */
     memset(log->streams, 0, sizeof(*log->streams) * log->max_streams);
     log->erase_block = raw ? l.erase_bytes : seg;
+    uint32_t large = raw ? g.erase_large_size : 0;
+    if (large && large % l.erase_bytes == 0 && seg % large == 0 && cfg->offset % large == 0)
+        log->erase_large = large;
+    if (raw && cfg->erase_unit_bytes) {
+        uint32_t u = cfg->erase_unit_bytes;
+        if (u % l.erase_bytes || seg % u || cfg->offset % u)
+            return SL_EINVAL;
+        log->erase_block = u;
+    }
     log->erasing = SL_NO_SEG;
     log->cur_seg = SL_NO_SEG;
     log->cat_chunk = SL_NO_CAT;
@@ -354,16 +364,23 @@ void sl_live_range(const struct sl_log *log, uint32_t *oldest, uint32_t *count)
 }
 
 /* ---- format and mount ------------------------------------------------------ */
+static int erase_unit(struct sl_log *log, uint32_t seg, uint32_t unit);
+
 int sl_erase_seg(struct sl_log *log, uint32_t seg)
 {
     int rc;
-    do
-        rc = sl_erase_step(log, seg);
+    do /* nobody waits on a step here: the largest erase the device has */
+        rc = erase_unit(log, seg, log->erase_large ? log->erase_large : log->erase_block);
     while (rc == SL_BUSY);
     return rc;
 }
 
 int sl_erase_step(struct sl_log *log, uint32_t seg)
+{
+    return erase_unit(log, seg, log->erase_block);
+}
+
+static int erase_unit(struct sl_log *log, uint32_t seg, uint32_t unit)
 {
     struct sl_seg_info *s = &log->cfg.segs[seg];
     if (log->erasing != seg) {
@@ -376,8 +393,13 @@ int sl_erase_step(struct sl_log *log, uint32_t seg)
      * steps leaves either the old header (the segment still reads as the
      * oldest, its later blocks blank) or a segment erased through; never a
      * blank header in front of blocks that still hold data */
-    uint64_t at = sl_seg_addr(log, seg) + log->seg_bytes - log->erase_off - log->erase_block;
-    int rc = log->cfg.bd.ops->erase(log->cfg.bd.ctx, at, log->erase_block);
+    uint64_t end = sl_seg_addr(log, seg) + log->seg_bytes - log->erase_off;
+    /* a step the size asked for where it fits aligned, else the smaller
+     * unit (a segment part erased by smaller steps before) */
+    if (unit > log->erase_block && (end % unit || log->seg_bytes - log->erase_off < unit))
+        unit = log->erase_block;
+    uint64_t at = end - unit;
+    int rc = log->cfg.bd.ops->erase(log->cfg.bd.ctx, at, unit);
     if (rc) {
         log->erasing = SL_NO_SEG;
         if (rc == SL_EIO && !s->bad) { /* a bad block: never used again */
@@ -386,7 +408,7 @@ int sl_erase_step(struct sl_log *log, uint32_t seg)
         }
         return rc;
     }
-    log->erase_off += log->erase_block;
+    log->erase_off += unit;
     if (log->erase_off < log->seg_bytes)
         return SL_BUSY;
     log->erasing = SL_NO_SEG;

@@ -15,8 +15,8 @@
 #define SL_CAT_NAME 14u
 #define SL_CAT_PAGE_HDR 8u         /* page number, entries, 4 spare */
 #define SL_CHUNK_HDR 52u          /* fields, header CRC, chunk CRC */
-#define SL_REC_HDR_MIN 3u          /* stream, len, ts delta: varints of 1 byte each */
-#define SL_REC_HDR_MAX 16u         /* 3 + 3 + 10 bytes of varint */
+#define SL_REC_HDR_MIN 1u          /* the head alone: same length, same step */
+#define SL_REC_HDR_MAX 16u         /* head 3 + len 3 + step change 10 bytes of varint */
 #define SL_RING_HDR 12u            /* in RAM: stream (u16), len (u16), ts (u64) */
 #define SL_MIN_CHUNK 1024u         /* a catalog page holds 40 entries */
 #define SL_NO_SEG 0xFFFFFFFFu
@@ -123,6 +123,30 @@ static inline int sl_get_varint(const uint8_t **p, const uint8_t *end, uint64_t 
     }
     return -1;
 }
+
+/* A record's head: its stream, and which of the fields after it are
+ * there. A record of the length of the record before it in the chunk has
+ * no length field, one whose step equals the step before it no step field:
+ * a stream of fixed-size samples at a steady rate pays one byte a record. */
+enum { SL_REC_STEP_CHANGES = 1, SL_REC_LEN_FOLLOWS = 2, SL_REC_HEAD_SHIFT = 2 };
+
+/* Decodes one record header at *p (before end): *stream, *len (len_last
+ * when the head says the length is unchanged), *dts (the zigzag change of
+ * step, 0 when absent); -1 when it runs past end or the data would. */
+static inline int sl_get_rec_hdr(const uint8_t **p, const uint8_t *end, uint64_t len_last,
+                                 uint64_t *stream, uint64_t *len, uint64_t *dts)
+{
+    uint64_t head;
+    *len = len_last;
+    *dts = 0;
+    if (sl_get_varint(p, end, &head) ||
+        ((head & SL_REC_LEN_FOLLOWS) && sl_get_varint(p, end, len)) ||
+        ((head & SL_REC_STEP_CHANGES) && sl_get_varint(p, end, dts)))
+        return -1;
+    *stream = head >> SL_REC_HEAD_SHIFT;
+    return *stream > UINT16_MAX || *len > (uint64_t)(end - *p) ? -1 : 0;
+}
+
 static inline uint64_t sl_zigzag(uint64_t delta)
 {
     return (delta << 1) ^ (uint64_t)-(int64_t)(delta >> 63);
@@ -205,7 +229,7 @@ int sl_open_first(struct sl_log *log);
 /* Erases (raw) or trims (managed) a segment and marks it free and erased;
  * an erase the device fails with SL_EIO retires the segment (bad block). */
 int sl_erase_seg(struct sl_log *log, uint32_t seg);
-/* One erase block of it (what a pump step may do): SL_BUSY while more remain. */
+/* One erase unit of it (what a pump step may do): SL_BUSY while more remain. */
 int sl_erase_step(struct sl_log *log, uint32_t seg);
 /* The next segment after `seg` in circular order that is not retired. */
 uint32_t sl_next_usable(const struct sl_log *log, uint32_t seg);

@@ -134,6 +134,9 @@ static uint32_t prev_seg(const struct sl_log *log, uint32_t seg)
 static uint32_t written_end(struct sl_log *log, uint32_t seg)
 {
     uint32_t lo = log->hdr_chunks, hi = seg_end(log, seg);
+    if (seg == log->cur_seg)
+        return hi; /* the writer's own position, in RAM: no read (a torn last
+                      chunk there is passed over and counted by the reader) */
     struct sl_chunk_hdr last;
     if (hi > lo && sl_read_chunk_hdr(log, seg, hi - 1, &last) == SL_OK)
         return hi; /* the usual case: one header read */
@@ -156,11 +159,10 @@ static int64_t chunk_matches(const struct sl_iter *it, const struct sl_chunk_hdr
                              uint64_t stop_after, uint64_t *gseq_of_last)
 {
     const uint8_t *r = it->buf + SL_CHUNK_HDR, *end = r + h->used;
-    uint64_t m = 0;
+    uint64_t m = 0, len = 0;
     for (uint32_t i = 0; i < h->n_records; i++) {
-        uint64_t stream, len, dts;
-        if (sl_get_varint(&r, end, &stream) || sl_get_varint(&r, end, &len) ||
-            sl_get_varint(&r, end, &dts) || len > (uint64_t)(end - r))
+        uint64_t stream, dts;
+        if (sl_get_rec_hdr(&r, end, len, &stream, &len, &dts))
             return -1;
         r += len;
         uint64_t g = h->first_gseq + i;
@@ -171,6 +173,21 @@ static int64_t chunk_matches(const struct sl_iter *it, const struct sl_chunk_hdr
         }
     }
     return (int64_t)m;
+}
+
+/* The iterator starts on the chunk now in it->buf, whose header is h. */
+static void take_chunk(struct sl_iter *it, const struct sl_chunk_hdr *h)
+{
+    it->gen = it->log->read_gen;
+    it->loaded = 1;
+    it->used = h->used;
+    it->n_left = h->type == SL_CHUNK_DATA ? h->n_records : 0;
+    it->pos = SL_CHUNK_HDR;
+    it->gseq = h->first_gseq;
+    it->ts_last = h->ts_base; /* the first record's step is from it */
+    it->step_last = 0;
+    it->len_last = 0;
+    it->seg_end_gseq = h->first_gseq + h->n_records;
 }
 
 /* Walks back from the newest chunk written (its place is in RAM: no
@@ -184,6 +201,8 @@ static int iter_latest(struct sl_log *log, struct sl_iter *it, uint16_t stream, 
         return rc;
     uint32_t seg = log->cur_seg, chunk = 0;
     uint64_t found = 0;
+    int start = 0;
+    struct sl_chunk_hdr start_hdr;
     it->done = seg == SL_NO_SEG || n == 0;
     if (!it->done)
         chunk = written_end(log, seg);
@@ -207,6 +226,8 @@ static int iter_latest(struct sl_log *log, struct sl_iter *it, uint16_t stream, 
         if (found + (uint64_t)m >= n) { /* the (m - (n - found) + 1)-th here is the start */
             chunk_matches(it, &h, (uint64_t)m - (n - found) + 1, &last);
             it->from_gseq = last;
+            start = 1;
+            start_hdr = h;
             break;
         }
         found += (uint64_t)m;
@@ -215,6 +236,8 @@ static int iter_latest(struct sl_log *log, struct sl_iter *it, uint16_t stream, 
     it->chunk = chunk;
     it->seg_seq = seg == SL_NO_SEG ? 0 : log->cfg.segs[seg].seq;
     it->loaded = 0;
+    if (start) /* the chunk the walk stopped in is in the buffer: read once, not twice */
+        take_chunk(it, &start_hdr);
     return SL_OK;
 }
 
@@ -273,17 +296,11 @@ static int load(struct sl_iter *it)
     }
     if (rc)
         return rc;
-    it->gen = log->read_gen;
-    if (it->loaded) /* a reload: the position stays */
+    if (it->loaded) { /* a reload: the position stays */
+        it->gen = log->read_gen;
         return 0;
-    it->loaded = 1;
-    it->used = h.used;
-    it->n_left = h.type == SL_CHUNK_DATA ? h.n_records : 0;
-    it->pos = SL_CHUNK_HDR;
-    it->gseq = h.first_gseq;
-    it->ts_last = h.ts_base; /* the first record's step is from it */
-    it->step_last = 0;
-    it->seg_end_gseq = h.first_gseq + h.n_records;
+    }
+    take_chunk(it, &h);
     return 0;
 }
 
@@ -327,8 +344,7 @@ static int iter_next(struct sl_iter *it, struct sl_record *rec)
         const uint8_t *r = it->buf + it->pos;
         const uint8_t *end = it->buf + SL_CHUNK_HDR + it->used;
         uint64_t stream, len, dts;
-        if (sl_get_varint(&r, end, &stream) || sl_get_varint(&r, end, &len) ||
-            sl_get_varint(&r, end, &dts) || stream > UINT16_MAX || len > (uint64_t)(end - r)) {
+        if (sl_get_rec_hdr(&r, end, it->len_last, &stream, &len, &dts)) {
             /* the CRC held, the records do not: not sensorlog's writing */
             it->skipped++;
             log->st.corrupt_chunks++;
@@ -337,6 +353,7 @@ static int iter_next(struct sl_iter *it, struct sl_record *rec)
         }
         it->step_last += sl_unzigzag(dts);
         it->ts_last += it->step_last;
+        it->len_last = (uint32_t)len;
         rec->stream = (uint16_t)stream;
         rec->len = (uint16_t)len;
         rec->ts = it->ts_last;

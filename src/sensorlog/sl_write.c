@@ -218,26 +218,35 @@ static int stage(struct sl_log *log)
         if (!log->staged_records) {
             log->staged_ts_base = log->staged_ts_last = ts;
             log->staged_step_last = 0;
+            log->staged_len_last = 0;
             log->staged_gseq = log->next_gseq;
         }
         uint16_t stream = sl_get16(hdr);
         /* the change of step (wrapping 64-bit arithmetic): samples at a
          * steady rate store 0, one byte, whatever the clock's unit */
         uint64_t step = ts - log->staged_ts_last, dts = sl_zigzag(step - log->staged_step_last);
-        uint32_t rec = (uint32_t)(sl_varint_len(stream) + sl_varint_len(len) + sl_varint_len(dts));
+        uint64_t head = (uint64_t)stream << SL_REC_HEAD_SHIFT |
+                        (len != log->staged_len_last ? SL_REC_LEN_FOLLOWS : 0) |
+                        (dts ? SL_REC_STEP_CHANGES : 0);
+        uint32_t rec = (uint32_t)(sl_varint_len(head) +
+                                  (head & SL_REC_LEN_FOLLOWS ? sl_varint_len(len) : 0) +
+                                  (dts ? sl_varint_len(dts) : 0));
         if (log->staged + rec + len > cap) {
             sl_unlock(log);
             return 1;
         }
         uint8_t *r = out + log->staged;
-        r += sl_put_varint(r, stream);
-        r += sl_put_varint(r, len);
-        r += sl_put_varint(r, dts);
+        r += sl_put_varint(r, head);
+        if (head & SL_REC_LEN_FOLLOWS)
+            r += sl_put_varint(r, len);
+        if (dts)
+            r += sl_put_varint(r, dts);
         ring_read(log, (log->tail + SL_RING_HDR) % log->cfg.buffer_bytes, r, len);
         ring_consume(log, SL_RING_HDR + len);
         sl_unlock(log);
         log->staged_ts_last = ts;
         log->staged_step_last = step;
+        log->staged_len_last = len;
         log->staged += rec + len;
         log->staged_data += len;
         log->staged_records++;
@@ -249,25 +258,32 @@ static int stage(struct sl_log *log)
 
 /* ---- device operations ------------------------------------------------------ */
 /* Starts writing buf at addr: on the device's non-blocking path when it has
- * one (SL_BUSY until a later pump sees it done), else at once. */
-static int program(struct sl_log *log, uint64_t addr, uint8_t *buf, int what)
+ * one (SL_BUSY until a later pump sees it done), else at once. Only the
+ * `used` bytes go, rounded up to the device's program unit: a chunk a sync
+ * closed early, a segment header or a catalog page costs the pages it
+ * fills, not the whole chunk (what a sync costs on NOR: 1 page, not 16).
+ * The rest of the chunk's place stays as it is - erased, or trimmed - and
+ * no chunk is ever written there: the CRCs cover only what was written. */
+static int program(struct sl_log *log, uint64_t addr, uint8_t *buf, uint32_t used, int what)
 {
     const struct sts_bd_ops *ops = log->cfg.bd.ops;
-    log->st.programmed_bytes += log->chunk;
+    uint32_t n = (used + log->prog_unit - 1) / log->prog_unit * log->prog_unit;
+    n = n < log->chunk ? n : log->chunk;
+    log->st.programmed_bytes += n;
     if (what == FLIGHT_DATA) { /* where the bytes of a data chunk go */
         log->st.record_header_bytes += log->staged - log->staged_data;
         log->st.chunk_header_bytes += SL_CHUNK_HDR;
-        log->st.padding_bytes += log->chunk - SL_CHUNK_HDR - log->staged;
+        log->st.padding_bytes += n - SL_CHUNK_HDR - log->staged;
     } else {
-        log->st.meta_bytes += log->chunk;
+        log->st.meta_bytes += n;
     }
     log->in_flight = what; /* also when it fails at once: finish() sorts it out */
     if (ops->submit && ops->poll) {
-        log->req = (struct sts_bd_req){STS_BD_PROGRAM, addr, buf, log->chunk, 0};
+        log->req = (struct sts_bd_req){STS_BD_PROGRAM, addr, buf, n, 0};
         int rc = ops->submit(log->cfg.bd.ctx, &log->req);
         return rc ? rc : SL_BUSY;
     }
-    return ops->program(log->cfg.bd.ctx, addr, buf, log->chunk);
+    return ops->program(log->cfg.bd.ctx, addr, buf, n);
 }
 
 /* What a finished write means for the log. */
@@ -395,7 +411,8 @@ static int open_segment(struct sl_log *log)
     log->read_gen++; /* the header is built in the read buffer */
     sl_seg_hdr_encode(log, log->cfg.read_buf, &h);
     log->open_target = target;
-    return program(log, sl_seg_addr(log, target), log->cfg.read_buf, FLIGHT_HEADER);
+    return program(log, sl_seg_addr(log, target), log->cfg.read_buf, SL_SEG_HDR + 4,
+                   FLIGHT_HEADER);
 }
 
 /* Writes catalog page k as the next chunk; it links to the catalog chunk
@@ -415,7 +432,8 @@ static int write_page(struct sl_log *log, uint32_t k)
                              log->next_gseq, log->ts_max, log->ts_max, log->catalog_version};
     sl_chunk_seal(log, buf, &h);
     log->dirty_pages &= ~(1ull << k); /* a change from here on dirties it again */
-    return program(log, sl_chunk_addr(log, log->cur_seg, log->next_chunk), buf, FLIGHT_CATALOG);
+    return program(log, sl_chunk_addr(log, log->cur_seg, log->next_chunk), buf,
+                   SL_CHUNK_HDR + (uint32_t)used, FLIGHT_CATALOG);
 }
 
 static uint32_t lowest_bit(uint64_t v)
@@ -438,7 +456,8 @@ static int write_staged(struct sl_log *log, int closed_by_sync)
                              log->cat_chunk, (uint16_t)log->next_chunk, log->staged_gseq,
                              log->staged_ts_base, log->ts_max, log->catalog_version};
     sl_chunk_seal(log, buf, &h);
-    return program(log, sl_chunk_addr(log, log->cur_seg, log->next_chunk), buf, FLIGHT_DATA);
+    return program(log, sl_chunk_addr(log, log->cur_seg, log->next_chunk), buf,
+                   SL_CHUNK_HDR + log->staged, FLIGHT_DATA);
 }
 
 /* Keeps cfg.free_segments erased ahead of the writer, in idle pumps. */

@@ -44,19 +44,22 @@ struct sweep_config {
     uint32_t chunk, segment; /* 0: the library's defaults */
     int nonblocking;       /* use the device's submit/poll */
     uint32_t workload_steps;
+    uint32_t erase_unit;   /* cfg.erase_unit_bytes: 0 = the erase block */
 };
 
 /* Media small enough that the workload recycles every segment several
  * times within the commands swept. */
 static const struct sweep_config configs[] = {
-    {"nor-defaults", "nor-spi", 256u << 10, 0, 0, 0, 0, 900},
-    {"nor-1k-chunks", "nor-spi", 128u << 10, 0, 1024, 8192, 0, 900},
+    {"nor-defaults", "nor-spi", 256u << 10, 0, 0, 0, 0, 900, 0},
+    {"nor-1k-chunks", "nor-spi", 128u << 10, 0, 1024, 8192, 0, 900, 0},
     /* 2 MiB in 1 KiB chunks: the default segment (16 KiB) doubles to 32 KiB */
-    {"nor-doubled-segments", "nor-spi", 2u << 20, 0, 1024, 0, 0, 7200},
-    {"nand-defaults", "nand-slc", 1u << 20, 0, 0, 0, 0, 900},
-    {"emmc-defaults", "emmc-stm32u5", 2u << 20, 256u << 10, 0, 0, 0, 900},
-    {"emmc-nonblocking", "emmc-stm32u5", 2u << 20, 256u << 10, 0, 0, 1, 900},
-    {"sd-defaults", "sd-consumer", 2u << 20, 256u << 10, 0, 0, 0, 900},
+    {"nor-doubled-segments", "nor-spi", 2u << 20, 0, 1024, 0, 0, 7200, 0},
+    /* the pump erases 64 KiB blocks (SPI NOR's large erase): cuts inside one */
+    {"nor-large-erase", "nor-spi", 1u << 20, 0, 1024, 64u << 10, 0, 900, 64u << 10},
+    {"nand-defaults", "nand-slc", 1u << 20, 0, 0, 0, 0, 900, 0},
+    {"emmc-defaults", "emmc-stm32u5", 2u << 20, 256u << 10, 0, 0, 0, 900, 0},
+    {"emmc-nonblocking", "emmc-stm32u5", 2u << 20, 256u << 10, 0, 0, 1, 900, 0},
+    {"sd-defaults", "sd-consumer", 2u << 20, 256u << 10, 0, 0, 0, 900, 0},
 };
 
 static uint8_t *got;      /* by timestamp: the record was read back */
@@ -139,6 +142,7 @@ static int trial_init(struct trial *t, const struct sweep_config *c, uint64_t se
     t->cfg.bd = t->bd;
     t->cfg.chunk_bytes = c->chunk;
     t->cfg.segment_bytes = c->segment;
+    t->cfg.erase_unit_bytes = c->erase_unit;
     size_t chunk = 64u << 10; /* enough for any default chunk */
     if (!t->ring) {
         t->rec_inc = malloc(MAX_RECORDS * sizeof(*t->rec_inc));

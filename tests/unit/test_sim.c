@@ -655,7 +655,50 @@ static void nb_poll_error_fails_at_once(void)
     st.sim.inflight = NULL; /* the request the test gave up on */
 }
 
+/* SPI NOR erases 64 KiB blocks (D8h) in 150 ms against 45 ms per 4 KiB
+ * sector (W25Q128JV datasheet, typical): an aligned 64 KiB erase is one
+ * block command, anything else goes sector by sector, and the geometry
+ * says the large erase exists. Times from the datasheet, tail off. */
+static void nor_large_erase_costs_one_block_command(void)
+{
+    struct sts_sim_params p = *sts_sim_profile_find("nor-spi");
+    p.capacity = 256 * 1024;
+    p.erase_tail_x100 = 0;
+    CHECK_EQ(sts_sim_init(&st.sim, &p, 1, arena64, sizeof(arena64), 0, &st.bd), 0);
+    struct sts_bd_geometry g = {0};
+    st.bd.ops->geometry(st.bd.ctx, &g);
+    CHECK_EQ(g.erase_size, 4096);
+    CHECK_EQ(g.erase_large_size, 65536);
+    static const struct {
+        uint64_t addr, len, ms; /* datasheet: block 150 ms, sector 45 ms */
+    } cases[] = {
+        {0, 4096, 45},                 /* one sector */
+        {0, 65536, 150},               /* one aligned block */
+        {65536, 131072, 300},          /* two blocks */
+        {4096, 65536, 16 * 45},        /* unaligned: 16 sectors */
+        {61440, 8192, 2 * 45},         /* straddles two blocks, covers neither */
+        {61440, 4096 + 65536, 45 + 150}, /* a sector, then a whole block */
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        uint64_t t0 = st.sim.now_ns;
+        CHECK_EQ(st.bd.ops->erase(st.bd.ctx, cases[i].addr, cases[i].len), 0);
+        CHECK_EQ(st.sim.now_ns - t0, p.cmd_write_ns + cases[i].ms * 1000000ull);
+    }
+    /* managed media have no such thing; a bad row is refused, named */
+    const char *why = NULL;
+    p.erase_large_bytes = 6144;
+    CHECK(sts_sim_check(&p, &why) != 0);
+    CHECK(why && strstr(why, "erase_large_bytes") != NULL);
+    struct sts_sim_params m = *sts_sim_profile_find("emmc-stm32u5");
+    m.capacity = 64ull << 20;
+    CHECK_EQ(sts_sim_init(&st.sim, &m, 1, arena64, sizeof(arena64), 0, &st.bd), 0);
+    memset(&g, 0, sizeof(g));
+    st.bd.ops->geometry(st.bd.ctx, &g);
+    CHECK_EQ(g.erase_large_size, 0);
+}
+
 const struct sts_test_case test_sim_cases[] = {
+    {"nor_large_erase_costs_one_block_command", nor_large_erase_costs_one_block_command},
     {"nb_blocks_the_caller_only_per_poll", nb_blocks_the_caller_only_per_poll},
     {"nb_poll_error_fails_at_once", nb_poll_error_fails_at_once},
     {"managed_power_cut_keeps_flushed_loses_unflushed", managed_power_cut_keeps_flushed_loses_unflushed},

@@ -389,25 +389,33 @@ static void crafted_chunk_is_skipped_not_overread(void)
     CHECK_EQ(bd.ops->read(bd.ctx, at, c, sizeof(c)), 0);
     CHECK_EQ(c[2], 1); /* a data chunk */
     uint32_t used = (uint32_t)(c[4] | c[5] << 8), pos = 52, n = (uint32_t)(c[6] | c[7] << 8);
-    /* records: stream, len and timestamp delta as LEB128 varints, then data */
-    for (uint32_t i = 0; i + 1 < n; i++) {
-        uint32_t len = 0;
-        while (c[pos] & 0x80) /* stream */
-            pos++;
-        pos++;
-        for (uint32_t shift = 0;; shift += 7) { /* len */
-            len |= (uint32_t)(c[pos] & 0x7F) << shift;
+    /* records (docs/sensorlog-format.md): a head varint (stream << 2, bit 1
+     * a length varint follows, bit 0 a change-of-step varint follows), then
+     * those, then the data. The last record with a length field of its own
+     * gets one that runs past `used` (lengths vary: 10..29 bytes). */
+    uint32_t len_last = 0, victim = 0, victim_at = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t head = 0, len = len_last;
+        for (uint32_t shift = 0;; shift += 7) {
+            head |= (uint32_t)(c[pos] & 0x7F) << shift;
             if (!(c[pos++] & 0x80))
                 break;
         }
-        while (c[pos] & 0x80) /* timestamp delta */
-            pos++;
-        pos += 1 + len;
+        if (head & 2) {
+            victim = i;
+            victim_at = pos;
+            CHECK(c[pos] < 0x80); /* one byte */
+            len = c[pos++];
+        }
+        if (head & 1)
+            while (c[pos++] & 0x80)
+                ;
+        pos += len;
+        len_last = len;
     }
-    while (c[pos] & 0x80)
-        pos++;
-    CHECK(c[pos + 1] < 0x80); /* a one-byte len, made to run past `used` */
-    c[pos + 1] = 127;
+    CHECK_EQ(pos, 52 + used); /* the decoding above is the format's */
+    CHECK(victim > 0);
+    c[victim_at] = 127;
     /* the header keeps its own CRC at 44; the chunk's, over header and
      * payload, is at 48 */
     uint32_t crc = sl_crc32c(sl_crc32c(0, c, 48), c + 52, used);
@@ -427,7 +435,8 @@ static void crafted_chunk_is_skipped_not_overread(void)
         CHECK(r.len == rec_bytes(r.ts, want) && !memcmp(r.data, want, r.len));
         got++;
     }
-    CHECK_EQ(got, 199); /* the chunk's last record is lost, and only it */
+    /* the records from the bad one to the chunk's end are lost, and only they */
+    CHECK_EQ(got, 200 - (n - victim));
     CHECK_EQ(it.skipped, 1);
 }
 
