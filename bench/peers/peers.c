@@ -5,9 +5,11 @@
  * not in it: see bench/README.md for instructions per record). Printed: the
  * table of issue 16, measured.
  *
- *   sensorlog_peers [--passes N] [--records N] [--only NAME]
+ *   sensorlog_peers [--passes N] [--records N] [--only NAME] [--cpu N]
  *     --passes   laps of the 16 MiB NOR before the throughput is measured (3)
  *     --records  records written before the queries on eMMC (1000000)
+ *     --cpu      only append N 12-byte records on the NOR (bench/peers/cpu.sh
+ *                runs this under callgrind to count instructions a record)
  *
  * Build: cmake --preset release -DSTORSCOPE_LITTLEFS_DIR=... -DSTORSCOPE_FLASHDB_DIR=...
  * (each store is left out, and says so, when its sources are not given). */
@@ -23,28 +25,29 @@
 static struct sts_sim sim;
 static struct {
     struct sts_bd inner;
-    uint64_t reads, programmed, erased;
+    uint64_t reads, programmed, erased, erase_cmds;
 } dev;
 
-static int c_read(void *ctx, uint64_t a, void *b, size_t n)
+__attribute__((noinline)) static int c_read(void *ctx, uint64_t a, void *b, size_t n)
 {
     (void)ctx;
     dev.reads++;
     return dev.inner.ops->read(dev.inner.ctx, a, b, n);
 }
-static int c_program(void *ctx, uint64_t a, const void *b, size_t n)
+__attribute__((noinline)) static int c_program(void *ctx, uint64_t a, const void *b, size_t n)
 {
     (void)ctx;
     dev.programmed += n;
     return dev.inner.ops->program(dev.inner.ctx, a, b, n);
 }
-static int c_erase(void *ctx, uint64_t a, uint64_t n)
+__attribute__((noinline)) static int c_erase(void *ctx, uint64_t a, uint64_t n)
 {
     (void)ctx;
     dev.erased += n;
+    dev.erase_cmds++;
     return dev.inner.ops->erase(dev.inner.ctx, a, n);
 }
-static int c_flush(void *ctx)
+__attribute__((noinline)) static int c_flush(void *ctx)
 {
     (void)ctx;
     return dev.inner.ops->flush(dev.inner.ctx);
@@ -85,8 +88,29 @@ static int device(const char *profile, uint64_t capacity, uint32_t max_record)
 
 /* ---- workloads ---------------------------------------------------------- */
 struct writing {
-    uint64_t payload, ns, programmed, erased, records;
+    uint64_t payload, ns, programmed, erased, erase_cmds, records;
 };
+
+/* The store's calls, each through a function of its own so that
+ * bench/peers/cpu.sh can count the instructions spent inside them (and not
+ * inside the device model: callgrind --toggle-collect on these and on the
+ * c_* device functions above). */
+__attribute__((noinline)) static int peer_cpu_append(const struct peer_store *st, uint64_t ts,
+                                                     const void *rec, size_t len)
+{
+    return st->append(st->ctx, ts, rec, len);
+}
+__attribute__((noinline)) static int peer_cpu_sync(const struct peer_store *st)
+{
+    return st->sync(st->ctx);
+}
+/* Called once the store is open: callgrind zeroes its counts here
+ * (--zero-before), so what the format and the set-up cost is not counted. */
+__attribute__((noinline)) void peer_cpu_start(void);
+__attribute__((noinline)) void peer_cpu_start(void)
+{
+    __asm__ volatile("" ::: "memory");
+}
 
 /* Appends records of `len` bytes until `until` bytes of payload have gone
  * in, a sync each second of virtual time (or after every record). */
@@ -95,15 +119,15 @@ static int write_records(const struct peer_store *st, size_t len, uint64_t until
 {
     uint8_t rec[256];
     memset(rec, 0xA5, sizeof(rec));
-    uint64_t t0 = sim.now_ns, p0 = dev.programmed, e0 = dev.erased;
+    uint64_t t0 = sim.now_ns, p0 = dev.programmed, e0 = dev.erased, c0 = dev.erase_cmds;
     uint64_t next_sync = sim.now_ns + 1000000000ull;
     w->payload = w->records = 0;
     while (w->payload < until) {
         peer_stamp(rec, ++*ts);
         rec[4] = (uint8_t)*ts; /* records differ beyond their stamp */
-        int rc = st->append(st->ctx, *ts, rec, len);
+        int rc = peer_cpu_append(st, *ts, rec, len);
         if (!rc && (sync_each || sim.now_ns >= next_sync)) {
-            rc = st->sync(st->ctx);
+            rc = peer_cpu_sync(st);
             next_sync = sim.now_ns + 1000000000ull;
         }
         if (rc) {
@@ -119,10 +143,11 @@ static int write_records(const struct peer_store *st, size_t len, uint64_t until
     w->ns = sim.now_ns - t0;
     w->programmed = dev.programmed - p0;
     w->erased = dev.erased - e0;
+    w->erase_cmds = dev.erase_cmds - c0;
     return 0;
 }
 
-enum { M_NOR_KBS, M_NOR_ERASES, M_NOR_WA, M_SYNC1, M_EMMC_KBS, M_RAM, M_RANGE, M_LATEST, M_N };
+enum { M_NOR_KBS, M_NOR_ERASES, M_NOR_ERASE_CMDS, M_NOR_WA, M_SYNC1, M_EMMC_KBS, M_RAM, M_RANGE, M_LATEST, M_N };
 static const size_t sizes[3] = {12, 64, 256};
 static char cell[3][M_N][96];
 
@@ -138,7 +163,7 @@ static void put3(char *out, size_t n, const double v[3], int decimals)
 
 static int nor_after_wraps(int i, const struct peer_store *st, unsigned passes)
 {
-    double speed[3], erases[3], wa[3];
+    double speed[3], erases[3], cmds[3], wa[3];
     for (int k = 0; k < 3; k++) {
         uint64_t cap = 16ull << 20, ts = 0;
         struct writing w;
@@ -150,11 +175,13 @@ static int nor_after_wraps(int i, const struct peer_store *st, unsigned passes)
         st->close(st->ctx);
         speed[k] = kbs(&w);
         erases[k] = (double)w.erased / env.geo.erase_size / ((double)w.payload / (1 << 20));
+        cmds[k] = (double)w.erase_cmds / ((double)w.payload / (1 << 20));
         wa[k] = (double)w.programmed / (double)w.payload;
         fprintf(stderr, "  %s NOR %zu B: %.1f KB/s\n", st->name, sizes[k], speed[k]);
     }
     put3(cell[i][M_NOR_KBS], sizeof(cell[0][0]), speed, 1);
     put3(cell[i][M_NOR_ERASES], sizeof(cell[0][0]), erases, 0);
+    put3(cell[i][M_NOR_ERASE_CMDS], sizeof(cell[0][0]), cmds, 0);
     put3(cell[i][M_NOR_WA], sizeof(cell[0][0]), wa, 2);
     return 0;
 }
@@ -221,7 +248,7 @@ static int queries(int i, const struct peer_store *st, uint64_t records)
 int main(int argc, char **argv)
 {
     unsigned passes = 3;
-    uint64_t records = 1000000;
+    uint64_t records = 1000000, cpu_records = 0;
     const char *only = NULL;
     for (int a = 1; a + 1 < argc; a += 2) {
         if (!strcmp(argv[a], "--passes"))
@@ -230,8 +257,11 @@ int main(int argc, char **argv)
             records = strtoull(argv[a + 1], NULL, 10);
         else if (!strcmp(argv[a], "--only"))
             only = argv[a + 1];
+        else if (!strcmp(argv[a], "--cpu"))
+            cpu_records = strtoull(argv[a + 1], NULL, 10);
         else {
-            fprintf(stderr, "usage: sensorlog_peers [--passes N] [--records N] [--only NAME]\n");
+            fprintf(stderr, "usage: sensorlog_peers [--passes N] [--records N] [--only NAME] "
+                            "[--cpu N]\n");
             return 2;
         }
     }
@@ -243,6 +273,23 @@ int main(int argc, char **argv)
     const char *names[3] = {"sensorlog", "littlefs", "FlashDB TSDB"};
     const char *missing[3] = {"", "not built: give -DSTORSCOPE_LITTLEFS_DIR",
                               "not built: give -DSTORSCOPE_FLASHDB_DIR"};
+    if (cpu_records) { /* N 12-byte records on the NOR, a sync each second: for callgrind */
+        for (int i = 0; i < 3; i++) {
+            if (!stores[i] || (only && strcmp(only, names[i])))
+                continue;
+            uint64_t ts = 0;
+            struct writing w;
+            if (device("nor-spi", 16ull << 20, 12) || stores[i]->open(stores[i]->ctx, &env))
+                return 1;
+            peer_cpu_start();
+            if (write_records(stores[i], 12, cpu_records * 12, 0, &ts, &w))
+                return 1;
+            stores[i]->close(stores[i]->ctx);
+            printf("%s: %llu records\n", names[i], (unsigned long long)w.records);
+        }
+        free(arena);
+        return 0;
+    }
     int bad = 0;
     for (int i = 0; i < 3; i++) {
         for (int m = 0; m < M_N; m++)
@@ -260,7 +307,8 @@ int main(int argc, char **argv)
         bad |= rc;
     }
     static const char *rows[M_N] = {
-        NULL, "erases per MiB of payload there (12/64/256 B)",
+        NULL, "4 KiB sectors erased per MiB of payload there (wear; 12/64/256 B)",
+        "erase commands per MiB of payload there (12/64/256 B)",
         "bytes written per payload byte, NOR (12/64/256 B)", "sync after every 12-B record, NOR, KB/s",
         "`emmc-stm32u5`, KB/s (12/64/256 B)", "RAM as configured here, on the NOR",
         NULL, "latest 100 records",

@@ -279,6 +279,8 @@ struct sl_log {
     /* writer */
     uint32_t cur_seg;            /* segment being written; UINT32_MAX: none open */
     uint32_t next_chunk;         /* next chunk index in cur_seg */
+    uint32_t mount_end;          /* after mount, until the next segment opens: the end of
+                                    cur_seg's data as mount found it (0: not known) */
     uint32_t seq;                /* sequence number of cur_seg */
     uint16_t cat_chunk;          /* latest catalog chunk in cur_seg */
     uint64_t next_gseq, ts_max;
@@ -314,19 +316,21 @@ struct sl_layout {
 int sl_layout(const struct sl_config *cfg, struct sl_layout *out);
 
 /* All the RAM a log takes with cfg (0 when sl_layout refuses it), in bytes:
- *     sizeof(struct sl_log)                          the state (552 B on Cortex-M33)
+ *     sizeof(struct sl_log)                          the state (624 B on Cortex-M33:
+ *                                                    docs/footprint.md measures it)
  *   + 2 x chunk_bytes                                chunk_buf and read_buf
  *   + segments x sizeof(struct sl_seg_info)          segs (32 B each)
  *   + max_streams x sizeof(struct sl_stream_info)    streams (32 B each)
  *   + buffer_bytes                                   the ring: 12 B + data a record
- * plus sizeof(struct sl_iter) (128 B) for each iterator a reader keeps, and
+ * plus sizeof(struct sl_iter) (144 B) for each iterator a reader keeps, and
  * chunk_bytes more for each that has a buffer of its own. The ring is what
  * decides: it must hold the longest device stall times the appending rate
  * with 12 B a record. The study's three streams (imu 1 kHz x 12 B, ppg
  * 100 Hz x 24 B, env 1 Hz x 64 B) put 27.7 KB/s into it; a SPI NOR sector
- * erase of 45 ms needs 1.25 KB and its worst case (400 ms) 11 KB. With 1
- * KiB chunks, 1 MiB segments on a 16 MiB NOR (16) and 3 streams the rest
- * is 3.2 KB. `storscope run --tests L1` measures the stall on a device. */
+ * erase of 45 ms needs 1.25 KB and its worst case (400 ms) 11 KB; a 64 KiB
+ * block erase (erase_unit_bytes) 4.2 KB and 55 KB. With 1 KiB chunks, 1 MiB
+ * segments on a 16 MiB NOR (16) and 3 streams the rest is 3.3 KB on a
+ * Cortex-M33. `storscope run --tests L1` measures the stall on a device. */
 size_t sl_ram_bytes(const struct sl_config *cfg);
 
 /* Formats the region: erases (raw) or trims (managed) every segment, then

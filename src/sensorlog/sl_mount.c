@@ -263,6 +263,7 @@ int sl_mount(struct sl_log *log, const struct sl_config *cfg)
         /* writing goes on in a fresh segment: the end of this one may be torn */
         log->cur_seg = head;
         log->next_chunk = log->chunks_per_seg;
+        log->mount_end = end; /* where its data ends, for readers: no search */
         log->mounted = 1;
         return SL_OK;
     }

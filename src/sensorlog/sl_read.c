@@ -134,9 +134,10 @@ static uint32_t prev_seg(const struct sl_log *log, uint32_t seg)
 static uint32_t written_end(struct sl_log *log, uint32_t seg)
 {
     uint32_t lo = log->hdr_chunks, hi = seg_end(log, seg);
-    if (seg == log->cur_seg)
-        return hi; /* the writer's own position, in RAM: no read (a torn last
-                      chunk there is passed over and counted by the reader) */
+    if (seg == log->cur_seg) /* in RAM, no read: the writer's position, or where mount
+                                found the data to end (a torn last chunk there is
+                                passed over and counted by the reader) */
+        return log->mount_end ? log->mount_end : hi;
     struct sl_chunk_hdr last;
     if (hi > lo && sl_read_chunk_hdr(log, seg, hi - 1, &last) == SL_OK)
         return hi; /* the usual case: one header read */

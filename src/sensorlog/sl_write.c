@@ -88,6 +88,9 @@ const struct sl_stream_info *sl_stream_info(const struct sl_log *log, uint16_t i
 }
 
 static void ring_read(const struct sl_log *log, size_t at, void *dst, size_t n);
+static uint16_t ring_hdr_stream(const uint8_t *hdr);
+static uint16_t ring_hdr_len(const uint8_t *hdr);
+static size_t ring_at(const struct sl_log *log, size_t at, size_t n);
 
 int sl_stream_delete(struct sl_log *log, uint16_t id)
 {
@@ -104,12 +107,12 @@ int sl_stream_delete(struct sl_log *log, uint16_t id)
     for (size_t at = log->tail, left = log->fill; left;) {
         uint8_t hdr[SL_RING_HDR];
         ring_read(log, at, hdr, sizeof(hdr));
-        if (sl_get16(hdr) == id) {
+        if (ring_hdr_stream(hdr) == id) { /* stream 0: both of its bytes */
             log->cfg.buffer[at] = 0;
             log->cfg.buffer[(at + 1) % cap] = 0;
         }
-        size_t n = SL_RING_HDR + sl_get16(hdr + 2);
-        at = (at + n) % cap;
+        size_t n = SL_RING_HDR + ring_hdr_len(hdr);
+        at = ring_at(log, at, n);
         left -= n;
     }
     memset(&log->streams[id - 1], 0, sizeof(log->streams[id - 1]));
@@ -120,28 +123,68 @@ int sl_stream_delete(struct sl_log *log, uint16_t id)
 }
 
 /* ---- the RAM ring: records as stream, len, ts (8), data ------------------- */
+/* The ring never leaves RAM: its headers are in the CPU's own byte order,
+ * stored with memcpy (one store each, no byte loops on the append path). */
+static void ring_hdr_put(uint8_t *hdr, uint16_t stream, uint16_t len, uint64_t ts)
+{
+    memcpy(hdr, &stream, 2);
+    memcpy(hdr + 2, &len, 2);
+    memcpy(hdr + 4, &ts, 8);
+}
+static uint16_t ring_hdr_stream(const uint8_t *hdr)
+{
+    uint16_t v;
+    memcpy(&v, hdr, 2);
+    return v;
+}
+static uint16_t ring_hdr_len(const uint8_t *hdr)
+{
+    uint16_t v;
+    memcpy(&v, hdr + 2, 2);
+    return v;
+}
+static uint64_t ring_hdr_ts(const uint8_t *hdr)
+{
+    uint64_t v;
+    memcpy(&v, hdr + 4, 8);
+    return v;
+}
+
+/* A position n bytes on (n <= the ring's size): no division. */
+static size_t ring_at(const struct sl_log *log, size_t at, size_t n)
+{
+    at += n;
+    return at >= log->cfg.buffer_bytes ? at - log->cfg.buffer_bytes : at;
+}
+
 static void ring_write(struct sl_log *log, const void *src, size_t n)
 {
-    const uint8_t *p = src;
-    size_t cap = log->cfg.buffer_bytes, first = cap - log->head < n ? cap - log->head : n;
-    memcpy(log->cfg.buffer + log->head, p, first);
-    memcpy(log->cfg.buffer, p + first, n - first);
-    log->head = (log->head + n) % cap;
+    size_t cap = log->cfg.buffer_bytes, head = log->head;
+    if (n <= cap - head) { /* the usual case: no wrap */
+        memcpy(log->cfg.buffer + head, src, n);
+    } else {
+        memcpy(log->cfg.buffer + head, src, cap - head);
+        memcpy(log->cfg.buffer, (const uint8_t *)src + (cap - head), n - (cap - head));
+    }
+    log->head = ring_at(log, head, n);
 }
 
 static void ring_read(const struct sl_log *log, size_t at, void *dst, size_t n)
 {
-    uint8_t *p = dst;
-    size_t cap = log->cfg.buffer_bytes, first = cap - at < n ? cap - at : n;
-    memcpy(p, log->cfg.buffer + at, first);
-    memcpy(p + first, log->cfg.buffer, n - first);
+    size_t cap = log->cfg.buffer_bytes;
+    if (n <= cap - at) {
+        memcpy(dst, log->cfg.buffer + at, n);
+        return;
+    }
+    memcpy(dst, log->cfg.buffer + at, cap - at);
+    memcpy((uint8_t *)dst + (cap - at), log->cfg.buffer, n - (cap - at));
 }
 
 /* The oldest record (n bytes with its header) leaves the ring; the caller
  * holds the lock. */
 static void ring_consume(struct sl_log *log, size_t n)
 {
-    log->tail = (log->tail + n) % log->cfg.buffer_bytes;
+    log->tail = ring_at(log, log->tail, n);
     log->fill -= n;
     log->taken++;
 }
@@ -151,21 +194,20 @@ static void ring_drop(struct sl_log *log)
 {
     uint8_t hdr[SL_RING_HDR];
     ring_read(log, log->tail, hdr, sizeof(hdr));
-    ring_consume(log, SL_RING_HDR + sl_get16(hdr + 2));
+    ring_consume(log, SL_RING_HDR + ring_hdr_len(hdr));
 }
 
 int sl_append(struct sl_log *log, uint16_t stream, uint64_t ts, const void *data, size_t len)
 {
-    if (len > sl_record_max(log) || !stream || stream > log->max_streams || (len && !data))
+    if (len > log->chunk - SL_CHUNK_HDR - SL_REC_HDR_MAX || !stream ||
+        stream > log->max_streams || (len && !data))
         return SL_EINVAL;
     size_t need = SL_RING_HDR + len;
     if (need > log->cfg.buffer_bytes)
         return SL_ENOMEM; /* it would never fit: no amount of pumping helps */
     uint64_t t0 = now(log);
     uint8_t hdr[SL_RING_HDR];
-    sl_put16(hdr, stream);
-    sl_put16(hdr + 2, (uint16_t)len);
-    sl_put64(hdr + 4, ts);
+    ring_hdr_put(hdr, stream, (uint16_t)len, ts);
     sl_lock(log);
     if (log->streams[stream - 1].id != stream) { /* never created, or deleted */
         sl_unlock(log);
@@ -208,9 +250,9 @@ static int stage(struct sl_log *log)
         }
         uint8_t hdr[SL_RING_HDR];
         ring_read(log, log->tail, hdr, sizeof(hdr));
-        uint64_t ts = sl_get64(hdr + 4);
-        uint32_t len = sl_get16(hdr + 2);
-        if (!sl_get16(hdr)) { /* its stream was deleted: it never reaches the device */
+        uint64_t ts = ring_hdr_ts(hdr);
+        uint32_t len = ring_hdr_len(hdr);
+        if (!ring_hdr_stream(hdr)) { /* its stream was deleted: it never reaches the device */
             ring_consume(log, SL_RING_HDR + len);
             sl_unlock(log);
             continue;
@@ -221,7 +263,7 @@ static int stage(struct sl_log *log)
             log->staged_len_last = 0;
             log->staged_gseq = log->next_gseq;
         }
-        uint16_t stream = sl_get16(hdr);
+        uint16_t stream = ring_hdr_stream(hdr);
         /* the change of step (wrapping 64-bit arithmetic): samples at a
          * steady rate store 0, one byte, whatever the clock's unit */
         uint64_t step = ts - log->staged_ts_last, dts = sl_zigzag(step - log->staged_step_last);
@@ -241,7 +283,7 @@ static int stage(struct sl_log *log)
             r += sl_put_varint(r, len);
         if (dts)
             r += sl_put_varint(r, dts);
-        ring_read(log, (log->tail + SL_RING_HDR) % log->cfg.buffer_bytes, r, len);
+        ring_read(log, ring_at(log, log->tail, SL_RING_HDR), r, len);
         ring_consume(log, SL_RING_HDR + len);
         sl_unlock(log);
         log->staged_ts_last = ts;
@@ -300,6 +342,7 @@ static void written(struct sl_log *log)
         s->erased = 0;
         log->cur_seg = log->open_target;
         log->next_chunk = 1; /* the catalog pages come next */
+        log->mount_end = 0;
         log->cat_chunk = SL_NO_CAT;
         log->cat_updates = 0;
         log->dirty_pages = 0; /* they carry every page */
