@@ -333,9 +333,11 @@ int sl_layout(const struct sl_config *cfg, struct sl_layout *out);
  * Cortex-M33. `storscope run --tests L1` measures the stall on a device. */
 size_t sl_ram_bytes(const struct sl_config *cfg);
 
-/* Formats the region: erases (raw) or trims (managed) every segment, then
- * writes the first segment's header and catalog and flushes, so a mount
- * right after finds the log. Everything in the region is lost. */
+/* Formats the region: reads every segment header, erases (raw) or trims
+ * (managed) the first segment and writes its header and catalog, and
+ * flushes, so a mount right after finds an empty log. The other segments
+ * are erased by the pump as the log reaches them (format costs one segment's
+ * erase, not the device's). Everything in the region is lost. */
 int sl_format(struct sl_log *log, const struct sl_config *cfg);
 /* Finds the log: reads every segment header and searches the end of the
  * newest segment in O(log n) reads. SL_ENOENT when no log is there. Writing

@@ -433,20 +433,35 @@ int sl_format(struct sl_log *log, const struct sl_config *cfg)
     int rc = sl_geometry(log, cfg);
     if (rc)
         return rc;
-    memset(log->cfg.segs, 0, sizeof(struct sl_seg_info) * log->n_segs);
-    uint32_t usable = 0;
-    for (uint32_t i = 0; i < log->n_segs && !rc; i++) {
-        rc = sl_erase_seg(log, i);
-        usable += rc == SL_OK;
-        if (rc == SL_EIO)
-            rc = SL_OK; /* a bad block, retired */
+    /* O(1) device work beyond one segment: the headers are read (for the
+     * erase counts, and the highest sequence number of whatever log was
+     * here), the first usable segment is erased and opened, and the rest
+     * are left as they are - free, to be erased when the pump gets to them.
+     * The new log numbers its segments past the old log's by n_segs, so
+     * mount tells an old header from a live one (drop_older_logs). */
+    uint32_t top = 0;
+    for (uint32_t i = 0; i < log->n_segs; i++) {
+        rc = sl_scan_segment(log, i);
+        struct sl_seg_info *s = &log->cfg.segs[i];
+        if (rc == SL_ECORRUPT || rc == SL_ENOMEM)
+            memset(s, 0, sizeof(*s)); /* another format or geometry: replaced */
+        else if (rc)
+            return rc;
+        top = s->seq > top ? s->seq : top;
+        s->seq = 0;
+        s->rebuilt = 0;
+        s->first_gseq = s->ts_start = 0;
     }
-    if (!rc && usable < log->cfg.free_segments + 2)
-        rc = SL_EIO; /* too few good segments to log anything */
-    log->seq = 0; /* the first segment opened gets 1 */
+    rc = SL_EIO;
+    for (uint32_t i = 0; i < log->n_segs && rc == SL_EIO; i++) /* a bad block: the next */
+        rc = log->cfg.segs[i].erased ? SL_OK : sl_erase_seg(log, i);
+    if (rc)
+        return rc;
+    /* the first segment opened gets top + n_segs + 1 */
+    log->seq = top ? top + log->n_segs : 0;
     log->next_gseq = 0;
     log->ts_max = 0;
-    log->mounted = !rc;
-    return rc ? rc : sl_open_first(log);
+    log->mounted = 1;
+    return sl_open_first(log);
 }
 

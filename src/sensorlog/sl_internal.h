@@ -226,6 +226,12 @@ uint32_t sl_chunk_max_records(const struct sl_log *log);
 /* After format: opens the first segment, writes its catalog, flushes. */
 int sl_open_first(struct sl_log *log);
 
+/* What segment i's header (or its stand-in, catalog page 0) says, into
+ * segs[i]: its sequence number and erase count, or free (erased when it
+ * reads blank on raw flash). SL_ECORRUPT / SL_ENOMEM: a header of another
+ * format version or geometry. */
+int sl_scan_segment(struct sl_log *log, uint32_t i);
+
 /* Erases (raw) or trims (managed) a segment and marks it free and erased;
  * an erase the device fails with SL_EIO retires the segment (bad block). */
 int sl_erase_seg(struct sl_log *log, uint32_t seg);

@@ -19,7 +19,7 @@ static int all_bytes(const uint8_t *p, uint32_t n, uint8_t v)
  * page 0, which carries the segment's sequence number, first record, start
  * time and erase count too; mount later keeps such a stand-in only if its
  * sequence number belongs to the live run. */
-static int scan_segment(struct sl_log *log, uint32_t i)
+int sl_scan_segment(struct sl_log *log, uint32_t i)
 {
     struct sl_seg_info *s = &log->cfg.segs[i];
     uint8_t *buf = log->cfg.read_buf;
@@ -76,6 +76,26 @@ static void vet_rebuilt(struct sl_log *log)
             log->st.repaired++;
         else
             memset(s, 0, sizeof(*s));
+    }
+}
+
+/* A live log's segments have sequence numbers within n_segs of the newest
+ * (each segment opened takes the next number, and there are n_segs): a
+ * header further back is from a log that sl_format() replaced without
+ * erasing it (the new log numbers its segments past the old ones by
+ * n_segs). Such a segment is free, and must be erased before it is used. */
+static void drop_older_logs(struct sl_log *log)
+{
+    uint32_t top = 0;
+    for (uint32_t i = 0; i < log->n_segs; i++)
+        top = log->cfg.segs[i].seq > top ? log->cfg.segs[i].seq : top;
+    for (uint32_t i = 0; i < log->n_segs; i++) {
+        struct sl_seg_info *s = &log->cfg.segs[i];
+        if (s->seq && s->seq + log->n_segs <= top) {
+            s->seq = 0;
+            s->erased = 0;
+            s->rebuilt = 0;
+        }
     }
 }
 
@@ -218,9 +238,10 @@ int sl_mount(struct sl_log *log, const struct sl_config *cfg)
     if (rc)
         return rc;
     for (uint32_t i = 0; i < log->n_segs; i++)
-        if ((rc = scan_segment(log, i)) != SL_OK)
+        if ((rc = sl_scan_segment(log, i)) != SL_OK)
             return rc;
     vet_rebuilt(log);
+    drop_older_logs(log);
     for (;;) { /* the newest segment whose catalog copy was written whole */
         uint32_t head = SL_NO_SEG;
         for (uint32_t i = 0; i < log->n_segs; i++)

@@ -45,21 +45,26 @@ struct sweep_config {
     int nonblocking;       /* use the device's submit/poll */
     uint32_t workload_steps;
     uint32_t erase_unit;   /* cfg.erase_unit_bytes: 0 = the erase block */
+    int reformat;          /* an old log is written, then formatted over (format
+                              leaves its segments to be erased lazily) first */
 };
 
 /* Media small enough that the workload recycles every segment several
  * times within the commands swept. */
 static const struct sweep_config configs[] = {
-    {"nor-defaults", "nor-spi", 256u << 10, 0, 0, 0, 0, 900, 0},
-    {"nor-1k-chunks", "nor-spi", 128u << 10, 0, 1024, 8192, 0, 900, 0},
+    {"nor-defaults", "nor-spi", 256u << 10, 0, 0, 0, 0, 900, 0, 0},
+    {"nor-1k-chunks", "nor-spi", 128u << 10, 0, 1024, 8192, 0, 900, 0, 0},
     /* 2 MiB in 1 KiB chunks: the default segment (16 KiB) doubles to 32 KiB */
-    {"nor-doubled-segments", "nor-spi", 2u << 20, 0, 1024, 0, 0, 7200, 0},
+    {"nor-doubled-segments", "nor-spi", 2u << 20, 0, 1024, 0, 0, 7200, 0, 0},
     /* the pump erases 64 KiB blocks (SPI NOR's large erase): cuts inside one */
-    {"nor-large-erase", "nor-spi", 1u << 20, 0, 1024, 64u << 10, 0, 900, 64u << 10},
-    {"nand-defaults", "nand-slc", 1u << 20, 0, 0, 0, 0, 900, 0},
-    {"emmc-defaults", "emmc-stm32u5", 2u << 20, 256u << 10, 0, 0, 0, 900, 0},
-    {"emmc-nonblocking", "emmc-stm32u5", 2u << 20, 256u << 10, 0, 0, 1, 900, 0},
-    {"sd-defaults", "sd-consumer", 2u << 20, 256u << 10, 0, 0, 0, 900, 0},
+    {"nor-large-erase", "nor-spi", 1u << 20, 0, 1024, 64u << 10, 0, 900, 64u << 10, 0},
+    /* a log formatted over an old one: its segments must never come back */
+    {"nor-reformatted", "nor-spi", 256u << 10, 0, 1024, 16u << 10, 0, 900, 0, 1},
+    {"emmc-reformatted", "emmc-stm32u5", 2u << 20, 256u << 10, 0, 0, 0, 900, 0, 1},
+    {"nand-defaults", "nand-slc", 1u << 20, 0, 0, 0, 0, 900, 0, 0},
+    {"emmc-defaults", "emmc-stm32u5", 2u << 20, 256u << 10, 0, 0, 0, 900, 0, 0},
+    {"emmc-nonblocking", "emmc-stm32u5", 2u << 20, 256u << 10, 0, 0, 1, 900, 0, 0},
+    {"sd-defaults", "sd-consumer", 2u << 20, 256u << 10, 0, 0, 0, 900, 0, 0},
 };
 
 static uint8_t *got;      /* by timestamp: the record was read back */
@@ -461,6 +466,21 @@ static int cut_trial(struct trial *t, const struct sweep_config *c, uint64_t k, 
         return snprintf(t->why, sizeof(t->why), "no memory"), TRIAL_LOST;
     hide_submit(t, &ops);
     int rc = sl_format(&t->log, &t->cfg);
+    if (!rc && c->reformat) {
+        /* an old log over the medium, then a format over it: the oracle
+         * forgets the old records, so any of them read back is wrong */
+        rc = workload(t, c->workload_steps);
+        if (!rc)
+            rc = sync_all(t);
+        memset(t->inc, 0, sizeof(t->inc));
+        t->n_inc = 0;
+        for (uint64_t ts = 0; ts < t->ts; ts++)
+            t->rec_inc[ts] = NO_INC; /* forgotten: read back, it is wrong */
+        t->evicted_end = 0;
+        t->slack = 0;
+        if (!rc)
+            rc = sl_format(&t->log, &t->cfg);
+    }
     if (rc)
         return snprintf(t->why, sizeof(t->why), "format: %d", rc), TRIAL_LOST;
     struct sts_sim_faults f = {.cut_after_ops = t->sim.host_ops + k - 1};
