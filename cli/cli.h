@@ -22,7 +22,10 @@ void cli_print_totals(FILE *f, const struct sts_summary_sink *ss); /* "6 tests o
 /* Writes s as HTML text: a results file's strings never become markup. */
 void cli_html_esc(FILE *f, const char *s);
 #include <cjson/cJSON.h>
-int cli_report_html(const char *path, const cJSON *doc, const struct sts_analysis *an);
+struct sts_summary_sink;
+/* The HTML report: the summary is the terminal's first screen (replayed). */
+int cli_report_html(const char *path, const cJSON *doc, const struct sts_analysis *an,
+                    const struct sts_summary_sink *summary);
 
 /* Target kinds this build knows. */
 extern const struct sts_target_kind *const cli_target_kinds[];

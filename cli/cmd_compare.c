@@ -271,6 +271,40 @@ static void html_text(const char *t)
             putchar(*t);
 }
 
+/* An HTML cell marked against the first file's figure: better or worse
+ * when the two 95 % intervals do not overlap, "within spread" when they
+ * do, "no interval" when either file has none (one run, a maximum). */
+static void verdict_cell(const char *text, const struct figure *fg, const struct val *a,
+                         const struct val *b, int i)
+{
+    const char *cls = "", *why = "";
+    if (i && a->found && b->found) {
+        if (!a->has_ci || !b->has_ci) {
+            cls = "noci";
+            why = "no 95 % interval in one of the files: a difference of unknown meaning";
+        } else if (fg->higher_is_better ? b->lo > a->hi : b->hi < a->lo) {
+            cls = "better";
+            why = "better than the first file, beyond both 95 % intervals";
+        } else if (fg->higher_is_better ? b->hi < a->lo : b->lo > a->hi) {
+            cls = "worse";
+            why = "worse than the first file, beyond both 95 % intervals";
+        } else {
+            cls = "same";
+            why = "within the two files' 95 % intervals";
+        }
+    }
+    if (cls[0])
+        printf("<td class=\"%s\" title=\"%s\">", cls, why);
+    else
+        fputs("<td>", stdout);
+    html_text(text);
+    fputs(cls[0] && strcmp(cls, "same") && strcmp(cls, "noci")
+              ? (!strcmp(cls, "better") ? " &#9650;" : " &#9660;")
+              : "",
+          stdout);
+    fputs("</td>", stdout);
+}
+
 /* A row starts with its label; the header row opens the document. */
 static void row_begin(enum fmt fmt, int header, const char *label)
 {
@@ -278,7 +312,9 @@ static void row_begin(enum fmt fmt, int header, const char *label)
         fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
               "<title>storscope compare</title><style>body{font-family:sans-serif}"
               "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2em .6em;"
-              "text-align:left}</style></head><body>\n<h1>storscope compare</h1>\n<table>\n",
+              "text-align:left;vertical-align:top}.better{background:#e3f4e1}"
+              ".worse{background:#fbe3e1}.noci{color:#666}</style></head><body>\n"
+              "<h1>storscope compare</h1>\n<table>\n",
               stdout);
     if (fmt == FMT_TEXT)
         printf("%-32s", label);
@@ -380,8 +416,20 @@ int cmd_compare(int argc, char **argv)
     for (int i = 0; i < n; i++)
         names[i] = base_name(argv[optind + i]);
     row_begin(fmt, 1, "figure");
-    for (int i = 0; i < n; i++)
-        cell(fmt, 1, names[i]);
+    for (int i = 0; i < n; i++) {
+        if (fmt != FMT_HTML) {
+            cell(fmt, 1, names[i]);
+            continue;
+        }
+        /* the file, and the target it measured (what a reader compares) */
+        const cJSON *tg = cJSON_GetObjectItemCaseSensitive(
+            cJSON_GetObjectItemCaseSensitive(docs[i], "run"), "target");
+        fputs("<th>", stdout);
+        html_text(names[i]);
+        fputs("<br><code>", stdout);
+        html_text(cJSON_IsString(tg) ? tg->valuestring : "?");
+        fputs("</code></th>", stdout);
+    }
     row_end(fmt, 1, n);
     int regressions = 0, ungated = 0;
     char why[2048] = "", notes[2048] = "";
@@ -408,7 +456,10 @@ int cmd_compare(int argc, char **argv)
                 else
                     snprintf(text, sizeof(text), "%s", val);
             }
-            cell(fmt, 0, text);
+            if (fmt == FMT_HTML)
+                verdict_cell(text, fg, &v[0], &v[i], i);
+            else
+                cell(fmt, 0, text);
             if (threshold < 0 || !i || !v[i].found || !v[0].found)
                 continue;
             if (!v[i].has_ci || !v[0].has_ci) {
@@ -445,7 +496,11 @@ int cmd_compare(int argc, char **argv)
         row_end(fmt, 0, n);
     }
     if (fmt == FMT_HTML)
-        fputs("</table>\n<p>Ratios are to the first file.</p>\n</body></html>\n", stdout);
+        fputs("</table>\n<p>Ratios are to the first file. Green (&#9650;) is better and red "
+              "(&#9660;) worse than it beyond both files' 95 % intervals; unmarked cells are "
+              "within them, grey ones have no interval to judge by (one run, a maximum).</p>\n"
+              "</body></html>\n",
+              stdout);
     for (int i = 0; i < n; i++)
         cJSON_Delete(docs[i]);
     if (ungated)

@@ -8,6 +8,7 @@
 #include "report_plot.h"
 #include "report_system.h"
 #include "storscope/analysis.h"
+#include "storscope/output.h"
 #include "storscope/units.h"
 
 #include <math.h>
@@ -40,15 +41,15 @@ static int sweep_plot(FILE *out, const cJSON *doc, const char *id, const char *t
     const cJSON *t = cli_test(doc, id), *p;
     if (!t)
         return 0;
-    struct plot pl = {.title = title, .xlabel = "chunk size", .ylabel = "throughput (KiB/s)",
-                      .logx = 1, .logy = 1, .names = {"write", "read"}, .n = 2};
+    struct plot pl = {.title = title, .xlabel = "chunk size", .ylabel = "throughput",
+                      .logx = 1, .logy = 1, .names = {"write", "read"}, .n = 2, .y_rate = 1};
     cJSON_ArrayForEach(p, obj(t, "points"))
     {
         const cJSON *nm = obj(p, "name"), *runs = obj(p, "runs");
         if (!cJSON_IsString(nm) || !runs)
             continue;
         int s = !strcmp(nm->valuestring, "read");
-        report_add_xy(&pl, s, cli_num(obj(p, "params"), "chunk_bytes"), cli_num(runs, "mean") / 1024.0);
+        report_add_xy(&pl, s, cli_num(obj(p, "params"), "chunk_bytes"), cli_num(runs, "mean"));
     }
     return report_render(out, &pl) == 0;
 }
@@ -63,15 +64,15 @@ static int m1_plot(FILE *out, const cJSON *doc)
                        .ylabel = "mean latency (us)", .logx = 1, .names = {"latency per read"},
                        .n = 1};
     struct plot tp = {.title = "M1: random reads of a 1 MiB file, throughput",
-                      .xlabel = "chunk size", .ylabel = "throughput (KiB/s)", .logx = 1,
-                      .logy = 1, .names = {"random read"}, .n = 1};
+                      .xlabel = "chunk size", .ylabel = "throughput", .logx = 1,
+                      .logy = 1, .names = {"random read"}, .n = 1, .y_rate = 1};
     cJSON_ArrayForEach(p, obj(t, "points"))
     {
         if (!obj(p, "runs"))
             continue;
         double chunk = cli_num(obj(p, "params"), "chunk_bytes");
         report_add_xy(&lat, 0, chunk, cli_num(obj(p, "metrics"), "mean_latency_ns") / 1e3);
-        report_add_xy(&tp, 0, chunk, cli_num(obj(p, "runs"), "mean") / 1024.0);
+        report_add_xy(&tp, 0, chunk, cli_num(obj(p, "runs"), "mean"));
     }
     return (report_render(out, &lat) == 0) + (report_render(out, &tp) == 0);
 }
@@ -156,8 +157,9 @@ static void fsync_table(FILE *out, const cJSON *doc, const struct sts_analysis *
                  "<th>value</th><th>assessment</th></tr>\n");
     fprintf(out, "<tr><td>write IOPS</td><td>%.0f</td><td>tier: ", cli_num(t, "iops"));
     cli_html_esc(out, an->tier);
-    fprintf(out, "</td></tr>\n<tr><td>throughput</td><td>%.0f KiB/s</td><td></td></tr>\n",
-            cli_num(t, "bytes_per_second") / 1024.0);
+    char rate[32];
+    sts_fmt_rate(rate, sizeof(rate), cli_num(t, "bytes_per_second"));
+    fprintf(out, "</td></tr>\n<tr><td>throughput</td><td>%s</td><td></td></tr>\n", rate);
     fprintf(out, "<tr><td>mean latency</td><td>%.3f ms</td><td></td></tr>\n",
             cli_num(lat, "mean_ns") / 1e6);
     fprintf(out, "<tr><td>p95 latency</td><td>%.3f ms</td><td></td></tr>\n",
@@ -195,7 +197,19 @@ static void s2_table(FILE *out, const cJSON *doc)
     fputs("</table>\n", out);
 }
 
-int cli_report_html(const char *path, const cJSON *doc, const struct sts_analysis *an)
+/* Markup around two strings from a results file, both escaped. */
+static void html_pair(FILE *out, const char *open, const char *a, const char *mid, const char *b,
+                      const char *close)
+{
+    fputs(open, out);
+    cli_html_esc(out, a);
+    fputs(mid, out);
+    cli_html_esc(out, b);
+    fputs(close, out);
+}
+
+int cli_report_html(const char *path, const cJSON *doc, const struct sts_analysis *an,
+                    const struct sts_summary_sink *summary)
 {
     FILE *out = fopen(path, "w");
     if (!out) {
@@ -206,7 +220,7 @@ int cli_report_html(const char *path, const cJSON *doc, const struct sts_analysi
     fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
           "<title>storscope report</title>\n<style>body{font-family:sans-serif;max-width:64em;"
           "margin:1em auto;padding:0 1em;color:#222}table{border-collapse:collapse;margin:.5em 0}"
-          "td,th{border:1px solid #ccc;padding:.2em .6em;text-align:left}"
+          "td,th{border:1px solid #ccc;padding:.2em .6em;text-align:left;vertical-align:top}"
           "figure{margin:1em 0}svg{max-width:100%;height:auto}</style>\n</head><body>\n", out);
     fputs("<h1>storscope report</h1>\n<p>Target <code>", out);
     cli_html_esc(out, cJSON_IsString(obj(run, "target")) ? obj(run, "target")->valuestring : "?");
@@ -214,7 +228,20 @@ int cli_report_html(const char *path, const cJSON *doc, const struct sts_analysi
     cli_html_esc(out, cJSON_IsString(obj(run, "scale")) ? obj(run, "scale")->valuestring : "?");
     fputs(", started ", out);
     cli_html_esc(out, cJSON_IsString(obj(run, "started_at")) ? obj(run, "started_at")->valuestring : "-");
-    fputs(".</p>\n<h2>Guidelines for this device</h2>\n<ol>\n", out);
+    fputs(".</p>\n", out);
+    /* the terminal's first screen, line for line: the same figures in the
+     * same units, and why a test or a point did not apply */
+    fputs("<h2>Summary</h2>\n<table class=\"summary\">\n", out);
+    for (size_t i = 0; i < summary->n; i++) {
+        const char *text = summary->line[i].text;
+        /* less the terminal's column alignment */
+        html_pair(out, "<tr><th>", summary->line[i].id, "</th><td>", text + strspn(text, " "),
+                  "</td></tr>\n");
+    }
+    fprintf(out, "</table>\n<p>%u test%s ok, %u failed, %u not applicable.</p>\n",
+            summary->tests_ok, summary->tests_ok == 1 ? "" : "s", summary->tests_failed,
+            summary->tests_skipped);
+    fputs("<h2>Guidelines for this device</h2>\n<ol>\n", out);
     for (size_t i = 0; i < an->n_guidelines; i++) {
         fputs("<li>", out);
         cli_html_esc(out, an->guideline[i].text);
@@ -223,13 +250,8 @@ int cli_report_html(const char *path, const cJSON *doc, const struct sts_analysi
     if (!an->n_guidelines)
         fputs("<li>None: no guideline without evidence.</li>\n", out);
     fputs("</ol>\n<h2>Findings</h2>\n<ul>\n", out);
-    for (size_t i = 0; i < an->n_findings; i++) {
-        fputs("<li><b>", out);
-        cli_html_esc(out, an->finding[i].test);
-        fputs("</b>: ", out);
-        cli_html_esc(out, an->finding[i].text);
-        fputs("</li>\n", out);
-    }
+    for (size_t i = 0; i < an->n_findings; i++)
+        html_pair(out, "<li><b>", an->finding[i].test, "</b>: ", an->finding[i].text, "</li>\n");
     fputs("</ul>\n<h2>Figures</h2>\n", out);
     int figures = 0;
     if (report_have_gnuplot()) {

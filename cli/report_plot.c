@@ -16,10 +16,14 @@ int report_have_gnuplot(void)
 
 void report_add_xy(struct plot *p, int s, double x, double y)
 {
+    if ((p->logy && !(y > 0)) || (p->logx && !(x > 0)))
+        return; /* a log scale has no place for it (an S2 open+close of 0 ns) */
     if (p->xmax == 0 || x < p->xmin)
         p->xmin = x;
     if (x > p->xmax)
         p->xmax = x;
+    if (y > p->ymax)
+        p->ymax = y;
     size_t len = strlen(p->data[s]);
     snprintf(p->data[s] + len, sizeof(p->data[s]) - len, "%.9g %.9g\n", x, y);
 }
@@ -27,6 +31,19 @@ void report_add_xy(struct plot *p, int s, double x, double y)
 /* Renders with gnuplot into an SVG string inlined into out. */
 int report_render(FILE *out, const struct plot *p)
 {
+    int drawn = 0;
+    for (int s = 0; s < p->n; s++)
+        drawn += p->data[s][0] != '\0';
+    if (!drawn)
+        return 1;
+    /* a rate in the binary unit its largest value needs, as the terminal says it */
+    static const char *const units[] = {"B/s", "KiB/s", "MiB/s", "GiB/s"};
+    int u = 0;
+    double div = 1;
+    while (p->y_rate && u < 3 && p->ymax >= div * 1024) {
+        div *= 1024;
+        u++;
+    }
     char script[] = "/tmp/storscope-plot-XXXXXX";
     int fd = mkstemp(script);
     if (fd < 0)
@@ -40,9 +57,13 @@ int report_render(FILE *out, const struct plot *p)
         return -1;
     }
     fprintf(g, "set terminal svg size 760,400 font 'sans,12' background '#ffffff'\n");
-    fprintf(g, "set output '%s'\nset grid\nset key top left\n", svg);
-    fprintf(g, "set title '%s'\nset xlabel '%s'\nset ylabel '%s'\n", p->title, p->xlabel,
-            p->ylabel);
+    /* the legend under the plot: it never covers a point */
+    fprintf(g, "set output '%s'\nset grid\nset key below\n", svg);
+    fprintf(g, "set title '%s'\nset xlabel '%s'\n", p->title, p->xlabel);
+    if (p->y_rate)
+        fprintf(g, "set ylabel '%s (%s)'\n", p->ylabel, units[u]);
+    else
+        fprintf(g, "set ylabel '%s'\n", p->ylabel);
     if (p->logx == 2)
         fprintf(g, "set logscale x\n");
     if (p->logx == 1) { /* binary sizes on the tics: 1 B, 4 B ... 1 KiB ... 2 MiB */
@@ -66,9 +87,14 @@ int report_render(FILE *out, const struct plot *p)
     if (p->boxes)
         fprintf(g, "set style fill solid 0.6\nset boxwidth 0.6\nset yrange [0:*]\n");
     fprintf(g, "plot ");
-    for (int s = 0; s < p->n; s++)
-        fprintf(g, "%s$d%d using 1:2 with %s title '%s'", s ? ", " : "", s,
+    int first = 1;
+    for (int s = 0; s < p->n; s++) {
+        if (!p->data[s][0])
+            continue;
+        fprintf(g, "%s$d%d using 1:($2/%.0f) with %s title '%s'", first ? "" : ", ", s, div,
                 p->boxes ? "boxes" : "linespoints lw 2 pt 7", p->names[s]);
+        first = 0;
+    }
     for (int f = 0; f < p->n_fn; f++)
         fprintf(g, ", %s with lines lw 2 dt 2 title '%s'", p->fn[f], p->fn_names[f]);
     fprintf(g, "\n");

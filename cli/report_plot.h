@@ -19,11 +19,16 @@ struct plot {
     int n_fn;
     const char *xtics;   /* raw "set xtics" argument, e.g. ("direct" 0, "iotask" 2) */
     int boxes;           /* bars instead of lines */
+    int y_rate;          /* y in bytes/s: drawn in the binary unit that fits its largest
+                            value (B/s .. GiB/s, as on the terminal), named in ylabel */
+    double ymax;
 };
 
 int report_have_gnuplot(void);
 void report_add_xy(struct plot *p, int series, double x, double y);
-/* Writes <figure><svg>...</svg></figure> into out; -1 when gnuplot failed. */
+/* Writes <figure><svg>...</svg></figure> into out; 1 (and nothing) when no
+ * series has a point, -1 when gnuplot failed. Series without points are
+ * left out of the figure and its legend. */
 int report_render(FILE *out, const struct plot *p);
 
 #endif

@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "json_in.h"
 #include "report_plot.h"
+#include "storscope/output.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -44,8 +45,8 @@ static int s1_plot(FILE *out, const cJSON *t)
     char title[96];
     snprintf(title, sizeof(title), "S1: write throughput with CPU-load tasks (%.0f B chunks)",
              chunk);
-    struct plot pl = {.title = title, .xlabel = "load tasks", .ylabel = "throughput (KiB/s)",
-                      .logy = 1, .names = {"direct", "mutex", "iotask"}, .n = 3};
+    struct plot pl = {.title = title, .xlabel = "load tasks", .ylabel = "throughput",
+                      .logy = 1, .names = {"direct", "mutex", "iotask"}, .n = 3, .y_rate = 1};
     cJSON_ArrayForEach(p, obj(t, "points"))
     {
         const cJSON *prm = obj(p, "params");
@@ -53,7 +54,7 @@ static int s1_plot(FILE *out, const cJSON *t)
         if (m < 0 || strcmp(str(p, "name"), "write") || cli_num(prm, "chunk_bytes") != chunk ||
             !obj(p, "runs"))
             continue;
-        report_add_xy(&pl, m, cli_num(prm, "load_tasks"), cli_num(obj(p, "runs"), "mean") / 1024);
+        report_add_xy(&pl, m, cli_num(prm, "load_tasks"), cli_num(obj(p, "runs"), "mean"));
     }
     return report_render(out, &pl) == 0;
 }
@@ -178,7 +179,7 @@ static void l1_table(FILE *out, const cJSON *t)
     fputs("<h2>L1: sustained logging (streams <code>", out);
     cli_html_esc(out, str(obj(t, "params"), "streams"));
     fputs("</code>)</h2>\n<table><tr>"
-          "<th>run</th><th>writer</th><th>rate</th><th>payload (KiB/s)</th>"
+          "<th>run</th><th>writer</th><th>rate</th><th>payload</th>"
           "<th>records</th><th>lost</th><th>late</th><th>worst stall (ms)</th>"
           "<th>buffer needed (B)</th></tr>\n",
           out);
@@ -192,10 +193,11 @@ static void l1_table(FILE *out, const cJSON *t)
         cli_html_esc(out, str(p, "name"));
         fputs("</td><td>", out);
         cli_html_esc(out, str(prm, "mode"));
-        fprintf(out, "</td><td>%.2fx</td><td>%.1f</td><td>%.0f</td>"
+        char payload[32];
+        sts_fmt_rate(payload, sizeof(payload), cli_num(obj(p, "runs"), "mean"));
+        fprintf(out, "</td><td>%.2fx</td><td>%s</td><td>%.0f</td>"
                      "<td>%.0f</td><td>%.0f</td><td>%.3f</td><td>%.0f</td></tr>\n",
-                cli_num(prm, "rate_scale"),
-                cli_num(obj(p, "runs"), "mean") / 1024, cli_num(m, "records_produced"),
+                cli_num(prm, "rate_scale"), payload, cli_num(m, "records_produced"),
                 cli_num(m, "records_lost"), cli_num(m, "records_late"),
                 cli_num(m, "worst_stall_ns") / 1e6, cli_num(m, "required_buffer_bytes"));
     }

@@ -1186,6 +1186,46 @@ class Report(Base):
         with open(html) as f:
             self.assertIn("apt-get install gnuplot-nox", f.read())
 
+    def test_html_report_and_compare_read_like_the_terminal(self):
+        # issue 15.8: the report holds the terminal's first screen line for
+        # line; throughput axes in the unit that fits; a series with nothing
+        # to draw (sensorlog's 0 ns open+close on a log scale) is not in a
+        # legend; compare names each file's target and marks each figure
+        # better or worse than the first file's
+        r = run("run", "-q", "-t", "sim:emmc-stm32u5+sensorlog", "--tests", "B0,S2",
+                "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        html = os.path.join(self.dir, "r.html")
+        r = run("report", self.out, "-o", html)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        b0 = next(l for l in r.stdout.splitlines() if l.strip().startswith("B0 "))
+        with open(html) as f:
+            text = f.read()
+        self.assertIn("<h2>Summary</h2>", text)
+        self.assertIn("<th>B0</th><td>%s</td>" % b0.strip()[2:].strip(), text)
+        if shutil.which("gnuplot"):
+            # B0 on the eMMC model runs at 1..12 MiB/s: the axis says MiB/s
+            self.assertRegex(text, r"throughput \(MiB/s\)")
+            self.assertNotIn("(KiB/s)", text)
+            self.assertNotIn("open+close, one directory", text)
+            self.assertIn("create, one directory", text)
+        other = os.path.join(self.dir, "sd.json")
+        r = run("run", "-q", "-t", "sim:sd-consumer,capacity=1G", "--tests", "B0", "--runs", "3",
+                "-o", other)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        first = os.path.join(self.dir, "emmc.json")
+        r = run("run", "-q", "-t", "sim:emmc-stm32u5,capacity=1G", "--tests", "B0", "--runs", "3",
+                "-o", first)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        r = run("compare", "--format", "html", first, other)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("<code>sim:emmc-stm32u5,capacity=1G</code>", r.stdout)
+        self.assertIn("<code>sim:sd-consumer,capacity=1G</code>", r.stdout)
+        # the SD card model writes 1 KiB chunks at a third of the eMMC's rate
+        row = next(l for l in r.stdout.splitlines() if "B0 write, 1 KiB" in l)
+        self.assertIn('class="worse"', row)
+        self.assertIn("&#9660;", row)
+
     def test_bad_files_are_named(self):
         with open(os.path.join(FIXTURES, "study.json")) as f:
             text = f.read()
