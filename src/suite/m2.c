@@ -162,7 +162,7 @@ static int probe_setup(struct m2_state *m)
     if (rc == STS_ENOTSUP)
         return STS_OK;
     if (rc)
-        return wl_fail_on(m->c, rc, "create directory", M2_PROBE_DIR);
+        return wl_fail_on(m->c, rc, "mkdir", M2_PROBE_DIR);
     m->probe_dir = 1;
     return STS_OK;
 }

@@ -1645,6 +1645,13 @@ class FaultsOnModels(FaultHelpers, Base):
                     self.expect_failure("%s,fail_at=%d" % (spec, k), "B0,fsync,M1",
                                         r"^%s \S+: I/O error" % op, *args, on_disk=False)
 
+    def test_a_failed_mkdir_is_named_as_mkdir(self):
+        # found by the fault sweep on FileX (M2's probe directory): the error
+        # said "create directory m2_probe", which names no operation of the
+        # filesystem interface; every error is "OP PATH: reason"
+        self.expect_failure("sim:emmc-stm32u5,fail_op=mkdir,fail_at=1+sensorlog", "M2",
+                            r"^mkdir m2_probe: I/O error", on_disk=False)
+
     def test_device_commands_failing(self):
         # issue 13.1, the device twin: dev_fail_at=K fails the K-th device
         # command under whatever filesystem sits on the model
