@@ -34,9 +34,12 @@ int cmd_list(int argc, char **argv)
             putchar('\n');
         }
     } else if (!strcmp(what, "targets")) {
-        for (size_t i = 0; i < cli_n_target_kinds; i++)
+        for (size_t i = 0; i < cli_n_target_kinds; i++) {
             printf("%-6s %s\n       %s\n", cli_target_kinds[i]->name,
                    cli_target_kinds[i]->summary, cli_target_kinds[i]->usage);
+            if (!strcmp(cli_target_kinds[i]->name, "sim"))
+                printf("       filesystems in this build: %s\n", sts_sim_filesystems());
+        }
     } else if (!strcmp(what, "devices")) {
         for (size_t i = 0; i < sts_n_sim_profiles; i++)
             printf("%-18s %s\n", sts_sim_profiles[i].name, sts_sim_profiles[i].summary);

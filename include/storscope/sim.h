@@ -179,6 +179,10 @@ void sts_sim_clock(struct sts_sim *s, struct sts_clock *clock);
  * from the start), as if a filesystem had been filled: for aging tests. */
 int sts_sim_prefill(struct sts_sim *s, uint32_t permille);
 
+/* The filesystems this build can put on a model, "+extentfs +sensorlog ..."
+ * (third-party ones only when their sources were given at build time). */
+const char *sts_sim_filesystems(void);
+
 /* Target kind "sim:" (host: allocates the model's memory). */
 struct sts_target_kind;
 extern const struct sts_target_kind sts_target_sim;

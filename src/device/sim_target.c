@@ -94,6 +94,17 @@ static const char *const built_fs[] = {
 #endif
 };
 
+const char *sts_sim_filesystems(void)
+{
+    static char names[64];
+    if (!names[0])
+        for (size_t i = 0; i < sizeof(built_fs) / sizeof(built_fs[0]); i++) {
+            strncat(names, i ? " +" : "+", sizeof(names) - strlen(names) - 1);
+            strncat(names, built_fs[i], sizeof(names) - strlen(names) - 1);
+        }
+    return names;
+}
+
 /* sensorlog's memory: the target's, as an MCU application's would be static */
 #define SLFS_FILES 2048 /* S2 at full scale makes 1000, M2 a few hundred */
 
