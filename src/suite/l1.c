@@ -518,15 +518,29 @@ static uint64_t l1_scratch(const struct sts_plan *p);
 /* Highest multiplier of every stream's rate with nothing lost or late:
  * doubling to the first failure, then halving the interval 8 times. The
  * doubling stops where the next run would write more than the space the
- * run was allowed (l1_scratch, checked before the run): *capped says so. */
-static int bisect(struct l1 *l, int mode, double *best, double *best_bps,
-                  struct l1_result *best_r, int *capped)
+ * run was allowed (l1_scratch, checked before the run): *capped says so.
+ * The sustained run at the nominal rate (`nominal`) is the first probe: a
+ * rerun of it would meet a medium the runs before have aged, and could
+ * report a highest lossless rate below one that was just sustained. */
+static int bisect(struct l1 *l, int mode, const struct l1_result *nominal, double *best,
+                  double *best_bps, struct l1_result *best_r, int *capped)
 {
     double lo = 0, hi = 1;
     uint64_t budget = l1_scratch(l->c->plan);
     int rc;
     *capped = 0;
-    for (;;) {
+    if (lossless(nominal)) {
+        *best_r = *nominal;
+        *best_bps = wl_rate(nominal->payload_bytes, nominal->elapsed_ns);
+        *best = 1;
+        lo = 1;
+        hi = 2;
+        if (2 * nominal->bytes_written + L1_CHUNK > budget) {
+            *capped = 1;
+            return STS_OK;
+        }
+    }
+    for (; lossless(nominal);) {
         rc = run_once(l, mode, hi);
         if (rc)
             return rc;
@@ -542,7 +556,7 @@ static int bisect(struct l1 *l, int mode, double *best, double *best_bps,
         lo = hi;
         hi *= 2;
     }
-    if (lo == 0) /* even the nominal rate loses: search below it */
+    if (lo == 0) /* the nominal rate lost: search below it (hi = 1) */
         lo = 1.0 / 1024;
     for (int k = 0; k < 8; k++) {
         double mid = (lo + hi) / 2;
@@ -614,10 +628,11 @@ static int l1_run(struct sts_ctx *c)
         sts_set_summary(c, STS_KV_B(sum_key[mode][2], lossless(&l->r)));
         if (p->bisect) {
             double best = 0, bps = 0;
+            struct l1_result nominal = l->r;
             memset(&l->r, 0, sizeof(l->r)); /* lossy at every rate tried: zeros */
             struct l1_result found = l->r;
             int capped = 0;
-            rc = bisect(l, mode, &best, &bps, &found, &capped);
+            rc = bisect(l, mode, &nominal, &best, &bps, &found, &capped);
             if (rc)
                 break;
             /* the lossless probe itself, not a rerun: real time is not repeatable */
