@@ -55,7 +55,7 @@ def m2(doc):
 
 def l1(doc):
     t = test(doc, "L1")
-    return " / ".join(f"{t.get(m + '_max_lossless_scale', 0):.1f}x" for m in ("direct", "iotask"))
+    return " / ".join(f"{t.get(m + '_max_lossless_scale', 0):.3g}x" for m in ("direct", "iotask"))
 
 
 def fsync(doc, fs):
