@@ -25,8 +25,7 @@ import subprocess
 import sys
 import tempfile
 
-# (test, label, study value, unit, how to read it from storscope's results)
-KB = 1000.0
+KB = 1000.0  # the study's kB
 
 
 def rate(doc, test, op, chunk):
@@ -58,6 +57,7 @@ def s2_total_ms(doc, op, files):
     return None
 
 
+# (test, cell, the study's value, how to read it from storscope's results)
 CELLS = [
     ("B0", "read at 1 B (kB/s)", 150, lambda d: rate(d, "B0", "read", 1)),
     ("B0", "read at 1 KiB (kB/s)", 4000, lambda d: rate(d, "B0", "read", 1024)),

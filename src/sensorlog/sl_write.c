@@ -87,41 +87,6 @@ const struct sl_stream_info *sl_stream_info(const struct sl_log *log, uint16_t i
     return s;
 }
 
-static void ring_read(const struct sl_log *log, size_t at, void *dst, size_t n);
-static uint16_t ring_hdr_stream(const uint8_t *hdr);
-static uint16_t ring_hdr_len(const uint8_t *hdr);
-static size_t ring_at(const struct sl_log *log, size_t at, size_t n);
-
-int sl_stream_delete(struct sl_log *log, uint16_t id)
-{
-    sl_io_lock(log);
-    if (!sl_stream_find(log, id)) {
-        sl_io_unlock(log);
-        return SL_ENOENT;
-    }
-    sl_lock(log);
-    /* its records still in RAM go with it: the slot may be reused before
-     * they reach the device, and they must not come back as the new
-     * stream's (stream 0 marks them; staging drops them) */
-    size_t cap = log->cfg.buffer_bytes;
-    for (size_t at = log->tail, left = log->fill; left;) {
-        uint8_t hdr[SL_RING_HDR];
-        ring_read(log, at, hdr, sizeof(hdr));
-        if (ring_hdr_stream(hdr) == id) { /* stream 0: both of its bytes */
-            log->cfg.buffer[at] = 0;
-            log->cfg.buffer[(at + 1) % cap] = 0;
-        }
-        size_t n = SL_RING_HDR + ring_hdr_len(hdr);
-        at = ring_at(log, at, n);
-        left -= n;
-    }
-    memset(&log->streams[id - 1], 0, sizeof(log->streams[id - 1]));
-    sl_unlock(log);
-    catalog_changed(log, id - 1u);
-    sl_io_unlock(log);
-    return SL_OK;
-}
-
 /* ---- the RAM ring: records as stream, len, ts (8), data ------------------- */
 /* The ring never leaves RAM: its headers are in the CPU's own byte order,
  * stored with memcpy (one store each, no byte loops on the append path). */
@@ -178,6 +143,36 @@ static void ring_read(const struct sl_log *log, size_t at, void *dst, size_t n)
     }
     memcpy(dst, log->cfg.buffer + at, cap - at);
     memcpy((uint8_t *)dst + (cap - at), log->cfg.buffer, n - (cap - at));
+}
+
+int sl_stream_delete(struct sl_log *log, uint16_t id)
+{
+    sl_io_lock(log);
+    if (!sl_stream_find(log, id)) {
+        sl_io_unlock(log);
+        return SL_ENOENT;
+    }
+    sl_lock(log);
+    /* its records still in RAM go with it: the slot may be reused before
+     * they reach the device, and they must not come back as the new
+     * stream's (stream 0 marks them; staging drops them) */
+    size_t cap = log->cfg.buffer_bytes;
+    for (size_t at = log->tail, left = log->fill; left;) {
+        uint8_t hdr[SL_RING_HDR];
+        ring_read(log, at, hdr, sizeof(hdr));
+        if (ring_hdr_stream(hdr) == id) { /* stream 0: both of its bytes */
+            log->cfg.buffer[at] = 0;
+            log->cfg.buffer[(at + 1) % cap] = 0;
+        }
+        size_t n = SL_RING_HDR + ring_hdr_len(hdr);
+        at = ring_at(log, at, n);
+        left -= n;
+    }
+    memset(&log->streams[id - 1], 0, sizeof(log->streams[id - 1]));
+    sl_unlock(log);
+    catalog_changed(log, id - 1u);
+    sl_io_unlock(log);
+    return SL_OK;
 }
 
 /* The oldest record (n bytes with its header) leaves the ring; the caller

@@ -550,6 +550,21 @@ static void faultbd_fails_the_kth_command_only(void)
     CHECK(strstr(why, "need dev_fail_at=K") != NULL);
 }
 
+/* Runs `ids` on a fresh fixture counting the reads and programs of exactly
+ * `len` bytes per aligned address (read_count, prog_count); the last test's
+ * status, or -1 when the engine failed. */
+static int run_counting(const char *ids, int verify, uint64_t duration_ns, uint64_t size,
+                        size_t len)
+{
+    fixture(UINT64_MAX);
+    memset(read_count, 0, sizeof(read_count));
+    memset(prog_count, 0, sizeof(prog_count));
+    count_len = len;
+    int rc = run_tests(ids, verify, duration_ns, size);
+    count_len = 0;
+    return rc ? -1 : cap.last_status;
+}
+
 /* Issue 12.11: rand draws block-aligned offsets without replacement, as
  * fio's random map does: element i of a seeded permutation. Checked by a
  * bitmap, for sizes that are and are not powers of two. */
@@ -582,12 +597,7 @@ static void rand_offsets_are_a_permutation(void)
  * runs each block is read 3 times, and --verify checks the data. */
 static void rand_reads_each_block_once_per_pass(void)
 {
-    fixture(UINT64_MAX);
-    memset(read_count, 0, sizeof(read_count));
-    count_len = 8192;
-    CHECK_EQ(run_tests("rand", 1, 0, 1024 * 1024), 0);
-    count_len = 0;
-    CHECK_EQ(cap.last_status, STS_TEST_OK);
+    CHECK_EQ(run_counting("rand", 1, 0, 1024 * 1024, 8192), STS_TEST_OK);
     CHECK_EQ(cap.points, 24); /* 12 block sizes x (randread, randwrite) */
     CHECK_EQ(cap.skipped, 0);
     unsigned blocks = 0;
@@ -608,12 +618,7 @@ static void rand_reads_each_block_once_per_pass(void)
  * take the pass in progress. */
 static void fsync_writes_each_block_once_per_pass(void)
 {
-    fixture(UINT64_MAX);
-    memset(prog_count, 0, sizeof(prog_count));
-    count_len = 4096;
-    CHECK_EQ(run_tests("fsync", 0, 2000000, 256 * 1024), 0);
-    count_len = 0;
-    CHECK_EQ(cap.last_status, STS_TEST_OK);
+    CHECK_EQ(run_counting("fsync", 0, 2000000, 256 * 1024, 4096), STS_TEST_OK);
     unsigned blocks = 0, total = 0, lo = 255, hi = 0;
     for (size_t i = 0; i < sizeof(prog_count); i++) {
         if (!prog_count[i])
