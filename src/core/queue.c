@@ -25,7 +25,7 @@ int sts_queue_init(struct sts_queue *q, const struct sts_port_ops *port, void *s
 
 static int take(const struct sts_port_ops *port, struct sts_sem *s, int block)
 {
-    return block ? port->sem_wait(s) : port->sem_trywait(s);
+    return port->sem_wait(s, block ? STS_WAIT_FOREVER : 0);
 }
 
 int sts_queue_send(struct sts_queue *q, const struct sts_port_ops *port, const void *item,

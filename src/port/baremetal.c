@@ -28,7 +28,7 @@ static int run_round(void)
         int r = t->step(t->arg);
         in_step = 0;
         if (r == STS_STEP_DONE) {
-            t->done = 1;
+            sts_task_set_done(t);
             tasks[i] = NULL;
         } else {
             live++;
@@ -43,7 +43,8 @@ static int bm_task_start(struct sts_task *t, sts_step_fn step, void *arg,
     memset(t, 0, sizeof(*t));
     t->step = step;
     t->arg = arg;
-    t->attr = attr ? *attr : (struct sts_task_attr){0, -1};
+    t->attr = attr ? *attr : (struct sts_task_attr){.cpu = -1};
+    t->time_slice_applied = t->attr.time_slice != STS_SLICE_ON; /* a step runs to its end */
     /* one core, no priorities: both requests are reported as not applied */
     for (int i = 0; i < STS_BAREMETAL_TASKS; i++)
         if (!tasks[i]) {
@@ -57,8 +58,8 @@ static int bm_task_join(struct sts_task *t)
 {
     if (in_step)
         return STS_ENOTSUP;
-    while (!t->done)
-        if (run_round() == 0 && !t->done)
+    while (!sts_task_done(t))
+        if (run_round() == 0 && !sts_task_done(t))
             return STS_EINVAL; /* not started */
     return STS_OK;
 }
@@ -97,31 +98,49 @@ static void bm_mutex_destroy(struct sts_mutex *m)
     (void)m;
 }
 
+struct bm_sem {
+    uint32_t count; /* a word an interrupt may change: read-modify-writes are atomic */
+};
+static uint32_t *bm_count(struct sts_sem *s)
+{
+    struct bm_sem *b = (struct bm_sem *)(void *)s->impl;
+    return &b->count;
+}
+
 static int bm_sem_init(struct sts_sem *s, uint32_t initial)
 {
-    s->impl[0] = initial;
+    *bm_count(s) = initial;
     return STS_OK;
 }
 static void bm_sem_post(struct sts_sem *s)
 {
-    s->impl[0]++;
+    __atomic_fetch_add(bm_count(s), 1u, __ATOMIC_RELEASE);
 }
-static int bm_sem_trywait(struct sts_sem *s)
+static int bm_sem_take(struct sts_sem *s)
 {
-    if (!s->impl[0])
-        return STS_EBUSY;
-    s->impl[0]--;
-    return STS_OK;
+    uint32_t *count = bm_count(s);
+    uint32_t v = __atomic_load_n(count, __ATOMIC_ACQUIRE);
+    while (v)
+        if (__atomic_compare_exchange_n(count, &v, v - 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE))
+            return 1;
+    return 0;
 }
-static int bm_sem_wait(struct sts_sem *s)
+static int bm_sem_wait(struct sts_sem *s, uint64_t timeout_ns)
 {
-    while (!s->impl[0]) {
+    const struct sts_clock *clock = sts_port_clock();
+    uint64_t t0 = timeout_ns && timeout_ns != STS_WAIT_FOREVER ? sts_clock_now(clock) : 0;
+    while (!bm_sem_take(s)) {
+        if (!timeout_ns)
+            return STS_EBUSY;
         if (in_step)
-            return STS_ENOTSUP; /* a step must not block: use trywait */
-        if (run_round() == 0 && !s->impl[0])
-            return STS_EBUSY; /* nobody left to post it */
+            return STS_ENOTSUP; /* a step must not block: it waits with timeout 0 */
+        if (timeout_ns != STS_WAIT_FOREVER && sts_clock_now(clock) - t0 >= timeout_ns)
+            return STS_EBUSY;
+        /* nobody left to post it, unless an interrupt will */
+        if (run_round() == 0 && timeout_ns == STS_WAIT_FOREVER &&
+            !__atomic_load_n(bm_count(s), __ATOMIC_ACQUIRE))
+            return STS_EBUSY;
     }
-    s->impl[0]--;
     return STS_OK;
 }
 static void bm_sem_destroy(struct sts_sem *s)
@@ -143,7 +162,7 @@ static const struct sts_port_ops baremetal_port = {
     .mutex_destroy = bm_mutex_destroy,
     .sem_init = bm_sem_init,
     .sem_post = bm_sem_post,
-    .sem_trywait = bm_sem_trywait,
+    .sem_post_from_isr = bm_sem_post,
     .sem_wait = bm_sem_wait,
     .sem_destroy = bm_sem_destroy,
 };

@@ -49,7 +49,7 @@ _Static_assert(sizeof(pthread_mutex_t) <= sizeof(struct sts_mutex), "mutex stora
 
 struct sem_impl {
     pthread_mutex_t m;
-    pthread_cond_t c;
+    pthread_cond_t c; /* on CLOCK_MONOTONIC, for timed waits */
     uint32_t count;
 };
 _Static_assert(sizeof(struct sem_impl) <= sizeof(struct sts_sem), "semaphore storage");
@@ -59,7 +59,7 @@ static void *task_main(void *arg)
     struct sts_task *t = arg;
     while (t->step(t->arg) == STS_STEP_AGAIN)
         ;
-    t->done = 1; /* read after pthread_join only */
+    sts_task_set_done(t);
     return NULL;
 }
 
@@ -82,7 +82,10 @@ static int px_task_start(struct sts_task *t, sts_step_fn step, void *arg,
     memset(t, 0, sizeof(*t));
     t->step = step;
     t->arg = arg;
-    t->attr = attr ? *attr : (struct sts_task_attr){0, -1};
+    t->attr = attr ? *attr : (struct sts_task_attr){.cpu = -1};
+    /* threads round-robin only under SCHED_RR: the default (SCHED_OTHER
+     * shares by fairness, SCHED_FIFO runs to a block) is what holds */
+    t->time_slice_applied = t->attr.time_slice == STS_SLICE_DEFAULT;
     pthread_attr_t pa;
     pthread_t th;
     int rc = EPERM, pin = 0;
@@ -159,7 +162,15 @@ static int px_sem_init(struct sts_sem *s, uint32_t initial)
     p->count = initial;
     if (pthread_mutex_init(&p->m, NULL))
         return STS_ENOMEM;
-    if (pthread_cond_init(&p->c, NULL)) {
+    pthread_condattr_t ca;
+    int rc = pthread_condattr_init(&ca);
+    if (!rc)
+        rc = pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    if (!rc) {
+        rc = pthread_cond_init(&p->c, &ca);
+        pthread_condattr_destroy(&ca);
+    }
+    if (rc) {
         pthread_mutex_destroy(&p->m);
         return STS_ENOMEM;
     }
@@ -173,27 +184,23 @@ static void px_sem_post(struct sts_sem *s)
     pthread_cond_signal(&p->c);
     pthread_mutex_unlock(&p->m);
 }
-static int px_sem_trywait(struct sts_sem *s)
+static int px_sem_wait(struct sts_sem *s, uint64_t timeout_ns)
 {
     struct sem_impl *p = (struct sem_impl *)s->impl;
-    int rc = STS_EBUSY;
+    uint64_t deadline = timeout_ns == STS_WAIT_FOREVER ? 0 : posix_now_ns(NULL) + timeout_ns;
+    struct timespec ts = {(time_t)(deadline / 1000000000ull), (long)(deadline % 1000000000ull)};
+    int rc = STS_OK;
     pthread_mutex_lock(&p->m);
-    if (p->count) {
-        p->count--;
-        rc = STS_OK;
+    while (!p->count && rc == STS_OK) {
+        if (timeout_ns == STS_WAIT_FOREVER)
+            pthread_cond_wait(&p->c, &p->m);
+        else if (!timeout_ns || pthread_cond_timedwait(&p->c, &p->m, &ts) == ETIMEDOUT)
+            rc = p->count ? STS_OK : STS_EBUSY;
     }
+    if (rc == STS_OK)
+        p->count--;
     pthread_mutex_unlock(&p->m);
     return rc;
-}
-static int px_sem_wait(struct sts_sem *s)
-{
-    struct sem_impl *p = (struct sem_impl *)s->impl;
-    pthread_mutex_lock(&p->m);
-    while (!p->count)
-        pthread_cond_wait(&p->c, &p->m);
-    p->count--;
-    pthread_mutex_unlock(&p->m);
-    return STS_OK;
 }
 static void px_sem_destroy(struct sts_sem *s)
 {
@@ -216,7 +223,7 @@ static const struct sts_port_ops posix_port = {
     .mutex_destroy = px_mutex_destroy,
     .sem_init = px_sem_init,
     .sem_post = px_sem_post,
-    .sem_trywait = px_sem_trywait,
+    .sem_post_from_isr = px_sem_post, /* no interrupts on POSIX */
     .sem_wait = px_sem_wait,
     .sem_destroy = px_sem_destroy,
 };

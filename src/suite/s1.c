@@ -19,6 +19,12 @@
 #define S1_QUEUE 8
 #define S1_VECTOR 256
 #define S1_STEP_OPS 16 /* operations per step of a storage task */
+/* Stacks for an RTOS port (POSIX threads use their own): a load task only
+ * loops over its vector; a storage task goes down through the filesystem
+ * and the device (FileX's deepest call chain included). The measured use
+ * is in each point (stack_used_*). */
+#define S1_LOAD_STACK 1024u
+#define S1_STORAGE_STACK 8192u
 
 enum { MODE_DIRECT, MODE_MUTEX, MODE_IOTASK, N_MODES };
 static const char *const mode_name[N_MODES] = {"direct", "mutex", "iotask"};
@@ -27,6 +33,7 @@ struct s1_run;
 
 struct load_task {
     struct sts_task task;
+    uint64_t stack[S1_LOAD_STACK / 8];
     const volatile int *stop;
     uint32_t v[S1_VECTOR];
     uint64_t iterations;
@@ -44,6 +51,7 @@ struct storage_task {
     const char *failed_op; /* what failed, for the test's error: "write", "seek"... */
     const char *path;
     uint8_t buf[4 + S1_MAX_CHUNK];
+    uint64_t stack[S1_STORAGE_STACK / 8];
 };
 
 struct s1_run {
@@ -58,7 +66,7 @@ struct s1_run {
     uint8_t staging[S1_ALIGN * 2];
     uint32_t staged;
     uint64_t io_writes, io_aligned;
-    int priority_applied;
+    int priority_applied, time_slice_applied;
     struct storage_task a, b, io;
 };
 
@@ -217,10 +225,20 @@ static int io_step(void *arg)
     return STS_STEP_AGAIN;
 }
 
+/* Every S1 task: round robin among equal priorities, as the study's
+ * ThreadX tasks (where the port can switch it: STS_PORT_TIME_SLICING). */
+static struct sts_task_attr task_attr(int priority, int pin, void *stack, size_t stack_bytes)
+{
+    return (struct sts_task_attr){.priority = priority, .cpu = pin ? 0 : -1, .stack = stack,
+                                  .stack_bytes = stack_bytes, .time_slice = STS_SLICE_ON,
+                                  .name = "s1"};
+}
+
 /* lent by the workspace: ~100 KB that an MCU image must not carry in .bss */
 struct s1_mem {
-    struct s1_run run;
+    struct s1_run run; /* cleared for each point */
     struct load_task loads[4];
+    size_t load_stack_used, storage_stack_used; /* deepest seen in the whole test, bytes */
 };
 static int stop_loads;
 
@@ -243,9 +261,8 @@ static int s1_point(struct sts_ctx *c, struct s1_mem *mem, int mode, int is_writ
     r->is_write = is_write;
     r->mode = mode;
     r->chunk = chunk;
-    struct sts_task_attr attr = {0, pin ? 0 : -1};
     /* the storage side may run above the load (the guideline's I/O task) */
-    struct sts_task_attr sattr = {(int)c->plan->rt_priority, pin ? 0 : -1};
+    int sprio = (int)c->plan->rt_priority;
     int rc = port->mutex_init(&r->fs_lock);
     int lock_made = !rc, q_made = 0;
     if (!rc && mode == MODE_IOTASK) {
@@ -277,19 +294,23 @@ static int s1_point(struct sts_ctx *c, struct s1_mem *mem, int mode, int is_writ
     for (int i = 0; i < n_loads && !start_rc; i++) {
         memset(&loads[i], 0, sizeof(loads[i]));
         loads[i].stop = &stop_loads;
+        struct sts_task_attr attr = task_attr(0, pin, loads[i].stack, sizeof(loads[i].stack));
         start_rc = port->task_start(&loads[i].task, load_step, &loads[i], &attr);
         n_started += !start_rc;
     }
     if (!start_rc && mode == MODE_DIRECT) {
         sa->ops_left = ops;
+        struct sts_task_attr sattr = task_attr(sprio, pin, sa->stack, sizeof(sa->stack));
         start_rc = port->task_start(&sa->task, storage_step, sa, &sattr);
         if (!start_rc)
             port->task_join(&sa->task);
     } else if (!start_rc && mode == MODE_MUTEX) {
         sa->ops_left = ops / 2;
         sb->ops_left = ops - ops / 2;
-        int ra = port->task_start(&sa->task, storage_step, sa, &sattr);
-        int rb = port->task_start(&sb->task, storage_step, sb, &sattr);
+        struct sts_task_attr aa = task_attr(sprio, pin, sa->stack, sizeof(sa->stack));
+        struct sts_task_attr ab = task_attr(sprio, pin, sb->stack, sizeof(sb->stack));
+        int ra = port->task_start(&sa->task, storage_step, sa, &aa);
+        int rb = port->task_start(&sb->task, storage_step, sb, &ab);
         if (!ra)
             port->task_join(&sa->task);
         if (!rb)
@@ -298,12 +319,16 @@ static int s1_point(struct sts_ctx *c, struct s1_mem *mem, int mode, int is_writ
     } else if (!start_rc) {
         sa->ops_left = ops / 2;
         sb->ops_left = ops - ops / 2;
-        start_rc = port->task_start(&io->task, io_step, io, &sattr);
+        struct sts_task_attr aio = task_attr(sprio, pin, io->stack, sizeof(io->stack));
+        start_rc = port->task_start(&io->task, io_step, io, &aio);
         if (!start_rc) {
             struct storage_task *prod[2] = {sa, sb};
             int pr[2];
-            for (int i = 0; i < 2; i++)
-                pr[i] = port->task_start(&prod[i]->task, producer_step, prod[i], &sattr);
+            for (int i = 0; i < 2; i++) {
+                struct sts_task_attr ap =
+                    task_attr(sprio, pin, prod[i]->stack, sizeof(prod[i]->stack));
+                pr[i] = port->task_start(&prod[i]->task, producer_step, prod[i], &ap);
+            }
             for (int i = 0; i < 2; i++) {
                 if (!pr[i]) {
                     port->task_join(&prod[i]->task);
@@ -328,11 +353,17 @@ static int s1_point(struct sts_ctx *c, struct s1_mem *mem, int mode, int is_writ
         t1 = used[i]->t_last > t1 ? used[i]->t_last : t1;
     }
     r->priority_applied = sa->task.priority_applied;
+    r->time_slice_applied = sa->task.time_slice_applied;
+    for (size_t i = 0; i < WL_COUNT(used); i++)
+        if (used[i]->task.stack_used > mem->storage_stack_used)
+            mem->storage_stack_used = used[i]->task.stack_used;
     __atomic_store_n(&stop_loads, 1, __ATOMIC_RELEASE);
     *load_iters = 0;
     for (int i = 0; i < n_started; i++) {
         port->task_join(&loads[i].task);
         *load_iters += loads[i].iterations;
+        if (loads[i].task.stack_used > mem->load_stack_used)
+            mem->load_stack_used = loads[i].task.stack_used;
     }
     rc = sa->rc ? sa->rc : sb->rc ? sb->rc : io->rc;
     if (!rc && !start_rc && mode == MODE_IOTASK && is_write &&
@@ -393,6 +424,7 @@ static int s1_run(struct sts_ctx *c)
     rc = wl_prefill(c, "s1_b.dat", S1_FILE_BYTES);
     if (!rc)
         rc = wl_prefill(c, "s1_a.dat", S1_FILE_BYTES);
+    mem->load_stack_used = mem->storage_stack_used = 0; /* after the prefill's use */
     static const int load_levels[] = {0, 1, 2, 3, 4};
     uint64_t step = 0, steps = N_MODES * 2 * n_chunks * 5;
     for (int mode = 0; mode < N_MODES && !rc; mode++)
@@ -434,6 +466,13 @@ static int s1_run(struct sts_ctx *c)
             }
     if (c->plan->rt_priority) /* asked for: say whether the port could set it */
         sts_set_summary(c, STS_KV_B("priority_applied", mem->run.priority_applied != 0));
+    /* round robin at each tick among equal priorities: what the study's
+     * ThreadX did; POSIX's fair scheduler shares otherwise */
+    sts_set_summary(c, STS_KV_B("time_slicing", mem->run.time_slice_applied != 0));
+    if (mem->storage_stack_used) /* measured by an RTOS port: docs/porting.md */
+        sts_set_summary(c, STS_KV_U("storage_task_stack_used_bytes", mem->storage_stack_used));
+    if (mem->load_stack_used)
+        sts_set_summary(c, STS_KV_U("load_task_stack_used_bytes", mem->load_stack_used));
     int r1 = wl_remove(c, "s1_a.dat"), r2 = wl_remove(c, "s1_b.dat");
     return rc ? rc : r1 ? r1 : r2;
 }

@@ -1,5 +1,17 @@
 #include "sts_test.h"
+#include "storscope/port.h"
 #include "storscope/units.h"
+
+#define STS_TEST_STACK_BYTES 8192
+
+const struct sts_task_attr *sts_test_task_attr(int slot)
+{
+    static uint64_t stacks[STS_TEST_TASKS][STS_TEST_STACK_BYTES / 8];
+    static struct sts_task_attr attrs[STS_TEST_TASKS];
+    struct sts_task_attr *a = &attrs[slot];
+    *a = (struct sts_task_attr){.cpu = -1, .stack = stacks[slot], .stack_bytes = sizeof(stacks[slot])};
+    return a;
+}
 
 static void (*out)(const char *);
 static const char *current;

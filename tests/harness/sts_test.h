@@ -21,6 +21,13 @@ int sts_test_failed_now(void);
 int sts_test_run(const struct sts_test_case *const *groups, size_t n_groups,
                  void (*print)(const char *s));
 
+/* Attributes for the test's task number `slot` (0 .. STS_TEST_TASKS - 1):
+ * normal priority, any CPU, and a stack of its own, which an RTOS port
+ * needs; tasks running at once take different slots. */
+struct sts_task_attr;
+#define STS_TEST_TASKS 8
+const struct sts_task_attr *sts_test_task_attr(int slot);
+
 #define CHECK(cond)                                        \
     do {                                                   \
         if (!(cond)) {                                     \

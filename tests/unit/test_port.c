@@ -67,11 +67,11 @@ static void queue_keeps_order_and_bounds(void)
     struct producer p = {&q, 0, N_ITEMS};
     struct consumer c = {&q, 0, N_ITEMS, 0, 0};
     struct sts_task tp, tc;
-    CHECK_EQ(port->task_start(&tc, consume, &c, NULL), 0);
-    CHECK_EQ(port->task_start(&tp, produce, &p, NULL), 0);
+    CHECK_EQ(port->task_start(&tc, consume, &c, sts_test_task_attr(0)), 0);
+    CHECK_EQ(port->task_start(&tp, produce, &p, sts_test_task_attr(1)), 0);
     CHECK_EQ(port->task_join(&tp), 0);
     CHECK_EQ(port->task_join(&tc), 0);
-    CHECK(tp.done && tc.done);
+    CHECK(sts_task_done(&tp) && sts_task_done(&tc));
     CHECK_EQ(c.got, N_ITEMS);
     CHECK_EQ(c.out_of_order, 0);
     CHECK_EQ(c.last, N_ITEMS - 1);
@@ -112,7 +112,7 @@ static void mutex_excludes_under_contention(void)
     struct counter_task ct[4];
     for (int i = 0; i < 4; i++) {
         ct[i] = (struct counter_task){&k, 20};
-        CHECK_EQ(port->task_start(&t[i], count_task, &ct[i], NULL), 0);
+        CHECK_EQ(port->task_start(&t[i], count_task, &ct[i], sts_test_task_attr(i)), 0);
     }
     for (int i = 0; i < 4; i++)
         CHECK_EQ(port->task_join(&t[i]), 0);
@@ -129,11 +129,57 @@ static void semaphore_counts(void)
     struct sts_sem s;
     CHECK_EQ(port->sem_init(&s, 2), 0);
     port->sem_post(&s);
-    for (int i = 0; i < 3; i++)
-        CHECK_EQ(port->sem_trywait(&s), 0);
-    CHECK(port->sem_trywait(&s) == STS_EBUSY);
+    port->sem_post_from_isr(&s); /* from a task it must count the same */
+    for (int i = 0; i < 4; i++)
+        CHECK_EQ(port->sem_wait(&s, 0), 0);
+    CHECK(port->sem_wait(&s, 0) == STS_EBUSY);
     port->sem_post(&s);
-    CHECK_EQ(port->sem_wait(&s), 0);
+    CHECK_EQ(port->sem_wait(&s, STS_WAIT_FOREVER), 0);
+    port->sem_destroy(&s);
+}
+
+/* A wait that nobody answers gives up, and not before its time (read on
+ * the port's own clock: a lower bound, never a timing claim). */
+static void semaphore_wait_times_out(void)
+{
+    const struct sts_port_ops *port = sts_port();
+    const struct sts_clock *clock = sts_port_clock();
+    struct sts_sem s;
+    CHECK_EQ(port->sem_init(&s, 0), 0);
+    uint64_t t0 = sts_clock_now(clock);
+    CHECK(port->sem_wait(&s, 2000000) == STS_EBUSY);
+    CHECK(sts_clock_now(clock) - t0 >= 2000000);
+    port->sem_post(&s);
+    CHECK_EQ(port->sem_wait(&s, 2000000), 0); /* a count there is taken at once */
+    port->sem_destroy(&s);
+}
+
+/* A semaphore posted by another task wakes a timed wait before its end. */
+struct poster {
+    struct sts_sem *s;
+    int posted;
+};
+static int post_step(void *arg)
+{
+    struct poster *p = arg;
+    sts_port()->sleep_ns(1000000);
+    sts_port()->sem_post(p->s);
+    p->posted = 1;
+    return STS_STEP_DONE;
+}
+static void semaphore_wait_is_woken_by_a_post(void)
+{
+    const struct sts_port_ops *port = sts_port();
+    struct sts_sem s;
+    struct poster p = {&s, 0};
+    struct sts_task t;
+    CHECK_EQ(port->sem_init(&s, 0), 0);
+    CHECK_EQ(port->task_start(&t, post_step, &p, sts_test_task_attr(0)), 0);
+    /* a minute: only a lost post ends it (the bare-metal loop runs the
+     * poster while it waits) */
+    CHECK_EQ(port->sem_wait(&s, 60000000000ull), 0);
+    CHECK_EQ(port->task_join(&t), 0);
+    CHECK_EQ(p.posted, 1);
     port->sem_destroy(&s);
 }
 
@@ -149,7 +195,9 @@ static void priority_and_pinning_are_reported(void)
     int ran = 0;
     struct sts_task t;
     /* not CPU-bound: one step and done, so a real-time request is harmless */
-    struct sts_task_attr attr = {10, 0};
+    struct sts_task_attr attr = *sts_test_task_attr(0);
+    attr.priority = 10;
+    attr.cpu = 0;
     CHECK_EQ(port->task_start(&t, quick_step, &ran, &attr), 0);
     CHECK_EQ(port->task_join(&t), 0);
     CHECK_EQ(ran, 1);
@@ -193,6 +241,8 @@ const struct sts_test_case test_port_cases[] = {
     {"queue_keeps_order_and_bounds", queue_keeps_order_and_bounds},
     {"mutex_excludes_under_contention", mutex_excludes_under_contention},
     {"semaphore_counts", semaphore_counts},
+    {"semaphore_wait_times_out", semaphore_wait_times_out},
+    {"semaphore_wait_is_woken_by_a_post", semaphore_wait_is_woken_by_a_post},
     {"priority_and_pinning_are_reported", priority_and_pinning_are_reported},
     {NULL, NULL},
 };

@@ -919,8 +919,8 @@ static void appends_from_several_tasks(void)
     }
     struct sts_task pump_task;
     for (int i = 0; i < 3; i++)
-        CHECK_EQ(port->task_start(&prod[i].task, produce_step, &prod[i], NULL), 0);
-    CHECK_EQ(port->task_start(&pump_task, pump_step, NULL, NULL), 0);
+        CHECK_EQ(port->task_start(&prod[i].task, produce_step, &prod[i], sts_test_task_attr(i)), 0);
+    CHECK_EQ(port->task_start(&pump_task, pump_step, NULL, sts_test_task_attr(3)), 0);
     for (int i = 0; i < 3; i++)
         CHECK_EQ(port->task_join(&prod[i].task), 0);
     CHECK_EQ(port->task_join(&pump_task), 0);
@@ -1049,10 +1049,10 @@ static void every_call_from_its_own_task(void)
     }
     struct sts_task pump_task;
     for (int i = 0; i < 3; i++)
-        CHECK_EQ(port->task_start(&prod[i].task, produce_step, &prod[i], NULL), 0);
-    CHECK_EQ(port->task_start(&pump_task, pump_step, NULL, NULL), 0);
-    CHECK_EQ(port->task_start(&rd.task, read_step, &rd, NULL), 0);
-    CHECK_EQ(port->task_start(&cat.task, catalog_step, &cat, NULL), 0);
+        CHECK_EQ(port->task_start(&prod[i].task, produce_step, &prod[i], sts_test_task_attr(i)), 0);
+    CHECK_EQ(port->task_start(&pump_task, pump_step, NULL, sts_test_task_attr(3)), 0);
+    CHECK_EQ(port->task_start(&rd.task, read_step, &rd, sts_test_task_attr(4)), 0);
+    CHECK_EQ(port->task_start(&cat.task, catalog_step, &cat, sts_test_task_attr(5)), 0);
     for (int i = 0; i < 3; i++)
         CHECK_EQ(port->task_join(&prod[i].task), 0);
     CHECK_EQ(port->task_join(&pump_task), 0);
