@@ -5,3 +5,5 @@ set(CMAKE_C_COMPILER arm-none-eabi-gcc)
 set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
 set(CMAKE_C_FLAGS_INIT "-mcpu=cortex-m33 -mthumb -specs=nano.specs -ffunction-sections -fdata-sections")
 set(CMAKE_C_FLAGS_MINSIZEREL_INIT "-Os")
+# assembler sources (an RTOS kernel's port) for the same core
+set(CMAKE_ASM_FLAGS_INIT "-mcpu=cortex-m33 -mthumb")

@@ -5,7 +5,9 @@
 
 #include <string.h>
 
-void sts_systick_start(void);
+/* the clock file's: SysTick (cortexm_systick.c) or, where an RTOS has
+ * SysTick for its tick, the CMSDK timers (clock_an505_timers.c) */
+void sts_port_clock_start(void);
 
 static int semihost(int op, const void *arg)
 {
@@ -22,7 +24,7 @@ void board_init(void)
     static const char tt[] = ":tt";
     const void *args[3] = {tt, (const void *)4 /* "w" */, (const void *)3};
     console = semihost(0x01 /* SYS_OPEN */, args);
-    sts_systick_start();
+    sts_port_clock_start();
 }
 
 void board_write(const char *s, uint32_t n)

@@ -13,7 +13,12 @@ int main(void);
 void reset_handler(void);
 void fault_handler(void);
 void default_handler(void);
-void SysTick_Handler(void);
+/* What an RTOS kernel or a clock file provides; unexpected elsewhere. */
+void SVC_Handler(void) __attribute__((weak, alias("default_handler")));
+void PendSV_Handler(void) __attribute__((weak, alias("default_handler")));
+void SysTick_Handler(void) __attribute__((weak, alias("default_handler")));
+void TIMER0_Handler(void) __attribute__((weak, alias("default_handler"))); /* IRQ 3 */
+void TIMER1_Handler(void) __attribute__((weak, alias("default_handler"))); /* IRQ 4 */
 
 /* Copies done word by word in plain loops the compiler may not turn into
  * memcpy/memset calls before .data exists (-fno-tree-loop-distribute-patterns
@@ -88,7 +93,8 @@ void default_handler(void)
 #define D8 H(default_handler), H(default_handler), H(default_handler), H(default_handler), \
            H(default_handler), H(default_handler), H(default_handler), H(default_handler)
 /* Addresses as integers: ISO C has no object/function pointer mix. */
-__attribute__((section(".vectors"), used)) static const uintptr_t vectors[16 + 48] = {
+/* Not static: an RTOS kernel reads the initial stack pointer from it. */
+__attribute__((section(".vectors"), used)) const uintptr_t vectors[16 + 48] = {
     (uintptr_t)&__stack_top,
     H(reset_handler),
     H(default_handler), /* NMI */
@@ -98,10 +104,13 @@ __attribute__((section(".vectors"), used)) static const uintptr_t vectors[16 + 4
     H(fault_handler),   /* UsageFault */
     H(fault_handler),   /* SecureFault */
     0, 0, 0,
-    H(default_handler), /* SVCall */
+    H(SVC_Handler),
     H(default_handler), /* DebugMonitor */
     0,
-    H(default_handler), /* PendSV */
+    H(PendSV_Handler),
     H(SysTick_Handler),
-    D8, D8, D8, D8, D8, D8, /* external interrupts 0..47 */
+    /* external interrupts 0..47: the AN505's CMSDK timers are 3 and 4 */
+    H(default_handler), H(default_handler), H(default_handler), H(TIMER0_Handler),
+    H(TIMER1_Handler), H(default_handler), H(default_handler), H(default_handler),
+    D8, D8, D8, D8, D8,
 };

@@ -20,8 +20,8 @@ void SysTick_Handler(void)
     wraps++;
 }
 
-void sts_systick_start(void);
-void sts_systick_start(void)
+void sts_port_clock_start(void);
+void sts_port_clock_start(void)
 {
     SYST_RVR = RELOAD;
     SYST_CVR = 0;

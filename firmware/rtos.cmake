@@ -1,0 +1,76 @@
+# Firmware images on real RTOSes, built only from the user's own kernel
+# sources (never fetched by the build, never in CI):
+#   -DSTORSCOPE_THREADX_DIR=<eclipse-threadx/threadx>   the study's RTOS
+#   -DSTORSCOPE_FREERTOS_DIR=<FreeRTOS-Kernel>
+# Each gets the portable unit tests and the S1 image, on its Cortex-M33 GNU
+# port (secure-only / no TrustZone: QEMU's AN505 boots secure, SAU off).
+# Without the sources their ctest entries say so and are skipped.
+set(FW_RTOS_BOARD startup.c board_qemu_an505.c clock_an505_timers.c)
+set(FW_RTOSES)
+
+if(STORSCOPE_THREADX_DIR AND EXISTS "${STORSCOPE_THREADX_DIR}/common/inc/tx_api.h")
+  enable_language(ASM)
+  set(tx_port "${STORSCOPE_THREADX_DIR}/ports/cortex_m33/gnu")
+  file(GLOB tx_common "${STORSCOPE_THREADX_DIR}/common/src/*.c")
+  # the template low-level start is the board's (rtos_threadx.c); the
+  # secure-stack calls and MISRA helpers are not used in single mode
+  set(tx_asm context_restore context_save interrupt_control interrupt_disable
+      interrupt_restore schedule stack_build system_return)
+  list(TRANSFORM tx_asm PREPEND "${tx_port}/src/tx_thread_")
+  list(TRANSFORM tx_asm APPEND ".S")
+  add_library(threadx_kernel STATIC ${tx_common} ${tx_asm} "${tx_port}/src/tx_timer_interrupt.S")
+  target_include_directories(threadx_kernel PUBLIC "${STORSCOPE_THREADX_DIR}/common/inc"
+      "${tx_port}/inc")
+  target_compile_definitions(threadx_kernel PUBLIC TX_SINGLE_MODE_SECURE)
+  add_library(storscope_board_threadx STATIC ${FW_RTOS_BOARD} rtos_threadx.c
+      ${PROJECT_SOURCE_DIR}/src/port/threadx.c)
+  target_include_directories(storscope_board_threadx PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}
+      ${PROJECT_SOURCE_DIR}/include)
+  target_link_libraries(storscope_board_threadx PUBLIC threadx_kernel)
+  target_compile_options(storscope_board_threadx PRIVATE ${STORSCOPE_WARNINGS})
+  list(APPEND FW_RTOSES threadx)
+  message(STATUS "storscope: ThreadX firmware images ON (${STORSCOPE_THREADX_DIR})")
+else()
+  message(STATUS "storscope: ThreadX firmware images off (give -DSTORSCOPE_THREADX_DIR=<ThreadX source>)")
+endif()
+
+set_source_files_properties(startup.c PROPERTIES COMPILE_OPTIONS -fno-tree-loop-distribute-patterns)
+
+foreach(rtos IN LISTS FW_RTOSES)
+  storscope_firmware_image(storscope-tests-${rtos} BOARD storscope_board_${rtos} tests_main.c
+      ${FW_TEST_SOURCES})
+  target_link_libraries(storscope-tests-${rtos} PRIVATE storscope_board_${rtos})
+  # S1 with the storage tasks at the load's priority, and above it
+  storscope_firmware_image(storscope-s1-${rtos} BOARD storscope_board_${rtos} s1_main.c)
+  target_link_libraries(storscope-s1-${rtos} PRIVATE storscope_board_${rtos})
+  storscope_firmware_image(storscope-s1-priority-${rtos} BOARD storscope_board_${rtos} s1_main.c)
+  target_link_libraries(storscope-s1-priority-${rtos} PRIVATE storscope_board_${rtos})
+  target_compile_definitions(storscope-s1-priority-${rtos} PRIVATE S1_STORAGE_PRIORITY=1)
+endforeach()
+
+# ctest entries for every RTOS storscope knows: run where built, skipped
+# with the reason where not
+function(storscope_rtos_tests)
+  foreach(rtos threadx freertos)
+    string(TOUPPER ${rtos} RTOS)
+    if(rtos IN_LIST FW_RTOSES)
+      add_test(NAME firmware-tests-${rtos} COMMAND ${QEMU_RUN}
+          $<TARGET_FILE:storscope-tests-${rtos}>)
+      set_tests_properties(firmware-tests-${rtos} PROPERTIES PASS_REGULAR_EXPRESSION
+          " passed, 0 failed" FAIL_REGULAR_EXPRESSION "FAULT|FAIL " TIMEOUT 1000 LABELS ${rtos})
+      add_test(NAME firmware-s1-${rtos} COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/run_s1.sh
+          ${QEMU_SYSTEM_ARM} $<TARGET_FILE:storscope-s1-${rtos}>
+          $<TARGET_FILE:storscope-s1-priority-${rtos}> ${DEBIAN_PYTHON3}
+          ${PROJECT_SOURCE_DIR}/docs/storscope-result.schema.json ${CMAKE_CURRENT_BINARY_DIR}
+          ${rtos})
+      set_tests_properties(firmware-s1-${rtos} PROPERTIES TIMEOUT 2000 LABELS ${rtos})
+    else()
+      add_test(NAME firmware-tests-${rtos} COMMAND sh -c "echo 'skipped: the ${rtos} images \
+need its sources: -DSTORSCOPE_${RTOS}_DIR=<path> (never fetched by the build)'; exit 77")
+      set_tests_properties(firmware-tests-${rtos} PROPERTIES SKIP_RETURN_CODE 77 LABELS ${rtos})
+      add_test(NAME firmware-s1-${rtos} COMMAND sh -c "echo 'skipped: S1 on ${rtos} needs its \
+sources: -DSTORSCOPE_${RTOS}_DIR=<path> (never fetched by the build)'; exit 77")
+      set_tests_properties(firmware-s1-${rtos} PROPERTIES SKIP_RETURN_CODE 77 LABELS ${rtos})
+    endif()
+  endforeach()
+endfunction()
