@@ -34,6 +34,27 @@ else()
   message(STATUS "storscope: ThreadX firmware images off (give -DSTORSCOPE_THREADX_DIR=<ThreadX source>)")
 endif()
 
+if(STORSCOPE_FREERTOS_DIR AND EXISTS "${STORSCOPE_FREERTOS_DIR}/include/FreeRTOS.h")
+  set(rtos_port "${STORSCOPE_FREERTOS_DIR}/portable/GCC/ARM_CM33_NTZ/non_secure")
+  add_library(freertos_kernel STATIC "${STORSCOPE_FREERTOS_DIR}/tasks.c"
+      "${STORSCOPE_FREERTOS_DIR}/queue.c" "${STORSCOPE_FREERTOS_DIR}/list.c"
+      "${rtos_port}/port.c" "${rtos_port}/portasm.c")
+  target_include_directories(freertos_kernel PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/freertos
+      "${STORSCOPE_FREERTOS_DIR}/include" "${rtos_port}")
+  add_library(storscope_board_freertos STATIC ${FW_RTOS_BOARD} rtos_freertos.c
+      ${PROJECT_SOURCE_DIR}/src/port/freertos.c)
+  target_include_directories(storscope_board_freertos PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}
+      ${PROJECT_SOURCE_DIR}/include)
+  # one tick is one ms of MCU time (FreeRTOSConfig.h)
+  target_compile_definitions(storscope_board_freertos PRIVATE STS_FREERTOS_TICK_NS=1000000ull)
+  target_link_libraries(storscope_board_freertos PUBLIC freertos_kernel)
+  target_compile_options(storscope_board_freertos PRIVATE ${STORSCOPE_WARNINGS})
+  list(APPEND FW_RTOSES freertos)
+  message(STATUS "storscope: FreeRTOS firmware images ON (${STORSCOPE_FREERTOS_DIR})")
+else()
+  message(STATUS "storscope: FreeRTOS firmware images off (give -DSTORSCOPE_FREERTOS_DIR=<FreeRTOS-Kernel>)")
+endif()
+
 set_source_files_properties(startup.c PROPERTIES COMPILE_OPTIONS -fno-tree-loop-distribute-patterns)
 
 foreach(rtos IN LISTS FW_RTOSES)

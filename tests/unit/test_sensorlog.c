@@ -861,6 +861,18 @@ static void port_unlock(void *ctx)
     sts_port()->mutex_unlock(ctx);
 }
 
+/* Every task of these tests gives the others a turn at the end of a step.
+ * Spinning instead starves the one waiting for a lock on FreeRTOS, whose
+ * mutexes are not handed to a waiter: a task preempted inside a lock it
+ * takes in a loop (a producer in sl_append, a reader in sl_iter_next)
+ * keeps the pump blocked a whole round of time slices, again and again
+ * (ThreadX hands a mutex over; pthreads are fair enough). */
+static int again(void)
+{
+    sts_port()->yield();
+    return STS_STEP_AGAIN;
+}
+
 static int produce_step(void *arg)
 {
     struct producer *p = arg;
@@ -869,7 +881,7 @@ static int produce_step(void *arg)
         size_t len = make_record(p->id, p->k, buf);
         int rc = sl_append(&lg, p->id, p->k, buf, len);
         if (rc == SL_EFULL)
-            return STS_STEP_AGAIN; /* the pump task will make room */
+            return again(); /* the pump task will make room */
         if (rc) {
             p->rc = rc;
             break;
@@ -879,7 +891,7 @@ static int produce_step(void *arg)
             sl_sync_request(&lg);
     }
     if (p->k < p->n && !p->rc)
-        return STS_STEP_AGAIN;
+        return again();
     __atomic_sub_fetch(&producers_left, 1, __ATOMIC_ACQ_REL);
     return STS_STEP_DONE;
 }
@@ -893,9 +905,8 @@ static int pump_step(void *arg)
         pump_rc = rc;
         return STS_STEP_DONE;
     }
-    return __atomic_load_n(&producers_left, __ATOMIC_ACQUIRE) || rc == SL_BUSY
-               ? STS_STEP_AGAIN
-               : STS_STEP_DONE;
+    return __atomic_load_n(&producers_left, __ATOMIC_ACQUIRE) || rc == SL_BUSY ? again()
+                                                                               : STS_STEP_DONE;
 }
 
 /* Three producer tasks append while a pump task writes (threads on POSIX,
@@ -967,7 +978,7 @@ static int read_step(void *arg)
         if (rc == SL_ENOENT) {
             r->passes++;
             r->started = 0;
-            return r->final_pass ? STS_STEP_DONE : STS_STEP_AGAIN;
+            return r->final_pass ? STS_STEP_DONE : again();
         }
         int i = 0;
         while (i < 3 && others_prod[i].id != rec.stream)
@@ -979,7 +990,7 @@ static int read_step(void *arg)
         r->last[i] = rec.ts;
         r->seen++;
     }
-    return STS_STEP_AGAIN;
+    return again();
 }
 
 struct cataloguer {
@@ -1015,7 +1026,7 @@ static int catalog_step(void *arg)
         c->rc = rc;
         return STS_STEP_DONE;
     }
-    return __atomic_load_n(&producers_left, __ATOMIC_ACQUIRE) ? STS_STEP_AGAIN : STS_STEP_DONE;
+    return __atomic_load_n(&producers_left, __ATOMIC_ACQUIRE) ? again() : STS_STEP_DONE;
 }
 
 /* Producers that also ask for syncs, the pump, a reader and a task changing
