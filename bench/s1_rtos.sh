@@ -12,7 +12,7 @@ tx=$1 frt=$2 linux=${3:-}
 b=build/fw-rtos
 cmake --preset firmware -B $b -DSTORSCOPE_THREADX_DIR="$tx" -DSTORSCOPE_FREERTOS_DIR="$frt" >/dev/null
 cmake --build $b -j"$(nproc)" >/dev/null
-ctest --test-dir $b -R "firmware-s1-" --output-on-failure >/dev/null
+ctest --test-dir $b -R "firmware-s1-" -j2 --output-on-failure >&2
 python3 - "$b/firmware" "$linux" <<'PY'
 import json, sys
 d, linux = sys.argv[1], sys.argv[2]
@@ -20,6 +20,8 @@ def points(path):
     t = json.load(open(path))["tests"][0]
     return {(p["params"]["op"], p["params"]["mode"], p["params"]["chunk_bytes"],
              p["params"]["load_tasks"]): p for p in t["points"]}
+def summary(path):
+    return json.load(open(path))["tests"][0]
 runs = [("ThreadX", points(d + "/s1-threadx-equal.json"), points(d + "/s1-threadx-above.json")),
         ("FreeRTOS", points(d + "/s1-freertos-equal.json"), points(d + "/s1-freertos-above.json"))]
 if linux:
@@ -49,4 +51,11 @@ for c in (1, 64, 1024, 8192):
             cells.append("%.0f" % (ab[("write", "iotask", c, 0)]["runs"]["mean"] / 1e3))
             cells.append("%.0f %%" % (100 * (1 - ab[("write", "iotask", c, 4)]["metrics"]["degradation"])))
     print("| %d B | %s |" % (c, " | ".join(cells)))
+print()
+print("| task | ThreadX | FreeRTOS |")
+print("| --- | --- | --- |")
+for key, name in (("storage_task_stack_used_bytes", "S1 storage task"),
+                  ("load_task_stack_used_bytes", "S1 load task")):
+    print("| %s | %s |" % (name, " | ".join("%d B" % summary(d + "/s1-%s-equal.json" % r)[key]
+                                            for r in ("threadx", "freertos"))))
 PY

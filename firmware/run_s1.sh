@@ -5,21 +5,23 @@
 # priority direct writes lose >= 90 %, and with the storage side above the
 # load the I/O task keeps >= 90 % of its throughput. Prints the table.
 set -eu
-qemu=$1 equal=$2 above=$3 python=$4 schema=$5 out=$6 rtos=$7
+qemu=$1 equal=$2 above=$3 python=$4 schema=$5 out=$6 rtos=$7 fs=${8:-extentfs}
+tag=$rtos; [ "$fs" = extentfs ] || tag=$rtos-$fs
 for img in equal above; do
     eval elf=\$$img
     timeout 900 "$qemu" -M mps2-an505 -nographic -semihosting-config enable=on,target=native \
-        -icount shift=0,sleep=off -kernel "$elf" </dev/null >"$out/s1-$rtos-$img.json"
+        -icount shift=0,sleep=off -kernel "$elf" </dev/null >"$out/s1-$tag-$img.json"
 done
-"$python" - "$out/s1-$rtos-equal.json" "$out/s1-$rtos-above.json" "$schema" "$rtos" <<'PY'
+"$python" - "$out/s1-$tag-equal.json" "$out/s1-$tag-above.json" "$schema" "$rtos" "$fs" <<'PY'
 import json, sys, jsonschema
 schema = json.load(open(sys.argv[3]))
-rtos = sys.argv[4]
+rtos, fs = sys.argv[4], sys.argv[5]
 def loss(path):
     doc = json.load(open(path))
     jsonschema.validate(doc, schema, cls=jsonschema.Draft202012Validator)
     assert doc["status"] == "ok", doc["status"]
     assert doc["environment"]["rtos"] == rtos, doc["environment"]
+    assert doc["environment"]["filesystem"] == fs, doc["environment"]
     t = doc["tests"][0]
     assert t["id"] == "S1" and t["status"] == "ok", t["status"]
     out = {}
@@ -30,7 +32,7 @@ def loss(path):
 teq, eq = loss(sys.argv[1])
 tab, ab = loss(sys.argv[2])
 assert tab.get("priority_applied") is True, "the storage side did not run above the load"
-print("S1 on %s, throughput lost with 1/2/3/4 load tasks (%%), 1 KiB chunks:" % rtos)
+print("S1 on %s + %s, throughput lost with 1/2/3/4 load tasks (%%), 1 KiB chunks:" % (rtos, fs))
 for mode in ("direct", "mutex", "iotask"):
     for op in ("write", "read"):
         e = "/".join("%.0f" % (100 * eq[(op, mode, 1024, n)]) for n in (1, 2, 3, 4))

@@ -6,11 +6,16 @@
  * completion on the study's board; meanwhile the load tasks have the CPU.
  * Time is the MCU's at 160 MHz (clock_an505_timers.c). Results print as
  * storscope-result/1 JSON on the console. S1_STORAGE_PRIORITY above 0 runs
- * the storage side above the load (the guideline's I/O task). */
+ * the storage side above the load (the guideline's I/O task). S1_FILEX:
+ * the user's FileX instead of extentfs (with ThreadX, the study's stack),
+ * on an 8 MiB model that keeps its data. */
 #include "board.h"
 
 #include "storscope/error.h"
 #include "storscope/extentfs.h"
+#ifdef S1_FILEX
+#include "storscope/filex_fs.h"
+#endif
 #include "storscope/json.h"
 #include "storscope/port.h"
 #include "storscope/sim.h"
@@ -21,8 +26,15 @@
 #ifndef S1_STORAGE_PRIORITY
 #define S1_STORAGE_PRIORITY 0
 #endif
+#ifdef S1_FILEX
+#define SIM_CAPACITY (8ull * 1024 * 1024)
+#define SIM_KEEPS SIM_CAPACITY
+#define ARENA_BYTES (12u * 1024u * 1024u)
+#else
 #define SIM_CAPACITY (64ull * 1024 * 1024)
+#define SIM_KEEPS 0
 #define ARENA_BYTES (1u * 1024u * 1024u)
+#endif
 #define IOBUF_BYTES (2u * 1024u * 1024u)
 
 static __attribute__((section(".psram"))) uint64_t arena[ARENA_BYTES / 8];
@@ -31,8 +43,12 @@ static uint64_t hist[STS_CTX_LATS * STS_HIST_BUCKETS];
 
 static struct sts_sim sim;
 static struct sts_bd sim_bd;
+#ifdef S1_FILEX
+static struct sts_filex fx;
+#else
 static struct sts_extentfs efs;
 static struct sts_extentfs_file files[4];
+#endif
 static struct sts_mutex device_lock;
 
 /* One command at a time, each held for the model's time on the port
@@ -78,16 +94,27 @@ int main(void)
 {
     struct sts_sim_params p = *sts_sim_profile_find("emmc-stm32u5");
     p.capacity = SIM_CAPACITY;
-    if (sts_sim_init(&sim, &p, 1, arena, sizeof(arena), 0, &sim_bd))
+#ifdef S1_FILEX
+    p.erase_bytes = 256u * 1024u; /* a small model: erase blocks that fit it */
+#endif
+    if (sts_sim_init(&sim, &p, 1, arena, sizeof(arena), SIM_KEEPS, &sim_bd))
         return 2;
     if (sts_port()->mutex_init(&device_lock))
         return 2;
     struct sts_bd bd = {&paced_ops, NULL};
     struct sts_target t;
     memset(&t, 0, sizeof(t));
+#ifdef S1_FILEX
+    struct sts_filex_config cfg = {.bd = bd};
+    if (sts_filex_init(&fx, &cfg, &t.fs))
+        return 3;
+    const char *fs_name = "filex", *target = "sim:emmc-stm32u5,capacity=8M+filex";
+#else
     struct sts_extentfs_config cfg = {.bd = bd, .files = files, .n_files = 4};
     if (sts_extentfs_init(&efs, &cfg, &t.fs))
         return 2;
+    const char *fs_name = "extentfs", *target = "sim:emmc-stm32u5,capacity=64M,data=0";
+#endif
     t.kind = "sim";
     t.clock = *sts_port_clock();
     t.flags = 0; /* real time: the port clock, the device paced against it */
@@ -98,7 +125,7 @@ int main(void)
     sts_target_env(&t, STS_KV_U("cpu_hz", 160000000u));
     sts_target_env(&t, STS_KV_S("platform", "Cortex-M33 (QEMU mps2-an505, -icount shift=0)"));
     sts_target_env(&t, STS_KV_S("rtos", sts_port()->name));
-    sts_target_env(&t, STS_KV_S("filesystem", "extentfs"));
+    sts_target_env(&t, STS_KV_S("filesystem", fs_name));
     const struct sts_test_def *tests[] = {sts_test_find("S1")};
     struct sts_plan plan = {.tests = tests, .n_tests = 1, .scale = STS_SCALE_QUICK, .seed = 1,
                             .rt_priority = S1_STORAGE_PRIORITY};
@@ -108,7 +135,7 @@ int main(void)
     struct sts_sink sink;
     sts_json_sink_init(&js, &sink, board_sink_write, 0, 0, 1);
     struct sts_run_info ri = {
-        .tool_version = STORSCOPE_VERSION, .target = "sim:emmc-stm32u5,capacity=64M,data=0",
+        .tool_version = STORSCOPE_VERSION, .target = target,
         .target_kind = "sim", .suite = NULL, .scale = "quick", .seed = 1,
         .env = t.env, .n_env = t.n_env,
     };
