@@ -45,6 +45,8 @@ struct sts_statvfs {
 };
 
 struct sts_fs_ops {
+    /* The file position starts at 0 (no append), as POSIX open()'s: a
+     * workload that opens an existing file for writing overwrites it. */
     int (*open)(void *ctx, const char *path, int flags, sts_fh *out);
     int (*close)(void *ctx, sts_fh fh);
     /* Transfer up to len bytes at the file position; *done gets the count.

@@ -82,10 +82,16 @@ static int fs_open(void *ctx, const char *path, int flags, sts_fh *out)
         return STS_EBUSY; /* too many open files */
     UINT r = fx_file_open(&f->media, &f->files[i], name,
                           (flags & STS_O_WRONLY) ? FX_OPEN_FOR_WRITE : FX_OPEN_FOR_READ);
-    if (r == FX_SUCCESS && (flags & STS_O_TRUNC) && (flags & STS_O_WRONLY))
-        r = fx_file_truncate_release(&f->files[i], 0);
     if (r != FX_SUCCESS)
         return from_fx(r);
+    if ((flags & STS_O_TRUNC) && (flags & STS_O_WRONLY))
+        r = fx_file_truncate_release(&f->files[i], 0);
+    else if (flags & STS_O_WRONLY)
+        r = fx_file_extended_seek(&f->files[i], 0); /* FileX opens for writing at the end */
+    if (r != FX_SUCCESS) { /* open in FileX: closed again, or the slot leaks */
+        (void)fx_file_close(&f->files[i]);
+        return from_fx(r);
+    }
     f->used[i] = 1;
     *out = i;
     return STS_OK;

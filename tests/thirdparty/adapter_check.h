@@ -46,6 +46,17 @@ static int check_adapter(const char *name, struct sts_fs fs, uint64_t slack)
     EXPECT(o->stat(fs.ctx, path, &st) == STS_OK && st.size == sizeof(buf) && !st.is_dir);
     EXPECT(o->stat(fs.ctx, "d", &st) == STS_OK && st.is_dir);
     EXPECT(o->stat(fs.ctx, "nothing", &st) == STS_ENOENT);
+    /* opened again for writing, without truncation: it writes from the
+     * start, over what is there (FileX opens a file for writing at its
+     * end: its adapter appended, and S1 grew its files pass after pass) */
+    uint8_t head[100];
+    for (size_t i = 0; i < sizeof(head); i++)
+        head[i] = (uint8_t)~buf[i];
+    EXPECT(o->open(fs.ctx, path, STS_O_WRONLY, &fh) == STS_OK);
+    EXPECT(o->write(fs.ctx, fh, head, sizeof(head), &done) == STS_OK && done == sizeof(head));
+    EXPECT(o->close(fs.ctx, fh) == STS_OK);
+    EXPECT(o->stat(fs.ctx, path, &st) == STS_OK && st.size == sizeof(buf));
+    memcpy(buf, head, sizeof(head));
     EXPECT(o->open(fs.ctx, path, STS_O_RDONLY, &fh) == STS_OK);
     EXPECT(o->seek(fs.ctx, fh, 54321) == STS_OK);
     EXPECT(o->read(fs.ctx, fh, got, 1000, &done) == STS_OK && done == 1000);
