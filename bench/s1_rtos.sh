@@ -3,14 +3,16 @@
 # RTOS firmware images from the kernels' sources you give (never fetched by
 # the build), runs ctest's firmware-s1-* (each asserts the study's finding)
 # and prints bench/README.md's table from the results.
-#   sh bench/s1_rtos.sh <threadx source> <freertos source> [linux S1 JSON]
+#   [FILEX=<filex source>] sh bench/s1_rtos.sh <threadx source> <freertos source> [linux S1 JSON]
+# With FILEX, ThreadX + FileX (the study's stack) is measured too.
 # The Linux JSON: storscope run -t sim:emmc-stm32u5,clock=real,capacity=64M
 #   --tests S1 --scale quick -o s1-linux.json
 set -eu
 cd "$(dirname "$0")/.."
 tx=$1 frt=$2 linux=${3:-}
 b=build/fw-rtos
-cmake --preset firmware -B $b -DSTORSCOPE_THREADX_DIR="$tx" -DSTORSCOPE_FREERTOS_DIR="$frt" >/dev/null
+cmake --preset firmware -B $b -DSTORSCOPE_THREADX_DIR="$tx" -DSTORSCOPE_FREERTOS_DIR="$frt" \
+    -DSTORSCOPE_FILEX_DIR="${FILEX:-}" >/dev/null
 cmake --build $b -j"$(nproc)" >/dev/null
 ctest --test-dir $b -R "firmware-s1-" -j2 --output-on-failure >&2
 python3 - "$b/firmware" "$linux" <<'PY'
@@ -24,6 +26,10 @@ def summary(path):
     return json.load(open(path))["tests"][0]
 runs = [("ThreadX", points(d + "/s1-threadx-equal.json"), points(d + "/s1-threadx-above.json")),
         ("FreeRTOS", points(d + "/s1-freertos-equal.json"), points(d + "/s1-freertos-above.json"))]
+import os
+if os.path.exists(d + "/s1-threadx-filex-equal.json"):
+    runs.insert(1, ("ThreadX + FileX", points(d + "/s1-threadx-filex-equal.json"),
+                    points(d + "/s1-threadx-filex-above.json")))
 if linux:
     runs.append(("Linux (CFS)", points(linux), None))
 def loss(pts, k):

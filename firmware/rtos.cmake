@@ -67,7 +67,7 @@ foreach(rtos IN LISTS FW_RTOSES)
   storscope_firmware_image(storscope-s1-priority-${rtos} BOARD storscope_board_${rtos} s1_main.c)
   target_link_libraries(storscope-s1-priority-${rtos} PRIVATE storscope_board_${rtos})
   target_compile_definitions(storscope-s1-priority-${rtos} PRIVATE S1_STORAGE_PRIORITY=1)
-  if(STORSCOPE_HAVE_FILEX) # the user's FileX on the RTOS: with ThreadX, the study's stack (open)
+  if(STORSCOPE_HAVE_FILEX) # the user's FileX on the RTOS: with ThreadX, the study's stack
     foreach(v s1-filex s1-filex-priority)
       storscope_firmware_image(storscope-${v}-${rtos} BOARD storscope_board_${rtos} s1_main.c)
       target_link_libraries(storscope-${v}-${rtos} PRIVATE storscope_board_${rtos})
@@ -96,9 +96,15 @@ function(storscope_rtos_tests)
           ${PROJECT_SOURCE_DIR}/docs/storscope-result.schema.json ${CMAKE_CURRENT_BINARY_DIR}
           ${rtos})
       set_tests_properties(firmware-s1-${rtos} PROPERTIES TIMEOUT 2000 LABELS ${rtos})
-      # storscope-s1-filex-* are built but not yet a test: on ThreadX + FileX
-      # the 15th point (direct 1 KiB writes, 4th pass) fails with FileX's
-      # FX_NO_MORE_SPACE on an 8 MiB medium, with and without load: open
+      if(STORSCOPE_HAVE_FILEX)
+        add_test(NAME firmware-s1-filex-${rtos} COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/run_s1.sh
+            ${QEMU_SYSTEM_ARM} $<TARGET_FILE:storscope-s1-filex-${rtos}>
+            $<TARGET_FILE:storscope-s1-filex-priority-${rtos}> ${DEBIAN_PYTHON3}
+            ${PROJECT_SOURCE_DIR}/docs/storscope-result.schema.json ${CMAKE_CURRENT_BINARY_DIR}
+            ${rtos} filex)
+        set_tests_properties(firmware-s1-filex-${rtos} PROPERTIES TIMEOUT 3000
+            LABELS "${rtos};thirdparty")
+      endif()
     else()
       add_test(NAME firmware-tests-${rtos} COMMAND sh -c "echo 'skipped: the ${rtos} images \
 need its sources: -DSTORSCOPE_${RTOS}_DIR=<path> (never fetched by the build)'; exit 77")

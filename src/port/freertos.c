@@ -200,7 +200,7 @@ void sts_port_wait_until(uint64_t deadline_ns)
         xTaskGetSchedulerState() == taskSCHEDULER_RUNNING) {
         /* block until the board's timer interrupt: the CPU is the others'
          * meanwhile, as behind a DMA completion */
-        struct sts_sem s;
+        struct sts_sem s = {{0}}; /* the kernel object is made in it */
         if (rt_sem_init(&s, 0) == STS_OK) {
             if (sts_board_alarm(deadline_ns, &s) == STS_OK)
                 xSemaphoreTake(sem_of(&s), portMAX_DELAY);

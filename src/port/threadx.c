@@ -180,7 +180,7 @@ void sts_port_wait_until(uint64_t deadline_ns)
     if (deadline_ns > now + SPIN_NS && tx_thread_identify()) {
         /* block until the board's timer interrupt: the CPU is the others'
          * meanwhile, as behind a DMA completion */
-        struct sts_sem s;
+        struct sts_sem s = {{0}}; /* the kernel object is made in it */
         if (tx_sem_init(&s, 0) == STS_OK) {
             if (sts_board_alarm(deadline_ns, &s) == STS_OK)
                 tx_semaphore_get(sem_of(&s), TX_WAIT_FOREVER);
