@@ -5,6 +5,7 @@
  * instruction per ns of guest time, SysTick at 20 MHz = 50 instructions per
  * tick) and converted at STS_CPU_HZ (the study's 160 MHz). */
 #include "board.h"
+#include "mcu_clock.h"
 
 #include "storscope/error.h"
 #include "storscope/extentfs.h"
@@ -15,10 +16,6 @@
 
 #include <string.h>
 
-#ifndef STS_CPU_HZ
-#define STS_CPU_HZ 160000000ull
-#endif
-#define INSTR_PER_NS_OF_GUEST 1ull /* -icount shift=0 */
 #define SIM_CAPACITY (64ull * 1024 * 1024)
 #define ARENA_BYTES (1u * 1024u * 1024u)
 #define IOBUF_BYTES (2u * 1024u * 1024u)
@@ -31,22 +28,6 @@ static struct sts_sim sim;
 static struct sts_extentfs efs;
 static struct sts_extentfs_file files[4];
 
-/* Device time + CPU time on the MCU. The CPU time since the last reading is
- * folded into the model's clock: while the MCU computes, a command in flight
- * progresses, which is what lets the non-blocking path complete. */
-static uint64_t last_cpu_ns;
-static uint64_t mcu_now_ns(void *ctx)
-{
-    (void)ctx;
-    uint64_t guest_ns = sts_clock_now(sts_port_clock());
-    uint64_t instructions = guest_ns * INSTR_PER_NS_OF_GUEST;
-    uint64_t cpu_ns = sts_ticks_to_ns(instructions, STS_CPU_HZ); /* x 1e9 overflowed at 18 s */
-    sim.now_ns += cpu_ns - last_cpu_ns;
-    last_cpu_ns = cpu_ns;
-    return sim.now_ns;
-}
-static const struct sts_clock_ops mcu_clock_ops = {mcu_now_ns};
-
 /* ---- the engine's own cost on this MCU (issue 12.10) ----------------------
  * B0 once on a device that takes no time (null: under extentfs), timed by
  * the MCU's instructions alone: what a call costs storscope itself - the
@@ -55,7 +36,7 @@ static const struct sts_clock_ops mcu_clock_ops = {mcu_now_ns};
 static uint64_t cpu_now_ns(void *ctx)
 {
     (void)ctx;
-    return sts_ticks_to_ns(sts_clock_now(sts_port_clock()) * INSTR_PER_NS_OF_GUEST, STS_CPU_HZ);
+    return mcu_cpu_ns();
 }
 static const struct sts_clock_ops cpu_clock_ops = {cpu_now_ns};
 
@@ -110,8 +91,7 @@ int main(void)
     if (sts_extentfs_init(&efs, &cfg, &t.fs))
         return 2;
     t.kind = "sim";
-    t.clock.ops = &mcu_clock_ops;
-    t.clock.ctx = 0;
+    t.clock = mcu_clock(&sim);
     t.flags = STS_T_VIRTUAL_TIME;
     t.bd = &bd;
     sts_target_env(&t, STS_KV_S("device", p.name));
