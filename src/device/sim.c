@@ -75,7 +75,7 @@ int sts_sim_check(const struct sts_sim_params *p, const char **why)
         *why = "capacity, sector_bytes, page_bytes and erase_bytes must be non-zero";
     else if (p->erase_large_bytes && (p->erase_large_bytes % p->erase_bytes ||
                                       p->capacity % p->erase_large_bytes || !p->erase_large_ns))
-        *why = "erase_large_bytes must be a multiple of erase_bytes dividing the capacity, "
+        *why = "erase_large must be a multiple of erase_bytes dividing the capacity, "
                "with erase_large_time set";
     else if (p->erase_bytes % p->page_bytes)
         *why = "erase_bytes must be a multiple of page_bytes";

@@ -592,6 +592,8 @@ class BadInput(Base):
             (["-t", "sim:sd-consumer,warp=9"], "unknown option 'warp'"),
             (["-t", "sim:sd-consumer,capacity=lots"], "bad value 'lots' for 'capacity'"),
             (["-t", "sim:sd-consumer,erase_bytes=3000"], "multiple of page_bytes"),
+            # the message names the option the user typed, not the field
+            (["-t", "sim:nor-spi,erase_large=96K"], "erase_large must be a multiple of erase_bytes"),
             (["-t", "sim:sd-consumer,data=0", "--verify"], "keeps none"),
             (["--tests", "fsync", "--size", "64T"], "not enough free space"),
             (["-t", "sim:nand-slc", "--tests", "B0"], "sim:nand-slc+sensorlog"),
