@@ -129,6 +129,25 @@ static inline void sts_task_set_done(struct sts_task *t)
     __atomic_store_n(&t->done, 1, __ATOMIC_RELEASE);
 }
 
+/* For ports that take the caller's stack: fill it with `fill` before the
+ * task starts, and after it ends count how deep it reached (stacks grow
+ * down: the untouched words are at the bottom), for t->stack_used. Use the
+ * kernel's own fill value where it fills stacks again at creation. */
+static inline void sts_stack_paint(void *stack, size_t bytes, uint32_t fill)
+{
+    uint32_t *w = stack;
+    for (size_t i = 0; i < bytes / 4; i++)
+        w[i] = fill;
+}
+static inline size_t sts_stack_used(const void *stack, size_t bytes, uint32_t fill)
+{
+    const uint32_t *w = stack;
+    size_t n = bytes / 4, untouched = 0;
+    while (untouched < n && w[untouched] == fill)
+        untouched++;
+    return (n - untouched) * 4;
+}
+
 /* sem_wait's timeout that never expires. */
 #define STS_WAIT_FOREVER UINT64_MAX
 

@@ -101,9 +101,7 @@ static int rt_task_start(struct sts_task *t, sts_step_fn step, void *arg,
     t->pinned = 0; /* one core */
     t->time_slice_applied = t->attr.time_slice == STS_SLICE_DEFAULT ||
                             (t->attr.time_slice == STS_SLICE_ON) == (configUSE_TIME_SLICING == 1);
-    uint32_t *w = t->attr.stack;
-    for (size_t i = 0; i < t->attr.stack_bytes / 4; i++)
-        w[i] = STACK_PAINT;
+    sts_stack_paint(t->attr.stack, t->attr.stack_bytes, STACK_PAINT);
     struct rtos_task *x = impl_of(t);
     x->done = xSemaphoreCreateBinaryStatic(&x->done_buf);
     x->handle = xTaskCreateStatic(task_entry, t->attr.name ? t->attr.name : "sts",
@@ -126,11 +124,7 @@ static int rt_task_join(struct sts_task *t)
      * is safe, and a task deleted by another is gone at once */
     vTaskDelete(x->handle);
     vSemaphoreDelete(x->done);
-    const uint32_t *w = t->attr.stack; /* the stack grows down: count the untouched bottom */
-    size_t n = t->attr.stack_bytes / 4, untouched = 0;
-    while (untouched < n && w[untouched] == STACK_PAINT)
-        untouched++;
-    t->stack_used = (n - untouched) * 4;
+    t->stack_used = sts_stack_used(t->attr.stack, t->attr.stack_bytes, STACK_PAINT);
     return STS_OK;
 }
 

@@ -87,9 +87,7 @@ static int tx_task_start(struct sts_task *t, sts_step_fn step, void *arg,
     t->pinned = 0; /* one core */
     t->time_slice_applied = 1;
     ULONG slice = t->attr.time_slice == STS_SLICE_OFF ? TX_NO_TIME_SLICE : 1;
-    uint32_t *w = t->attr.stack;
-    for (size_t i = 0; i < t->attr.stack_bytes / 4; i++)
-        w[i] = STACK_PAINT;
+    sts_stack_paint(t->attr.stack, t->attr.stack_bytes, STACK_PAINT);
     struct tx_task *x = impl_of(t);
     if (tx_semaphore_create(&x->done, (CHAR *)"sts join", 0) != TX_SUCCESS)
         return STS_ENOMEM;
@@ -112,11 +110,7 @@ static int tx_task_join(struct sts_task *t)
     tx_thread_terminate(&x->thread);
     tx_thread_delete(&x->thread);
     tx_semaphore_delete(&x->done);
-    const uint32_t *w = t->attr.stack; /* the stack grows down: count the untouched bottom */
-    size_t n = t->attr.stack_bytes / 4, untouched = 0;
-    while (untouched < n && w[untouched] == STACK_PAINT)
-        untouched++;
-    t->stack_used = (n - untouched) * 4;
+    t->stack_used = sts_stack_used(t->attr.stack, t->attr.stack_bytes, STACK_PAINT);
     return STS_OK;
 }
 
