@@ -48,7 +48,7 @@ static void c_geometry(void *ctx, struct sts_bd_geometry *g)
     c->inner.ops->geometry(c->inner.ctx, g);
 }
 static const struct sts_bd_ops counted_ops = {c_read, c_program, c_erase, c_flush, c_geometry,
-                                              NULL, NULL};
+                                              NULL, NULL, NULL};
 
 static uint64_t sim_now(void *ctx)
 {

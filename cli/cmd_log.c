@@ -112,7 +112,7 @@ static void pad_geometry(void *ctx, struct sts_bd_geometry *g)
     g->capacity = p->claimed;
 }
 static const struct sts_bd_ops padded_ops = {pad_read, pad_refuse, pad_erase, pad_flush,
-                                             pad_geometry, NULL, NULL};
+                                             pad_geometry, NULL, NULL, NULL};
 
 static uint32_t le32(const uint8_t *p)
 {

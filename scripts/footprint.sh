@@ -33,6 +33,10 @@ char probe_seg_info[sizeof(struct sl_seg_info)];
 char probe_hist_default[2 * STS_HIST_BUCKETS * sizeof(uint64_t)];
 char probe_sub_bits[STS_HIST_SUB_BITS];
 char probe_hist_sub4[2 * STS_HIST_BUCKETS_FOR(4, STS_HIST_MAX_EXP) * sizeof(uint64_t)];
+/* sl_ram_bytes() of tests/unit/test_sl_ram.c's configuration: 1 KiB chunks,
+ * 16 segments, 3 streams, a 768 B ring */
+char probe_sl_study_min[sizeof(struct sl_log) + 2 * 1024 + 16 * sizeof(struct sl_seg_info) +
+                        3 * sizeof(struct sl_stream_info) + 768];
 PROBE
 arm-none-eabi-gcc -mcpu=cortex-m33 -mthumb -Os -std=c11 -fno-common -Iinclude \
     -c "$probe/probe.c" -o "$probe/probe.o"
@@ -89,6 +93,10 @@ echo "littlefs at 11,776 B of flash (21,940 B with its non-blocking variant) on 
 echo "Cortex-M4. Its RAM is the caller's: the record buffer, two chunk buffers and"
 echo "the per-segment table ($seg_info_bytes B per segment, sizeof(struct sl_seg_info));"
 echo "the log's own state, sizeof(struct sl_log), is $sl_log_bytes B on this target."
+echo "The smallest configuration for the study's three streams on NOR (1 KiB"
+echo "chunks, 16 segments, 3 streams, 2 ms erase slices, a 768 B ring;"
+echo "tests/unit/test_sl_ram.c runs it without losing a record and asserts it"
+echo "fits 4 KiB on a 32-bit MCU) takes $(probe_size sl_study_min) B of RAM all told here."
 echo
 # What a logger links of sensorlog (--gc-sections keeps what it calls): one
 # that only formats or mounts, appends, pumps and syncs, and one that also

@@ -128,6 +128,17 @@ struct sl_config {
      * segment, the offset aligned to it. sl_format() uses the large erase
      * whatever this says: nobody appends while it runs. */
     uint32_t erase_unit_bytes;
+    /* Nanoseconds of device time one erase step may take, on a device that
+     * can suspend an erase (sts_bd_ops.erase_for; SPI NOR): the step erases
+     * that long, suspends, and the next erase step resumes, so writes go on
+     * between the slices and the pump's longest step is this (plus the
+     * suspend, 20 us on a W25Q) or one chunk's program, whichever is longer
+     * - not a whole erase (45 ms typical, 400 ms worst for a NOR sector).
+     * The RAM buffer then covers the slice instead of the erase: on NOR,
+     * 2 ms instead of 400 ms is 200x less buffer. Each slice costs a
+     * suspend; the erase also goes on only while the pump runs. 0 = erase
+     * steps run to their end (also on devices that cannot suspend). */
+    uint32_t erase_slice_ns;
     /* RAM for records between append and the device: at least the largest
      * stall times the data rate (measure it with storscope's L1). A record
      * takes 12 bytes + its data here; at least SL_MIN_BUFFER bytes. */
@@ -328,9 +339,15 @@ int sl_layout(const struct sl_config *cfg, struct sl_layout *out);
  * with 12 B a record. The study's three streams (imu 1 kHz x 12 B, ppg
  * 100 Hz x 24 B, env 1 Hz x 64 B) put 27.7 KB/s into it; a SPI NOR sector
  * erase of 45 ms needs 1.25 KB and its worst case (400 ms) 11 KB; a 64 KiB
- * block erase (erase_unit_bytes) 4.2 KB and 55 KB. With 1 KiB chunks, 1 MiB
- * segments on a 16 MiB NOR (16) and 3 streams the rest is 3.3 KB on a
- * Cortex-M33. `storscope run --tests L1` measures the stall on a device. */
+ * block erase (erase_unit_bytes) 4.2 KB and 55 KB. With erase_slice_ns on
+ * a NOR that suspends erases, the longest step is the slice or one chunk's
+ * program (2 ms or 2.8 ms for 1 KiB: 80 B of the streams), whatever the
+ * erase takes. The smallest configuration for the study's streams on NOR:
+ * 1 KiB chunks, 16 segments, 3 streams, erase_slice_ns 2 ms and a 768 B
+ * ring: under 4 KiB on a Cortex-M33 (docs/footprint.md), and no record
+ * lost (tests/unit/test_sl_ram.c runs it for 200 s of the streams, three
+ * times round the log, on the host and on the MCU). `storscope run --tests L1`
+ * measures the stall on a device. */
 size_t sl_ram_bytes(const struct sl_config *cfg);
 
 /* Formats the region: reads every segment header, erases (raw) or trims

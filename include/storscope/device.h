@@ -61,6 +61,17 @@ struct sts_bd_ops {
      * is still running. NULL when the device only blocks. */
     int (*submit)(void *ctx, struct sts_bd_req *req);
     int (*poll)(void *ctx, struct sts_bd_req **done);
+    /* Optional, raw flash that can suspend an erase (SPI NOR's erase
+     * suspend/resume, 75h/7Ah): erases [addr, addr + len), erase_size
+     * aligned, for at most budget_ns of device time, then suspends it and
+     * returns with *done = 0; the same span again resumes it, and *done = 1
+     * once it is erased. Until then the span reads as torn (STS_EIO) and
+     * a power cut leaves it so. While one is suspended, reads and programs
+     * outside it run at once; an erase of another span, or a program into
+     * this one, first resumes it to the end. So a caller never waits for a
+     * whole erase in one call: its longest command is budget_ns plus the
+     * suspend latency. NULL when the device cannot. */
+    int (*erase_for)(void *ctx, uint64_t addr, uint64_t len, uint64_t budget_ns, int *done);
 };
 
 struct sts_bd {

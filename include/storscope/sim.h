@@ -63,6 +63,8 @@ struct sts_sim_params {
                                    D8h, beside its 4 KiB sector erase); 0 = none. An
                                    aligned erase covering it costs erase_large_ns once */
     uint64_t erase_large_ns;  /* its typical time; the same tail (shape, cap) applies */
+    uint64_t erase_suspend_ns; /* raw: the chip can suspend an erase (erase_for) and takes
+                                  this long to (SPI NOR tSUS); 0 = it cannot */
     uint64_t cache_bytes;     /* volatile write cache; 0 = write-through */
     uint64_t flush_ns;        /* fixed cost of a flush command */
     uint64_t dip_bytes;       /* a transfer size that is anomalously slow (0 = none) */
@@ -152,6 +154,9 @@ struct sts_sim {
     /* non-blocking path: one request in flight */
     struct sts_bd_req *inflight;
     uint64_t inflight_done_ns;    /* virtual time the request completes */
+    /* a suspended erase (erase_for): its span and the device time it still needs */
+    uint64_t susp_addr, susp_len, susp_left_ns;
+    struct sts_bd_ops ops;        /* what this model offers (erase_for only if it suspends) */
 };
 
 void sts_sim_set_faults(struct sts_sim *s, const struct sts_sim_faults *f);

@@ -163,7 +163,7 @@ static void raw_geometry(void *ctx, struct sts_bd_geometry *g)
 }
 
 static const struct sts_bd_ops raw_bd_ops = {raw_read, raw_program, raw_erase, raw_flush,
-                                             raw_geometry, NULL, NULL};
+                                             raw_geometry, NULL, NULL, NULL};
 
 /* ---- is the device in use? ---------------------------------------------- */
 static int read_str(const char *path, char *buf, size_t n)

@@ -423,6 +423,7 @@ void sts_sim_power_cut(struct sts_sim *s)
         q->result = STS_EIO;
         s->inflight_done_ns = s->now_ns;
     }
+    s->susp_len = s->susp_left_ns = 0; /* the chip forgets a suspended erase: its span stays torn */
     s->off = 1;
     s->n.power_cuts++;
 }
@@ -557,6 +558,68 @@ static int sim_read(void *ctx, uint64_t addr, void *buf, size_t len)
     return STS_OK;
 }
 
+/* Erases whole blocks of [addr, addr + len) in the model (the data goes
+ * now) and adds the time the chip takes to *t; STS_EIO when a block is bad
+ * or wears out in it. */
+static int erase_blocks(struct sts_sim *s, uint64_t addr, uint64_t len, uint64_t *t)
+{
+    uint32_t eb = s->p.erase_bytes;
+    int rc = STS_OK;
+    for (uint64_t b = addr / eb; b < (addr + len) / eb; b++) {
+        struct sts_sim_block *blk = &s->blocks[b];
+        if (blk->state == BLK_BAD) {
+            rc = STS_EIO;
+            continue;
+        }
+        for (uint32_t i = 0; i < s->pages_per_block; i++) {
+            uint32_t pg = (uint32_t)b * s->pages_per_block + i;
+            bit_set(s->programmed, pg, 0);
+            bit_set(s->torn, pg, 0);
+            store_drop(s, pg);
+        }
+        blk->erases++;
+        s->n.blocks_erased++;
+        /* a block of the large erase is one command when the span covers it
+         * whole: charged at its first sector */
+        uint64_t lb = s->p.erase_large_bytes, at = b * eb, l0 = lb ? at / lb * lb : 0;
+        if (lb && l0 >= addr && l0 + lb <= addr + len) {
+            if (at == l0)
+                *t += erase_time(s, s->p.erase_large_ns);
+        } else {
+            *t += erase_time(s, s->p.erase_ns);
+        }
+        if (s->p.endurance && blk->erases >= s->p.endurance) {
+            blk->state = BLK_BAD; /* worn out: this erase failed */
+            rc = STS_EIO;
+        }
+    }
+    return rc;
+}
+
+/* Whole pages of a span: torn (reads fail) or not. */
+static void span_torn(struct sts_sim *s, uint64_t addr, uint64_t len, int torn)
+{
+    uint32_t pb = s->p.page_bytes;
+    for (uint64_t pg = addr / pb; pg < (addr + len) / pb; pg++)
+        bit_set(s->torn, (uint32_t)pg, torn);
+}
+
+/* Resumes a suspended erase and waits for its end: what a driver does
+ * before a command the chip does not take while one is suspended. */
+static void finish_suspended(struct sts_sim *s)
+{
+    if (!s->susp_len)
+        return;
+    span_torn(s, s->susp_addr, s->susp_len, 0);
+    charge(s, s->susp_left_ns, 0, 0);
+    s->susp_len = s->susp_left_ns = 0;
+}
+
+static int suspended_in(const struct sts_sim *s, uint64_t addr, uint64_t len)
+{
+    return s->susp_len && addr < s->susp_addr + s->susp_len && s->susp_addr < addr + len;
+}
+
 static int copy_in(struct sts_sim *s, uint32_t page, uint32_t in, const uint8_t *src, size_t n,
                    int and_bits)
 {
@@ -592,6 +655,8 @@ static int sim_program(void *ctx, uint64_t addr, const void *buf, size_t len)
         if (!bit_get(s->dirty, (uint32_t)(addr / pb)))
             t += s->p.page_read_ns;
     }
+    if (suspended_in(s, addr, len))
+        finish_suspended(s);
     if (!s->p.managed) {
         /* raw flash: a programmed page takes no new data unless bits AND */
         for (uint64_t pg = addr / pb; len && pg <= (addr + len - 1) / pb; pg++)
@@ -654,38 +719,53 @@ static int sim_erase(void *ctx, uint64_t addr, uint64_t len)
     uint32_t eb = s->p.erase_bytes;
     if (addr % eb || len % eb)
         return STS_EINVAL;
-    int rc = STS_OK;
-    for (uint64_t b = addr / eb; b < (addr + len) / eb; b++) {
-        struct sts_sim_block *blk = &s->blocks[b];
-        if (blk->state == BLK_BAD) {
-            rc = STS_EIO;
-            continue;
-        }
-        for (uint32_t i = 0; i < s->pages_per_block; i++) {
-            uint32_t pg = (uint32_t)b * s->pages_per_block + i;
-            bit_set(s->programmed, pg, 0);
-            bit_set(s->torn, pg, 0);
-            store_drop(s, pg);
-        }
-        blk->erases++;
-        s->n.blocks_erased++;
-        /* a block of the large erase is one command when the span covers it
-         * whole: charged at its first sector */
-        uint64_t lb = s->p.erase_large_bytes, at = b * eb, l0 = lb ? at / lb * lb : 0;
-        if (lb && l0 >= addr && l0 + lb <= addr + len) {
-            if (at == l0)
-                t += erase_time(s, s->p.erase_large_ns);
-        } else {
-            t += erase_time(s, s->p.erase_ns);
-        }
-        if (s->p.endurance && blk->erases >= s->p.endurance) {
-            blk->state = BLK_BAD; /* worn out: this erase failed */
-            rc = STS_EIO;
-        }
-    }
+    finish_suspended(s);
+    int rc = erase_blocks(s, addr, len, &t);
     s->n.erases++;
     charge(s, t, 0, 0);
     return rc;
+}
+
+/* The erase is done in the model when it starts (its span torn until the
+ * chip would have finished), and the chip's time is paid out in slices. */
+static int sim_erase_for(void *ctx, uint64_t addr, uint64_t len, uint64_t budget_ns, int *done)
+{
+    struct sts_sim *s = ctx;
+    *done = 0;
+    if (!in_range(s, addr, len))
+        return STS_ERANGE;
+    int resume = s->susp_len && s->susp_addr == addr && s->susp_len == len;
+    int frc = fault_gate(s, 'e', addr, len);
+    if (frc)
+        return frc;
+    if (!resume) {
+        uint32_t eb = s->p.erase_bytes;
+        if (addr % eb || len % eb || !len)
+            return STS_EINVAL;
+        finish_suspended(s);
+        uint64_t t = s->p.cmd_write_ns;
+        int rc = erase_blocks(s, addr, len, &t);
+        s->n.erases++;
+        if (rc) { /* a bad or worn-out block fails the erase at once */
+            charge(s, t, 0, 0);
+            return rc;
+        }
+        span_torn(s, addr, len, 1);
+        s->susp_addr = addr;
+        s->susp_len = len;
+        s->susp_left_ns = t;
+    }
+    uint64_t step = budget_ns && budget_ns < s->susp_left_ns ? budget_ns : s->susp_left_ns;
+    s->susp_left_ns -= step;
+    if (s->susp_left_ns) {
+        charge(s, step + s->p.erase_suspend_ns, 0, 0);
+        return STS_OK;
+    }
+    span_torn(s, addr, len, 0);
+    s->susp_len = 0;
+    charge(s, step, 0, 0);
+    *done = 1;
+    return STS_OK;
 }
 
 static int sim_flush(void *ctx)
@@ -758,6 +838,7 @@ static const struct sts_bd_ops sim_bd_ops = {
     .geometry = sim_geometry,
     .submit = sim_submit,
     .poll = sim_poll,
+    .erase_for = sim_erase_for,
 };
 
 static uint64_t sim_now(void *ctx)
@@ -832,7 +913,10 @@ static int sim_init(struct sts_sim *s, const struct sts_sim_params *p, uint64_t 
         s->store_owner = take(&cur, &left, (size_t)s->store_slots * 4, zeroed);
         s->store = cur; /* not cleared: slots are initialised when taken */
     }
-    bd->ops = &sim_bd_ops;
+    s->ops = sim_bd_ops;
+    if (p->managed || !p->erase_suspend_ns)
+        s->ops.erase_for = NULL; /* the chip cannot suspend an erase */
+    bd->ops = &s->ops;
     bd->ctx = s;
     return STS_OK;
 }

@@ -82,6 +82,9 @@ const struct sts_sim_params sts_sim_profiles[] = {
         /* W25Q128JV: 64 KiB block erase 150 ms typical (2 s max), against
          * 45 ms (400 ms) for a 4 KiB sector: 5x cheaper per byte */
         .erase_large_bytes = KIB(64), .erase_large_ns = MS(150),
+        /* erase suspend (75h) takes tSUS = 20 us at most; page program is
+         * allowed while an erase is suspended (W25Q128JV datasheet) */
+        .erase_suspend_ns = US(20),
         .flush_ns = 0,
         .endurance = 100000,
     },
@@ -184,7 +187,8 @@ static const struct field fields[] = {
     F("page_read", TIME, page_read_ns), F("page_prog", TIME, page_prog_ns),
     F("erase_time", TIME, erase_ns), F("erase_tail_x100", NUM, erase_tail_x100),
     F("erase_tail_cap", NUM, erase_tail_cap), F("erase_large", SIZE, erase_large_bytes),
-    F("erase_large_time", TIME, erase_large_ns), F("cache", SIZE, cache_bytes),
+    F("erase_large_time", TIME, erase_large_ns), F("erase_suspend", TIME, erase_suspend_ns),
+    F("cache", SIZE, cache_bytes),
     F("flush_time", TIME, flush_ns), F("dip_bytes", SIZE, dip_bytes),
     F("dip_percent", NUM, dip_percent), F("cpu", TIME, cpu_ns), F("poll", TIME, poll_ns),
     F("fill_permille", NUM, fill_permille), F("endurance", NUM, endurance), F("bad_permille", NUM, bad_permille),

@@ -399,7 +399,11 @@ static int erase_unit(struct sl_log *log, uint32_t seg, uint32_t unit)
     if (unit > log->erase_block && (end % unit || log->seg_bytes - log->erase_off < unit))
         unit = log->erase_block;
     uint64_t at = end - unit;
-    int rc = log->cfg.bd.ops->erase(log->cfg.bd.ctx, at, unit);
+    int rc, done = 1;
+    if (log->cfg.erase_slice_ns && log->cfg.bd.ops->erase_for)
+        rc = log->cfg.bd.ops->erase_for(log->cfg.bd.ctx, at, unit, log->cfg.erase_slice_ns, &done);
+    else
+        rc = log->cfg.bd.ops->erase(log->cfg.bd.ctx, at, unit);
     if (rc) {
         log->erasing = SL_NO_SEG;
         if (rc == SL_EIO && !s->bad) { /* a bad block: never used again */
@@ -408,6 +412,8 @@ static int erase_unit(struct sl_log *log, uint32_t seg, uint32_t unit)
         }
         return rc;
     }
+    if (!done) /* suspended: the same call resumes it */
+        return SL_BUSY;
     log->erase_off += unit;
     if (log->erase_off < log->seg_bytes)
         return SL_BUSY;

@@ -43,7 +43,7 @@ static void geometry(void *ctx, struct sts_bd_geometry *g)
     g->erase_size = ERASE;
     g->flags = STS_BD_NEEDS_ERASE;
 }
-static const struct sts_bd_ops ops = {rd, prog, erase, flush, geometry, NULL, NULL};
+static const struct sts_bd_ops ops = {rd, prog, erase, flush, geometry, NULL, NULL, NULL};
 
 int main(void)
 {

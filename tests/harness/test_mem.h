@@ -16,5 +16,8 @@
 #define STS_TEST_IOBUF_BYTES (2u * 1024u * 1024u) /* the study's largest chunk */
 extern uint8_t sts_test_iobuf[STS_TEST_IOBUF_BYTES];
 extern uint64_t sts_test_hist[STS_CTX_LATS * STS_HIST_BUCKETS];
+/* A simulator arena for the sensorlog tests (one test at a time uses it). */
+#define STS_TEST_SIM_ARENA_BYTES (1536u * 1024u)
+extern uint64_t sts_test_sim_arena[STS_TEST_SIM_ARENA_BYTES / 8];
 
 #endif

@@ -47,24 +47,29 @@ struct sweep_config {
     uint32_t erase_unit;   /* cfg.erase_unit_bytes: 0 = the erase block */
     int reformat;          /* an old log is written, then formatted over (format
                               leaves its segments to be erased lazily) first */
+    uint32_t erase_slice_ns; /* cfg.erase_slice_ns: erases suspended between slices */
 };
 
 /* Media small enough that the workload recycles every segment several
  * times within the commands swept. */
 static const struct sweep_config configs[] = {
-    {"nor-defaults", "nor-spi", 256u << 10, 0, 0, 0, 0, 900, 0, 0},
-    {"nor-1k-chunks", "nor-spi", 128u << 10, 0, 1024, 8192, 0, 900, 0, 0},
+    {"nor-defaults", "nor-spi", 256u << 10, 0, 0, 0, 0, 900, 0, 0, 0},
+    {"nor-1k-chunks", "nor-spi", 128u << 10, 0, 1024, 8192, 0, 900, 0, 0, 0},
     /* 2 MiB in 1 KiB chunks: the default segment (16 KiB) doubles to 32 KiB */
-    {"nor-doubled-segments", "nor-spi", 2u << 20, 0, 1024, 0, 0, 7200, 0, 0},
+    {"nor-doubled-segments", "nor-spi", 2u << 20, 0, 1024, 0, 0, 7200, 0, 0, 0},
     /* the pump erases 64 KiB blocks (SPI NOR's large erase): cuts inside one */
-    {"nor-large-erase", "nor-spi", 1u << 20, 0, 1024, 64u << 10, 0, 900, 64u << 10, 0},
+    {"nor-large-erase", "nor-spi", 1u << 20, 0, 1024, 64u << 10, 0, 900, 64u << 10, 0, 0},
     /* a log formatted over an old one: its segments must never come back */
-    {"nor-reformatted", "nor-spi", 256u << 10, 0, 1024, 16u << 10, 0, 900, 0, 1},
-    {"emmc-reformatted", "emmc-stm32u5", 2u << 20, 256u << 10, 0, 0, 0, 900, 0, 1},
-    {"nand-defaults", "nand-slc", 1u << 20, 0, 0, 0, 0, 900, 0, 0},
-    {"emmc-defaults", "emmc-stm32u5", 2u << 20, 256u << 10, 0, 0, 0, 900, 0, 0},
-    {"emmc-nonblocking", "emmc-stm32u5", 2u << 20, 256u << 10, 0, 0, 1, 900, 0, 0},
-    {"sd-defaults", "sd-consumer", 2u << 20, 256u << 10, 0, 0, 0, 900, 0, 0},
+    {"nor-reformatted", "nor-spi", 256u << 10, 0, 1024, 16u << 10, 0, 900, 0, 1, 0},
+    {"emmc-reformatted", "emmc-stm32u5", 2u << 20, 256u << 10, 0, 0, 0, 900, 0, 1, 0},
+    {"nand-defaults", "nand-slc", 1u << 20, 0, 0, 0, 0, 900, 0, 0, 0},
+    {"emmc-defaults", "emmc-stm32u5", 2u << 20, 256u << 10, 0, 0, 0, 900, 0, 0, 0},
+    {"emmc-nonblocking", "emmc-stm32u5", 2u << 20, 256u << 10, 0, 0, 1, 900, 0, 0, 0},
+    {"sd-defaults", "sd-consumer", 2u << 20, 256u << 10, 0, 0, 0, 900, 0, 0, 0},
+    /* erases suspended every 1 ms (SPI NOR erase suspend): cuts between the
+     * slices, with writes in between, and in a suspended 64 KiB block */
+    {"nor-sliced-erase", "nor-spi", 256u << 10, 0, 1024, 16u << 10, 0, 900, 0, 0, 1000000},
+    {"nor-large-sliced", "nor-spi", 512u << 10, 0, 1024, 64u << 10, 0, 1800, 64u << 10, 0, 5000000},
 };
 
 static uint8_t *got;      /* by timestamp: the record was read back */
@@ -148,6 +153,7 @@ static int trial_init(struct trial *t, const struct sweep_config *c, uint64_t se
     t->cfg.chunk_bytes = c->chunk;
     t->cfg.segment_bytes = c->segment;
     t->cfg.erase_unit_bytes = c->erase_unit;
+    t->cfg.erase_slice_ns = c->erase_slice_ns;
     size_t chunk = 64u << 10; /* enough for any default chunk */
     if (!t->ring) {
         t->rec_inc = malloc(MAX_RECORDS * sizeof(*t->rec_inc));

@@ -73,7 +73,7 @@ static void cbd_geometry(void *ctx, struct sts_bd_geometry *g)
     c->inner.ops->geometry(c->inner.ctx, g);
 }
 static const struct sts_bd_ops corrupt_ops = {cbd_read, cbd_program, cbd_erase, cbd_flush,
-                                              cbd_geometry, NULL, NULL};
+                                              cbd_geometry, NULL, NULL, NULL};
 
 /* ---- a sink that remembers what it saw --------------------------------- */
 struct capture {

@@ -15,8 +15,7 @@
 
 #include <string.h>
 
-#define ARENA_BYTES (1536u * 1024u)
-static STS_TEST_BIG uint64_t arena[ARENA_BYTES / 8];
+#define arena sts_test_sim_arena
 
 /* ---- a device shim that counts what reaches the medium ------------------ */
 struct counting {
@@ -75,9 +74,9 @@ static int c_poll(void *ctx, struct sts_bd_req **done)
     return cnt.inner.ops->poll(cnt.inner.ctx, done);
 }
 static const struct sts_bd_ops counting_ops = {c_read, c_program, c_erase, c_flush, c_geometry,
-                                               NULL, NULL};
+                                               NULL, NULL, NULL};
 static const struct sts_bd_ops counting_nb_ops = {c_read, c_program, c_erase, c_flush,
-                                                  c_geometry, c_submit, c_poll};
+                                                  c_geometry, c_submit, c_poll, NULL};
 static uint64_t device_ops(void)
 {
     return cnt.reads + cnt.programs + cnt.erases + cnt.flushes;
@@ -1442,7 +1441,7 @@ static void fake_geometry(void *ctx, struct sts_bd_geometry *g)
     *g = fake_geo;
 }
 static const struct sts_bd_ops geometry_only_ops = {NULL, NULL, NULL, NULL, fake_geometry,
-                                                    NULL, NULL};
+                                                    NULL, NULL, NULL};
 
 /* What sensorlog.h says of chunk_bytes, page_bytes and segment_bytes left
  * at 0 (it once documented a 512 B chunk while the code used 4 KiB). */
