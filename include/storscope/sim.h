@@ -22,6 +22,8 @@
 extern "C" {
 #endif
 
+#define STS_SIM_MAX_OPEN_AUS 16
+
 struct sts_sim_params {
     const char *name;         /* profile name, e.g. "sd-consumer" */
     const char *summary;      /* one line: what it models */
@@ -65,6 +67,12 @@ struct sts_sim_params {
     uint64_t erase_large_ns;  /* its typical time; the same tail (shape, cap) applies */
     uint64_t erase_suspend_ns; /* raw: the chip can suspend an erase (erase_for) and takes
                                   this long to (SPI NOR tSUS); 0 = it cannot */
+    uint64_t au_bytes;        /* managed: allocation unit, the span the controller keeps
+                                 open for writing (an SD card's AU: 4 MiB); 0 = none */
+    uint32_t open_aus;        /* AUs written in turn without a merge (at most
+                                 STS_SIM_MAX_OPEN_AUS); writing another closes the least
+                                 recently written, paying the copy of its unwritten pages
+                                 (page_read + page_prog each); 0 = no limit */
     uint64_t cache_bytes;     /* volatile write cache; 0 = write-through */
     uint64_t flush_ns;        /* fixed cost of a flush command */
     uint64_t dip_bytes;       /* a transfer size that is anomalously slow (0 = none) */
@@ -90,6 +98,7 @@ struct sts_sim_counters {
     uint64_t bytes_read, bytes_written;                   /* host bytes */
     uint64_t pages_programmed;                            /* incl. GC and WL copies */
     uint64_t gc_runs, gc_pages_copied, wl_moves;
+    uint64_t au_merges;                                   /* AUs closed to open another */
     uint64_t blocks_erased;                               /* incl. GC */
     uint64_t stalls;                                      /* commands that ran GC or WL */
     uint64_t injected_errors, power_cuts, pages_lost;
@@ -156,6 +165,10 @@ struct sts_sim {
     uint64_t inflight_done_ns;    /* virtual time the request completes */
     /* a suspended erase (erase_for): its span and the device time it still needs */
     uint64_t susp_addr, susp_len, susp_left_ns;
+    /* open allocation units: which, pages written since opened, last use */
+    uint64_t au_open[STS_SIM_MAX_OPEN_AUS], au_used[STS_SIM_MAX_OPEN_AUS];
+    uint64_t au_last[STS_SIM_MAX_OPEN_AUS], au_tick;
+    uint32_t au_n;
     struct sts_bd_ops ops;        /* what this model offers (erase_for only if it suspends) */
 };
 

@@ -85,6 +85,9 @@ int sts_sim_check(const struct sts_sim_params *p, const char **why)
         *why = "capacity / page_bytes is too large";
     else if (!p->read_bw || !p->write_bw)
         *why = "read_bw and write_bw must be non-zero";
+    else if (p->au_bytes && (!p->managed || p->au_bytes % p->page_bytes ||
+                             p->open_aus > STS_SIM_MAX_OPEN_AUS))
+        *why = "au needs a managed device, a multiple of page_bytes, and open_aus <= 16";
     else if (p->managed && p->capacity / p->erase_bytes < 4)
         *why = "a managed device needs at least 4 erase blocks";
     else
@@ -639,6 +642,45 @@ static int copy_in(struct sts_sim *s, uint32_t page, uint32_t in, const uint8_t 
     return STS_OK;
 }
 
+/* The controller writes into a few open AUs; a write to another closes
+ * the least recently written one, copying the pages of it that were not
+ * written since it was opened (a merge), which is what collapses a card
+ * written in more places at once than it keeps open. */
+static uint64_t au_touch(struct sts_sim *s, uint64_t addr, size_t len, int *stalled)
+{
+    uint64_t au = s->p.au_bytes, t = 0;
+    if (!au || !s->p.open_aus || !len)
+        return 0;
+    uint64_t au_pages = au / s->p.page_bytes;
+    for (uint64_t u = addr / au; u <= (addr + len - 1) / au; u++) {
+        uint64_t lo = u * au > addr ? u * au : addr;
+        uint64_t hi = (u + 1) * au < addr + len ? (u + 1) * au : addr + len;
+        uint64_t pages = (hi - lo + s->p.page_bytes - 1) / s->p.page_bytes;
+        uint32_t i = 0;
+        while (i < s->au_n && s->au_open[i] != u)
+            i++;
+        if (i == s->au_n) {
+            if (s->au_n < s->p.open_aus) {
+                s->au_n++;
+            } else {
+                i = 0; /* close the least recently written */
+                for (uint32_t j = 1; j < s->au_n; j++)
+                    if (s->au_last[j] < s->au_last[i])
+                        i = j;
+                uint64_t left = s->au_used[i] < au_pages ? au_pages - s->au_used[i] : 0;
+                t += left * (s->p.page_read_ns + s->p.page_prog_ns);
+                s->n.au_merges++;
+                *stalled = 1;
+            }
+            s->au_open[i] = u;
+            s->au_used[i] = 0;
+        }
+        s->au_used[i] += pages;
+        s->au_last[i] = ++s->au_tick;
+    }
+    return t;
+}
+
 static int sim_program(void *ctx, uint64_t addr, const void *buf, size_t len)
 {
     struct sts_sim *s = ctx;
@@ -657,6 +699,7 @@ static int sim_program(void *ctx, uint64_t addr, const void *buf, size_t len)
     }
     if (suspended_in(s, addr, len))
         finish_suspended(s);
+    t += au_touch(s, addr, len, &stalled);
     if (!s->p.managed) {
         /* raw flash: a programmed page takes no new data unless bits AND */
         for (uint64_t pg = addr / pb; len && pg <= (addr + len - 1) / pb; pg++)

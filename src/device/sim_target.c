@@ -17,6 +17,7 @@
 #ifdef STORSCOPE_HAVE_FILEX
 #include "storscope/filex_fs.h"
 #endif
+#include "storscope/fakebd.h"
 #include "storscope/faultbd.h"
 #include "storscope/sim.h"
 #include "storscope/target.h"
@@ -36,6 +37,7 @@ struct sim_target {
     struct sts_sim sim;
     struct sts_bd bd;        /* the model; in real time, wrapped by `timed` */
     struct sts_bd timed;
+    struct sts_fakebd fake;  /* fake=: bd claims more than the model holds */
     struct sts_faultbd fault; /* dev_fail_*: over bd (or timed) */
     struct sts_bd faulty;
     int real;
@@ -467,7 +469,8 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
     }
     struct sts_sim_params p = *prof;
     uint64_t seed = t->seed, fill = prof->fill_permille / 10;
-    int keep = 1, real = 0;
+    int keep = 1, real = 0, fake_lost = 0;
+    uint64_t fake_real = 0;
     struct sts_sim_faults faults = {0};
     /* dev_fail_*: the k-th device command fails (faultbd), under whatever
      * filesystem sits on the model */
@@ -523,6 +526,11 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
             rc = sts_parse_size(v, &faults.error_lo);
         } else if (!strcmp(k, "error_hi")) {
             rc = sts_parse_size(v, &faults.error_hi);
+        } else if (!strcmp(k, "fake")) {
+            rc = sts_parse_size(v, &fake_real);
+            rc = !rc && !fake_real ? STS_EINVAL : rc;
+        } else if (!strcmp(k, "fake_lost")) {
+            rc = sts_parse_bool(v, &fake_lost);
         } else if (!strcmp(k, "clock")) {
             if (!strcmp(v, "real"))
                 real = 1;
@@ -539,6 +547,16 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
             snprintf(err, errlen, "sim: bad value '%s' for '%s'", v, k);
             return STS_EINVAL;
         }
+    }
+    uint64_t claimed = p.capacity;
+    if (fake_real) { /* the model holds the real size; the card claims the rest */
+        if (fake_real >= claimed || fake_real % p.erase_bytes) {
+            snprintf(err, errlen, "sim:%s: fake= must be below the capacity (%llu B) and a "
+                                  "multiple of the erase block (%u B)",
+                     spec->arg, (unsigned long long)claimed, (unsigned)p.erase_bytes);
+            return STS_EINVAL;
+        }
+        p.capacity = fake_real;
     }
     const char *why;
     if (sts_sim_check(&p, &why)) {
@@ -580,6 +598,10 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
         return STS_ENOMEM;
     }
     int rc = sts_sim_init_zeroed(&st->sim, &p, seed, st->arena, arena_bytes, keep_bytes, &st->bd);
+    if (!rc && fake_real) {
+        struct sts_bd model = st->bd;
+        rc = sts_fakebd_init(&st->fake, &model, claimed, fake_lost, &st->bd);
+    }
     if (!rc && fill)
         rc = sts_sim_prefill(&st->sim, (uint32_t)(fill * 10));
     if (!rc)
@@ -641,7 +663,11 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
     sts_target_env(t, STS_KV_S("device_summary", p.summary));
     sts_target_env(t, STS_KV_S("clock", real ? "real" : "virtual"));
     sts_target_env(t, STS_KV_U("sim_seed", seed));
-    sts_target_env(t, STS_KV_U("sim_capacity_bytes", p.capacity));
+    sts_target_env(t, STS_KV_U("sim_capacity_bytes", claimed));
+    if (fake_real) {
+        sts_target_env(t, STS_KV_U("sim_fake_real_bytes", fake_real));
+        sts_target_env(t, STS_KV_S("sim_fake_kind", fake_lost ? "lost writes" : "aliasing"));
+    }
     sts_target_env(t, STS_KV_U("sim_sector_bytes", p.sector_bytes));
     sts_target_env(t, STS_KV_U("sim_page_bytes", p.page_bytes));
     sts_target_env(t, STS_KV_U("sim_erase_bytes", p.erase_bytes));

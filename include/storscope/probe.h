@@ -1,0 +1,97 @@
+/* What is this card, really? Measurements that find what a device does not
+ * say: whether it holds the capacity it claims (f3probe's method), and how
+ * many allocation units its controller keeps open for writing and how
+ * large they are (flashbench's --open-au method). Both write; the caller
+ * decides whether that is allowed and may keep an undo log that puts every
+ * byte back afterwards.
+ *
+ * Portable: no heap, no stdio; the caller lends the buffers. Time is the
+ * target's clock (virtual on simulated media). */
+#ifndef STORSCOPE_PROBE_H
+#define STORSCOPE_PROBE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "storscope/clock.h"
+#include "storscope/device.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Every block the probe overwrites, saved first, so it can be put back
+ * (--preserve). Entries are appended; sts_probe_undo() replays them newest
+ * first, which restores the medium even where writes aliased each other. */
+struct sts_probe_undo {
+    uint8_t *mem;  /* caller's memory; NULL = keep nothing (the probe may destroy data) */
+    size_t cap;    /* bytes of mem */
+    size_t used;
+};
+
+struct sts_probe_env {
+    struct sts_bd bd;
+    struct sts_clock clock;
+    uint8_t *buf;      /* scratch: at least 2 x STS_PROBE_MAX_BLOCK bytes, 8-aligned */
+    size_t buf_bytes;
+    struct sts_probe_undo *undo; /* NULL: nothing is saved */
+    uint64_t seed;     /* makes each run's stamps its own */
+};
+#define STS_PROBE_MAX_BLOCK (256u * 1024u)
+
+/* ---- fake capacity ---------------------------------------------------- */
+enum sts_probe_fake_kind {
+    STS_FAKE_GENUINE = 0, /* every block written read back as itself */
+    STS_FAKE_ALIAS = 1,   /* addresses wrap round: writing beyond the real size
+                             overwrites the card's start */
+    STS_FAKE_LOST = 2,    /* writes beyond the real size vanish */
+};
+
+struct sts_probe_fake {
+    enum sts_probe_fake_kind kind;
+    uint64_t claimed_bytes; /* what the device says */
+    uint64_t usable_bytes;  /* what it holds: claimed when genuine; otherwise the
+                               real size, to within one block */
+    uint64_t block_bytes;   /* the unit written and checked */
+    uint64_t grid_bytes;    /* the sparse sample spacing (a dense prefix of this many
+                               bytes catches any wrap-around at block granularity) */
+    uint32_t blocks_written, blocks_read, bad_blocks; /* bad: I/O errors, not evidence */
+    uint64_t device_ns;     /* time the probe took on the target's clock */
+};
+
+/* Writes stamped blocks - a dense prefix of grid_bytes and one block every
+ * grid_bytes beyond, O(sqrt(capacity / block)) blocks - reads them back, and
+ * narrows the real size down by single-block tests. Needs write access. */
+int sts_probe_fake(const struct sts_probe_env *env, struct sts_probe_fake *out);
+
+/* ---- open allocation units ------------------------------------------- */
+#define STS_PROBE_MAX_STREAMS 24
+
+struct sts_probe_au {
+    uint32_t streams_tried;   /* 1 .. this many streams were written in turn */
+    uint32_t open_aus;        /* the most written in turn without collapse */
+    int limited;              /* 1: one more stream collapsed; 0: none did up to streams_tried */
+    uint64_t au_bytes;        /* the allocation unit: the smallest stream spacing at which
+                                 open_aus + 1 streams still collapse (0: not found) */
+    uint64_t write_bytes;     /* each write */
+    uint64_t spacing_bytes;   /* between streams while counting */
+    uint64_t median_ns[STS_PROBE_MAX_STREAMS + 1]; /* [n]: median write with n streams */
+    uint32_t writes;
+    uint64_t device_ns;
+};
+
+/* flashbench's --open-au method: n streams each write sequentially in its
+ * own far-apart region, in turn; n is raised until the median write is
+ * COLLAPSE_FACTOR times the one-stream median (every write then pays a
+ * merge). Then the spacing is halved until open_aus + 1 streams stop
+ * collapsing: they share AUs. Managed media only (STS_ENOTSUP on raw). */
+#define STS_PROBE_COLLAPSE_FACTOR 4
+int sts_probe_open_aus(const struct sts_probe_env *env, struct sts_probe_au *out);
+
+/* Puts back every block the undo log holds, newest first; empties it. */
+int sts_probe_undo(const struct sts_probe_env *env);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,376 @@
+/* probe.h: fake capacity and open allocation units, found by writing. */
+#include "storscope/probe.h"
+#include "storscope/error.h"
+#include "storscope/rng.h"
+
+#include <string.h>
+
+static void geometry(const struct sts_probe_env *e, struct sts_bd_geometry *g)
+{
+    memset(g, 0, sizeof(*g));
+    e->bd.ops->geometry(e->bd.ctx, g);
+}
+
+/* The unit written: a whole erase block on raw flash (it must be erased
+ * first), else 4 KiB or the program unit if larger. */
+static uint64_t block_of(const struct sts_bd_geometry *g)
+{
+    if (g->flags & STS_BD_NEEDS_ERASE)
+        return g->erase_size;
+    return g->prog_size > 4096 ? g->prog_size : 4096;
+}
+
+/* ---- undo log: [data][addr u64][len u32] per entry, walked from the end - */
+#define UNDO_TAIL 12u
+
+static int save(const struct sts_probe_env *e, uint64_t addr, uint64_t len)
+{
+    struct sts_probe_undo *u = e->undo;
+    if (!u || !u->mem)
+        return STS_OK;
+    if (u->cap - u->used < len + UNDO_TAIL)
+        return STS_ENOMEM;
+    uint8_t *at = u->mem + u->used;
+    int rc = e->bd.ops->read(e->bd.ctx, addr, at, (size_t)len);
+    if (rc == STS_EIO) /* unreadable already: nothing to put back but the place */
+        memset(at, 0xFF, (size_t)len);
+    else if (rc)
+        return rc;
+    uint32_t l32 = (uint32_t)len;
+    memcpy(at + len, &addr, 8);
+    memcpy(at + len + 8, &l32, 4);
+    u->used += len + UNDO_TAIL;
+    return STS_OK;
+}
+
+/* Writes one block: erased first where the medium needs it. */
+static int put(const struct sts_probe_env *e, uint64_t addr, const uint8_t *data, uint64_t len)
+{
+    struct sts_bd_geometry g;
+    geometry(e, &g);
+    if (g.flags & STS_BD_NEEDS_ERASE) {
+        int rc = e->bd.ops->erase(e->bd.ctx, addr, len);
+        if (rc)
+            return rc;
+    }
+    return e->bd.ops->program(e->bd.ctx, addr, data, (size_t)len);
+}
+
+int sts_probe_undo(const struct sts_probe_env *e)
+{
+    struct sts_probe_undo *u = e->undo;
+    int first_rc = STS_OK;
+    while (u && u->mem && u->used >= UNDO_TAIL) {
+        uint64_t addr;
+        uint32_t len;
+        memcpy(&addr, u->mem + u->used - UNDO_TAIL, 8);
+        memcpy(&len, u->mem + u->used - 4, 4);
+        u->used -= UNDO_TAIL + len;
+        int rc = put(e, addr, u->mem + u->used, len);
+        if (rc && !first_rc)
+            first_rc = rc; /* go on: put back as much as can be */
+    }
+    if (!first_rc)
+        first_rc = e->bd.ops->flush(e->bd.ctx);
+    return first_rc;
+}
+
+/* ---- stamps ------------------------------------------------------------ */
+/* A block's bytes follow from (address, run nonce, generation): its own
+ * address at its start, so a block found elsewhere names where it was
+ * written. */
+static void stamp(uint8_t *b, uint64_t len, uint64_t addr, uint64_t nonce, uint64_t gen)
+{
+    memcpy(b, &addr, 8);
+    memcpy(b + 8, &nonce, 8);
+    memcpy(b + 16, &gen, 8);
+    uint64_t x = sts_mix64(addr ^ nonce ^ (gen << 48));
+    for (uint64_t i = 24; i + 8 <= len; i += 8) {
+        x = sts_mix64(x + i);
+        memcpy(b + i, &x, 8);
+    }
+}
+
+/* What a block read back holds: 1 = its own stamp, 0 = something else;
+ * *from = the address a stamp of this run names (UINT64_MAX: none). */
+static int check(const uint8_t *got, uint8_t *scratch, uint64_t len, uint64_t addr,
+                 uint64_t nonce, uint64_t *from)
+{
+    uint64_t a, n, gen;
+    memcpy(&a, got, 8);
+    memcpy(&n, got + 8, 8);
+    memcpy(&gen, got + 16, 8);
+    *from = UINT64_MAX;
+    if (n != nonce)
+        return 0;
+    stamp(scratch, len, a, nonce, gen);
+    if (memcmp(scratch, got, (size_t)len))
+        return 0;
+    *from = a;
+    return a == addr;
+}
+
+/* ---- fake capacity ----------------------------------------------------- */
+struct fake_run {
+    const struct sts_probe_env *e;
+    struct sts_probe_fake *out;
+    uint64_t blk, nonce, gen;
+    uint8_t *w, *r;
+};
+
+static int write_stamp(struct fake_run *f, uint64_t addr)
+{
+    int rc = save(f->e, addr, f->blk);
+    if (rc)
+        return rc;
+    stamp(f->w, f->blk, addr, f->nonce, ++f->gen);
+    f->out->blocks_written++;
+    rc = put(f->e, addr, f->w, f->blk);
+    if (rc == STS_EIO)
+        f->out->bad_blocks++;
+    return rc;
+}
+
+/* 1 own stamp, 0 not, <0 error; *from as check() */
+static int read_stamp(struct fake_run *f, uint64_t addr, uint64_t *from)
+{
+    f->out->blocks_read++;
+    int rc = f->e->bd.ops->read(f->e->bd.ctx, addr, f->r, (size_t)f->blk);
+    if (rc == STS_EIO) {
+        f->out->bad_blocks++;
+        *from = UINT64_MAX;
+        return rc;
+    }
+    if (rc)
+        return rc;
+    return check(f->r, f->w, f->blk, addr, f->nonce, from);
+}
+
+/* Lost writes: a block at or beyond the real size does not read back.
+ * Between the last good sample and the first bad one, by bisection. */
+static int narrow_lost(struct fake_run *f, uint64_t good, uint64_t bad, uint64_t *real)
+{
+    while (bad - good > f->blk) {
+        uint64_t mid = good + (bad - good) / 2 / f->blk * f->blk;
+        uint64_t from;
+        int rc = write_stamp(f, mid);
+        if (rc && rc != STS_EIO)
+            return rc;
+        rc = rc ? 0 : read_stamp(f, mid, &from);
+        if (rc < 0 && rc != STS_EIO)
+            return rc;
+        if (rc == 1)
+            good = mid;
+        else
+            bad = mid;
+    }
+    *real = bad;
+    return STS_OK;
+}
+
+/* Wrap-around: D = (where a stamp was written) - (where it was found) is a
+ * multiple of the real size R. R is the smallest divisor R' of D (in
+ * blocks) for which a write at R' lands on address 0. */
+static int narrow_alias(struct fake_run *f, uint64_t d, uint64_t *real)
+{
+    uint64_t units = d / f->blk;
+    for (uint64_t j = units; j >= 1; j--) { /* largest j first: smallest R' */
+        if (units % j)
+            continue;
+        uint64_t cand = d / j, from;
+        if (cand >= f->out->claimed_bytes)
+            continue;
+        int rc = write_stamp(f, 0);
+        if (!rc)
+            rc = write_stamp(f, cand);
+        if (rc)
+            return rc;
+        rc = read_stamp(f, 0, &from);
+        if (rc < 0)
+            return rc;
+        if (rc == 0 && from == cand) {
+            *real = cand;
+            return STS_OK;
+        }
+    }
+    *real = d;
+    return STS_OK;
+}
+
+/* The samples, ascending: every block of [0, grid), then one every grid,
+ * then the last block; UINT64_MAX after the last. */
+static uint64_t next_sample(uint64_t a, uint64_t blk, uint64_t grid, uint64_t last)
+{
+    if (a == last)
+        return UINT64_MAX;
+    uint64_t n = a < grid ? a + blk : a + grid;
+    return n > last ? last : n;
+}
+
+int sts_probe_fake(const struct sts_probe_env *e, struct sts_probe_fake *out)
+{
+    struct sts_bd_geometry g;
+    geometry(e, &g);
+    memset(out, 0, sizeof(*out));
+    struct fake_run f = {e, out, block_of(&g), sts_mix64(e->seed ^ 0xF3F3F3F3ull), 0, e->buf,
+                         NULL};
+    if (!g.capacity || f.blk > STS_PROBE_MAX_BLOCK || e->buf_bytes < 2 * f.blk ||
+        g.capacity < 4 * f.blk)
+        return STS_EINVAL;
+    f.r = e->buf + f.blk;
+    out->claimed_bytes = g.capacity;
+    out->block_bytes = f.blk;
+    /* grid ~ sqrt(capacity x block): as many prefix blocks as grid points */
+    uint64_t grid = f.blk;
+    while (grid * grid / f.blk < g.capacity && grid * 2 <= g.capacity / 4)
+        grid *= 2;
+    out->grid_bytes = grid;
+    uint64_t t0 = sts_clock_now(&e->clock);
+    int rc = STS_OK;
+    uint64_t last = (g.capacity - f.blk) / f.blk * f.blk;
+    for (uint64_t a = 0; a != UINT64_MAX && !rc; a = next_sample(a, f.blk, grid, last)) {
+        rc = write_stamp(&f, a);
+        rc = rc == STS_EIO ? STS_OK : rc; /* a bad block: skipped, counted */
+    }
+    if (!rc)
+        rc = e->bd.ops->flush(e->bd.ctx);
+    /* read back: the first sample that is not itself, and the shortest
+     * distance a stamp was found below where it was written */
+    uint64_t good = 0, bad = 0, moved = 0;
+    int seen_bad = 0;
+    for (uint64_t a = 0; a != UINT64_MAX && !rc; a = next_sample(a, f.blk, grid, last)) {
+        uint64_t from;
+        int own = read_stamp(&f, a, &from);
+        if (own == STS_EIO)
+            continue;
+        if (own < 0) {
+            rc = own;
+        } else if (own == 1) {
+            good = seen_bad ? good : a;
+        } else if (from != UINT64_MAX && from > a) {
+            moved = !moved || from - a < moved ? from - a : moved;
+        } else if (!seen_bad) {
+            seen_bad = 1;
+            bad = a;
+        }
+    }
+    uint64_t real = g.capacity;
+    if (!rc && moved) {
+        out->kind = STS_FAKE_ALIAS;
+        rc = narrow_alias(&f, moved, &real);
+    } else if (!rc && seen_bad) {
+        out->kind = STS_FAKE_LOST;
+        rc = narrow_lost(&f, good, bad, &real);
+    }
+    out->usable_bytes = real;
+    out->device_ns = sts_clock_now(&e->clock) - t0;
+    return rc;
+}
+
+/* ---- open allocation units -------------------------------------------- */
+static void sort_u64(uint64_t *v, uint32_t n)
+{
+    for (uint32_t i = 1; i < n; i++)
+        for (uint32_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
+            uint64_t t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
+        }
+}
+
+#define ROUNDS 8 /* measured rounds, after one that opens the AUs */
+
+struct au_run {
+    const struct sts_probe_env *e;
+    struct sts_probe_au *out;
+    uint64_t base, next; /* each trial starts in fresh space: base + next */
+    uint64_t capacity;
+};
+
+/* n streams spaced `spacing` apart write w bytes each in turn for
+ * ROUNDS + 1 rounds; the median of the measured writes. */
+static int streams(struct au_run *r, uint32_t n, uint64_t spacing, uint64_t *median)
+{
+    uint64_t w = r->out->write_bytes, t[ROUNDS * (STS_PROBE_MAX_STREAMS + 1)];
+    uint64_t start = r->base + r->next;
+    if (start + (uint64_t)n * spacing > r->capacity) {
+        r->next = 0; /* wrap to the start of the probed span */
+        start = r->base;
+    }
+    if (start + (uint64_t)n * spacing > r->capacity)
+        return STS_ENOSPC;
+    uint32_t k = 0;
+    memset(r->e->buf, 0xA5, (size_t)w);
+    for (uint32_t round = 0; round <= ROUNDS; round++)
+        for (uint32_t s = 0; s < n; s++) {
+            uint64_t at = start + s * spacing + round * w;
+            int rc = save(r->e, at, w);
+            if (rc)
+                return rc;
+            uint64_t t0 = sts_clock_now(&r->e->clock);
+            rc = r->e->bd.ops->program(r->e->bd.ctx, at, r->e->buf, (size_t)w);
+            if (rc)
+                return rc;
+            r->out->writes++;
+            if (round)
+                t[k++] = sts_clock_now(&r->e->clock) - t0;
+        }
+    sort_u64(t, k);
+    *median = t[k / 2];
+    /* the next trial writes past these regions' start */
+    r->next += (uint64_t)n * spacing;
+    return STS_OK;
+}
+
+int sts_probe_open_aus(const struct sts_probe_env *e, struct sts_probe_au *out)
+{
+    struct sts_bd_geometry g;
+    geometry(e, &g);
+    memset(out, 0, sizeof(*out));
+    if (g.flags & STS_BD_NEEDS_ERASE)
+        return STS_ENOTSUP; /* raw flash: no controller keeps anything open */
+    uint64_t w = g.page_size > 16384 ? g.page_size : 16384;
+    if (w > e->buf_bytes || w > STS_PROBE_MAX_BLOCK)
+        return STS_EINVAL;
+    out->write_bytes = w;
+    /* far apart: the largest power of two that fits every stream twice */
+    uint64_t spacing = 1ull << 30;
+    while (spacing > w * 64 && spacing * (STS_PROBE_MAX_STREAMS + 1) * 2 > g.capacity)
+        spacing /= 2;
+    if (spacing * (STS_PROBE_MAX_STREAMS + 1) > g.capacity)
+        return STS_EINVAL; /* too small to tell */
+    out->spacing_bytes = spacing;
+    struct au_run r = {e, out, 0, 0, g.capacity};
+    uint64_t t0 = sts_clock_now(&e->clock);
+    int rc = STS_OK;
+    uint64_t base_ns = 0;
+    for (uint32_t n = 1; n <= STS_PROBE_MAX_STREAMS && !rc; n++) {
+        rc = streams(&r, n, spacing, &out->median_ns[n]);
+        if (rc)
+            break;
+        out->streams_tried = n;
+        if (n == 1)
+            base_ns = out->median_ns[1] ? out->median_ns[1] : 1;
+        if (out->median_ns[n] > STS_PROBE_COLLAPSE_FACTOR * base_ns) {
+            out->limited = 1;
+            out->open_aus = n - 1;
+            break;
+        }
+        out->open_aus = n;
+    }
+    /* the AU: halve the spacing until open_aus + 1 streams stop collapsing */
+    if (!rc && out->limited && out->open_aus) {
+        uint32_t n = out->open_aus + 1;
+        for (uint64_t d = spacing; d >= w * 4 && !rc; d /= 2) {
+            uint64_t m;
+            rc = streams(&r, n, d, &m);
+            if (rc)
+                break;
+            if (m <= STS_PROBE_COLLAPSE_FACTOR * base_ns)
+                break;
+            out->au_bytes = d;
+        }
+    }
+    out->device_ns = sts_clock_now(&e->clock) - t0;
+    return rc;
+}

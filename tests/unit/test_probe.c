@@ -1,0 +1,194 @@
+/* storscope probe against models whose answers are known: counterfeit
+ * capacity (aliasing and lost writes, several real sizes, and no false
+ * alarm on any genuine profile) and open allocation units (count and size
+ * exact), with the medium put back byte for byte when asked. */
+#include "sts_test.h"
+#include "storscope/error.h"
+#include "storscope/fakebd.h"
+#include "storscope/probe.h"
+#include "storscope/sim.h"
+
+#include "test_mem.h"
+
+#include <string.h>
+
+#define KIB 1024ull
+#define MIB (1024ull * 1024ull)
+
+static struct sts_sim sim;
+static struct sts_bd model;
+static struct sts_fakebd fake;
+/* the shared I/O buffer: scratch, then the undo log */
+#define scratch sts_test_iobuf
+#define SCRATCH_BYTES (2 * STS_PROBE_MAX_BLOCK)
+#define undo_mem (sts_test_iobuf + SCRATCH_BYTES)
+#define UNDO_BYTES (512 * KIB)
+static struct sts_probe_undo undo;
+static struct sts_probe_env env;
+
+/* A profile shrunk to `capacity` (erase blocks small enough to fit). */
+static int medium(const char *profile, uint64_t capacity, int keep)
+{
+    struct sts_sim_params p = *sts_sim_profile_find(profile);
+    p.capacity = capacity;
+    if (p.managed && p.erase_bytes > 64 * KIB) {
+        p.erase_bytes = 64 * KIB;
+        p.page_bytes = 4 * KIB;
+        p.cache_bytes = p.cache_bytes ? 16 * KIB : 0;
+        p.au_bytes = 0;
+    }
+    if (p.erase_large_bytes && capacity % p.erase_large_bytes)
+        p.erase_large_bytes = 0;
+    int rc = sts_sim_init(&sim, &p, 5, sts_test_sim_arena, sizeof(sts_test_sim_arena),
+                          keep ? capacity : 0, &model);
+    memset(&env, 0, sizeof(env));
+    env.bd = model;
+    sts_sim_clock(&sim, &env.clock);
+    env.buf = scratch;
+    env.buf_bytes = SCRATCH_BYTES;
+    env.seed = 11;
+    return rc;
+}
+
+/* The model behind a card that claims `claimed` bytes. */
+static int counterfeit(uint64_t real, uint64_t claimed, int lost)
+{
+    int rc = medium("sd-consumer", real, 1);
+    return rc ? rc : sts_fakebd_init(&fake, &model, claimed, lost, &env.bd);
+}
+
+/* ---- fake capacity ------------------------------------------------------ */
+static void fake_capacity_is_found_for_every_kind_and_size(void)
+{
+    static const uint64_t reals[] = {256 * KIB, 640 * KIB, 1 * MIB, 1280 * KIB};
+    static const uint64_t claims[] = {64 * MIB, 2 * 1024 * MIB, 5 * MIB};
+    for (int lost = 0; lost <= 1; lost++)
+        for (size_t i = 0; i < sizeof(reals) / sizeof(reals[0]); i++)
+            for (size_t j = 0; j < sizeof(claims) / sizeof(claims[0]); j++) {
+                CHECK_EQ(counterfeit(reals[i], claims[j], lost), 0);
+                struct sts_probe_fake f;
+                CHECK_EQ(sts_probe_fake(&env, &f), 0);
+                CHECK_EQ(f.kind, lost ? STS_FAKE_LOST : STS_FAKE_ALIAS);
+                CHECK_EQ(f.claimed_bytes, claims[j]);
+                /* the real size, to within one block of what was written */
+                CHECK(f.usable_bytes >= reals[i] && f.usable_bytes - reals[i] < f.block_bytes);
+                CHECK_EQ(f.bad_blocks, 0);
+                /* bounded: about two blocks per grid step of the prefix */
+                CHECK(f.blocks_written <= 2 * (f.grid_bytes / f.block_bytes) +
+                                              claims[j] / f.grid_bytes + 64);
+            }
+}
+
+static void genuine_profiles_raise_no_alarm(void)
+{
+    for (size_t i = 0; i < sts_n_sim_profiles; i++) {
+        const struct sts_sim_params *p = &sts_sim_profiles[i];
+        uint64_t cap = p->managed ? 1 * MIB : p->erase_bytes * 8;
+        CHECK_EQ(medium(p->name, cap, 1), 0);
+        struct sts_probe_fake f;
+        CHECK_EQ(sts_probe_fake(&env, &f), 0);
+        CHECK_EQ(f.kind, STS_FAKE_GENUINE);
+        CHECK_EQ(f.usable_bytes, cap);
+        CHECK(f.blocks_written > 4);
+    }
+}
+
+static uint64_t model_sum(uint64_t bytes)
+{
+    uint8_t b[4096];
+    uint64_t h = 1469598103934665603ull;
+    for (uint64_t a = 0; a < bytes; a += sizeof(b)) {
+        if (model.ops->read(model.ctx, a, b, sizeof(b)))
+            return 0;
+        for (size_t i = 0; i < sizeof(b); i++)
+            h = (h ^ b[i]) * 1099511628211ull;
+    }
+    return h;
+}
+
+static void undo_puts_every_byte_back(void)
+{
+    CHECK_EQ(counterfeit(512 * KIB, 4 * MIB, 0), 0);
+    uint8_t b[4096];
+    for (uint64_t a = 0; a < 512 * KIB; a += sizeof(b)) { /* something to keep */
+        for (size_t i = 0; i < sizeof(b); i++)
+            b[i] = (uint8_t)(a / 4096 * 7 + i);
+        CHECK_EQ(model.ops->program(model.ctx, a, b, sizeof(b)), 0);
+    }
+    uint64_t before = model_sum(512 * KIB);
+    undo = (struct sts_probe_undo){undo_mem, UNDO_BYTES, 0};
+    env.undo = &undo;
+    struct sts_probe_fake f;
+    CHECK_EQ(sts_probe_fake(&env, &f), 0);
+    CHECK_EQ(f.kind, STS_FAKE_ALIAS);
+    CHECK(model_sum(512 * KIB) != before); /* the probe did overwrite it */
+    CHECK(undo.used > 0);
+    CHECK_EQ(sts_probe_undo(&env), 0);
+    CHECK_EQ(model_sum(512 * KIB), before);
+    CHECK_EQ(undo.used, 0);
+    /* an undo log too small refuses before the write it cannot save */
+    undo = (struct sts_probe_undo){undo_mem, 3 * 4096, 0};
+    CHECK_EQ(sts_probe_fake(&env, &f), STS_ENOMEM);
+    CHECK_EQ(sts_probe_undo(&env), 0);
+    CHECK_EQ(model_sum(512 * KIB), before);
+    env.undo = NULL;
+}
+
+/* ---- open allocation units ---------------------------------------------- */
+static int card(uint32_t open_aus, uint64_t au)
+{
+    struct sts_sim_params p = *sts_sim_profile_find("sd-consumer");
+    p.capacity = 1024 * MIB;
+    p.open_aus = open_aus;
+    p.au_bytes = au;
+    p.fill_permille = 0;
+    int rc = sts_sim_init(&sim, &p, 9, sts_test_sim_arena, sizeof(sts_test_sim_arena), 0, &model);
+    memset(&env, 0, sizeof(env));
+    env.bd = model;
+    sts_sim_clock(&sim, &env.clock);
+    env.buf = scratch;
+    env.buf_bytes = SCRATCH_BYTES;
+    return rc;
+}
+
+static void open_au_count_and_size_are_exact(void)
+{
+    static const uint32_t counts[] = {1, 2, 3, 5, 8};
+    static const uint64_t aus[] = {1 * MIB, 4 * MIB, 8 * MIB};
+    for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
+        for (size_t j = 0; j < sizeof(aus) / sizeof(aus[0]); j++) {
+            CHECK_EQ(card(counts[i], aus[j]), 0);
+            struct sts_probe_au r;
+            CHECK_EQ(sts_probe_open_aus(&env, &r), 0);
+            CHECK_EQ(r.limited, 1);
+            CHECK_EQ(r.open_aus, counts[i]);
+            CHECK_EQ(r.au_bytes, aus[j]);
+            CHECK(r.spacing_bytes >= aus[j]);
+            /* the model's merges are what the probe saw */
+            CHECK(sim.n.au_merges > 0);
+        }
+}
+
+static void no_limit_is_reported_as_none_found(void)
+{
+    CHECK_EQ(card(0, 4 * MIB), 0);
+    struct sts_probe_au r;
+    CHECK_EQ(sts_probe_open_aus(&env, &r), 0);
+    CHECK_EQ(r.limited, 0);
+    CHECK_EQ(r.streams_tried, STS_PROBE_MAX_STREAMS);
+    CHECK_EQ(r.au_bytes, 0);
+    CHECK_EQ(sim.n.au_merges, 0);
+    /* raw flash has no controller to keep AUs open */
+    CHECK_EQ(medium("nor-spi", 1 * MIB, 0), 0);
+    CHECK_EQ(sts_probe_open_aus(&env, &r), STS_ENOTSUP);
+}
+
+const struct sts_test_case test_probe_cases[] = {
+    {"fake_capacity_is_found_for_every_kind_and_size",
+     fake_capacity_is_found_for_every_kind_and_size},
+    {"genuine_profiles_raise_no_alarm", genuine_profiles_raise_no_alarm},
+    {"undo_puts_every_byte_back", undo_puts_every_byte_back},
+    {"open_au_count_and_size_are_exact", open_au_count_and_size_are_exact},
+    {"no_limit_is_reported_as_none_found", no_limit_is_reported_as_none_found},
+    {NULL, NULL},
+};
