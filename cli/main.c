@@ -18,6 +18,7 @@ static void usage(FILE *f)
           "  report    findings and guidelines of a saved results file\n"
           "  compare   headline figures of several results files side by side\n"
           "  log       decode a sensorlog image (log dump IMAGE), or write a demo one\n"
+          "  probe     what a card really is: counterfeit capacity, open allocation units\n"
           "  version   print the version\n"
           "\n"
           "exit status: 0 success, 1 a test failed, 2 usage error or refused target,\n"
@@ -42,6 +43,8 @@ int main(int argc, char **argv)
         return cmd_compare(argc - 1, argv + 1);
     if (!strcmp(cmd, "log"))
         return cmd_log(argc - 1, argv + 1);
+    if (!strcmp(cmd, "probe"))
+        return cmd_probe(argc - 1, argv + 1);
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
         printf("storscope %s (result schema %s)\n", STORSCOPE_VERSION, "storscope-result/1");
         return EXIT_OK;

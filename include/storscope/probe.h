@@ -36,6 +36,8 @@ struct sts_probe_env {
     size_t buf_bytes;
     struct sts_probe_undo *undo; /* NULL: nothing is saved */
     uint64_t seed;     /* makes each run's stamps its own */
+    uint64_t usable_bytes; /* where writes may land: 0 = the device's capacity; set it
+                              to what sts_probe_fake found on a counterfeit card */
 };
 #define STS_PROBE_MAX_BLOCK (256u * 1024u)
 
@@ -76,15 +78,18 @@ struct sts_probe_au {
     uint64_t write_bytes;     /* each write */
     uint64_t spacing_bytes;   /* between streams while counting */
     uint64_t median_ns[STS_PROBE_MAX_STREAMS + 1]; /* [n]: median write with n streams */
+    uint64_t single_ns[STS_PROBE_MAX_STREAMS + 1]; /* [n]: median write of one stream writing
+                                                      as much in a row (the reference) */
     uint32_t writes;
     uint64_t device_ns;
 };
 
 /* flashbench's --open-au method: n streams each write sequentially in its
- * own far-apart region, in turn; n is raised until the median write is
- * COLLAPSE_FACTOR times the one-stream median (every write then pays a
- * merge). Then the spacing is halved until open_aus + 1 streams stop
- * collapsing: they share AUs. Managed media only (STS_ENOTSUP on raw). */
+ * own far-apart region, in turn; n is raised until their median write is
+ * COLLAPSE_FACTOR times that of one stream writing as much in a row (every
+ * write then pays a merge; a filling cache slows both alike). Then the
+ * spacing is halved until open_aus + 1 streams stop collapsing: they share
+ * AUs. Managed media only (STS_ENOTSUP on raw). */
 #define STS_PROBE_COLLAPSE_FACTOR 4
 int sts_probe_open_aus(const struct sts_probe_env *env, struct sts_probe_au *out);
 

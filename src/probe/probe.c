@@ -118,32 +118,50 @@ struct fake_run {
     uint8_t *w, *r;
 };
 
-static int write_stamp(struct fake_run *f, uint64_t addr)
+/* Writes [addr, addr + len), every block stamped with its own address. */
+static int write_span(struct fake_run *f, uint64_t addr, uint64_t len)
 {
-    int rc = save(f->e, addr, f->blk);
+    int rc = save(f->e, addr, len);
     if (rc)
         return rc;
-    stamp(f->w, f->blk, addr, f->nonce, ++f->gen);
-    f->out->blocks_written++;
-    rc = put(f->e, addr, f->w, f->blk);
+    for (uint64_t o = 0; o < len; o += f->blk)
+        stamp(f->w + o, f->blk, addr + o, f->nonce, ++f->gen);
+    f->out->blocks_written += (uint32_t)(len / f->blk);
+    rc = put(f->e, addr, f->w, len);
     if (rc == STS_EIO)
         f->out->bad_blocks++;
     return rc;
 }
 
-/* 1 own stamp, 0 not, <0 error; *from as check() */
+static int write_stamp(struct fake_run *f, uint64_t addr)
+{
+    return write_span(f, addr, f->blk);
+}
+
+/* Reads a span; the verdict on its block k: 1 own stamp, 0 not, <0 error;
+ * *from as check() */
+static int read_span(struct fake_run *f, uint64_t addr, uint64_t len)
+{
+    f->out->blocks_read += (uint32_t)(len / f->blk);
+    int rc = f->e->bd.ops->read(f->e->bd.ctx, addr, f->r, (size_t)len);
+    if (rc == STS_EIO)
+        f->out->bad_blocks++;
+    return rc;
+}
+
+static int verdict(struct fake_run *f, uint64_t addr, uint64_t k, uint64_t *from)
+{
+    return check(f->r + k * f->blk, f->w, f->blk, addr + k * f->blk, f->nonce, from);
+}
+
 static int read_stamp(struct fake_run *f, uint64_t addr, uint64_t *from)
 {
-    f->out->blocks_read++;
-    int rc = f->e->bd.ops->read(f->e->bd.ctx, addr, f->r, (size_t)f->blk);
-    if (rc == STS_EIO) {
-        f->out->bad_blocks++;
+    int rc = read_span(f, addr, f->blk);
+    if (rc) {
         *from = UINT64_MAX;
         return rc;
     }
-    if (rc)
-        return rc;
-    return check(f->r, f->w, f->blk, addr, f->nonce, from);
+    return verdict(f, addr, 0, from);
 }
 
 /* Lost writes: a block at or beyond the real size does not read back.
@@ -197,14 +215,18 @@ static int narrow_alias(struct fake_run *f, uint64_t d, uint64_t *real)
     return STS_OK;
 }
 
-/* The samples, ascending: every block of [0, grid), then one every grid,
- * then the last block; UINT64_MAX after the last. */
-static uint64_t next_sample(uint64_t a, uint64_t blk, uint64_t grid, uint64_t last)
+/* The samples, ascending: [0, grid) in spans of `span` bytes, then one
+ * block every grid, then the last block. *len = the span's bytes;
+ * UINT64_MAX after the last. */
+static uint64_t next_sample(uint64_t a, uint64_t *len, const struct fake_run *f, uint64_t grid,
+                            uint64_t span, uint64_t last)
 {
     if (a == last)
         return UINT64_MAX;
-    uint64_t n = a < grid ? a + blk : a + grid;
-    return n > last ? last : n;
+    uint64_t n = a < grid ? a + *len : a + grid;
+    n = n > last ? last : n;
+    *len = n < grid ? (grid - n < span ? grid - n : span) : f->blk;
+    return n;
 }
 
 int sts_probe_fake(const struct sts_probe_env *e, struct sts_probe_fake *out)
@@ -214,22 +236,26 @@ int sts_probe_fake(const struct sts_probe_env *e, struct sts_probe_fake *out)
     memset(out, 0, sizeof(*out));
     struct fake_run f = {e, out, block_of(&g), sts_mix64(e->seed ^ 0xF3F3F3F3ull), 0, e->buf,
                          NULL};
-    if (!g.capacity || f.blk > STS_PROBE_MAX_BLOCK || e->buf_bytes < 2 * f.blk ||
+    if (!g.capacity || f.blk > STS_PROBE_MAX_BLOCK || e->buf_bytes < 2 * STS_PROBE_MAX_BLOCK ||
         g.capacity < 4 * f.blk)
         return STS_EINVAL;
-    f.r = e->buf + f.blk;
+    f.r = e->buf + STS_PROBE_MAX_BLOCK;
     out->claimed_bytes = g.capacity;
     out->block_bytes = f.blk;
-    /* grid ~ sqrt(capacity x block): as many prefix blocks as grid points */
+    /* The prefix is written in large commands, the grid a block at a time
+     * in far-apart places - on a card that keeps few AUs open each of
+     * those pays a merge - so the grid has at most ~256 points. */
     uint64_t grid = f.blk;
-    while (grid * grid / f.blk < g.capacity && grid * 2 <= g.capacity / 4)
+    while ((g.capacity / grid > 256 || grid < 4 * f.blk) && grid * 2 <= g.capacity / 4)
         grid *= 2;
+    uint64_t span = STS_PROBE_MAX_BLOCK / f.blk * f.blk;
+    span = span < grid ? span : grid;
     out->grid_bytes = grid;
     uint64_t t0 = sts_clock_now(&e->clock);
     int rc = STS_OK;
-    uint64_t last = (g.capacity - f.blk) / f.blk * f.blk;
-    for (uint64_t a = 0; a != UINT64_MAX && !rc; a = next_sample(a, f.blk, grid, last)) {
-        rc = write_stamp(&f, a);
+    uint64_t last = (g.capacity - f.blk) / f.blk * f.blk, len = span;
+    for (uint64_t a = 0; a != UINT64_MAX && !rc; a = next_sample(a, &len, &f, grid, span, last)) {
+        rc = write_span(&f, a, len);
         rc = rc == STS_EIO ? STS_OK : rc; /* a bad block: skipped, counted */
     }
     if (!rc)
@@ -238,20 +264,23 @@ int sts_probe_fake(const struct sts_probe_env *e, struct sts_probe_fake *out)
      * distance a stamp was found below where it was written */
     uint64_t good = 0, bad = 0, moved = 0;
     int seen_bad = 0;
-    for (uint64_t a = 0; a != UINT64_MAX && !rc; a = next_sample(a, f.blk, grid, last)) {
-        uint64_t from;
-        int own = read_stamp(&f, a, &from);
-        if (own == STS_EIO)
+    len = span;
+    for (uint64_t a = 0; a != UINT64_MAX && !rc; a = next_sample(a, &len, &f, grid, span, last)) {
+        int r = read_span(&f, a, len);
+        if (r == STS_EIO)
             continue;
-        if (own < 0) {
-            rc = own;
-        } else if (own == 1) {
-            good = seen_bad ? good : a;
-        } else if (from != UINT64_MAX && from > a) {
-            moved = !moved || from - a < moved ? from - a : moved;
-        } else if (!seen_bad) {
-            seen_bad = 1;
-            bad = a;
+        rc = r;
+        for (uint64_t k = 0; !rc && k < len / f.blk; k++) {
+            uint64_t from, at = a + k * f.blk;
+            int own = verdict(&f, a, k, &from);
+            if (own == 1) {
+                good = seen_bad ? good : at;
+            } else if (from != UINT64_MAX && from > at) {
+                moved = !moved || from - at < moved ? from - at : moved;
+            } else if (!seen_bad) {
+                seen_bad = 1;
+                bad = at;
+            }
         }
     }
     uint64_t real = g.capacity;
@@ -287,21 +316,27 @@ struct au_run {
     uint64_t capacity;
 };
 
-/* n streams spaced `spacing` apart write w bytes each in turn for
- * ROUNDS + 1 rounds; the median of the measured writes. */
-static int streams(struct au_run *r, uint32_t n, uint64_t spacing, uint64_t *median)
+/* n streams spaced `spacing` apart write w bytes each in turn, `rounds`
+ * rounds after one that opens their AUs; the median of the measured
+ * writes. */
+static int streams(struct au_run *r, uint32_t n, uint64_t spacing, uint32_t rounds,
+                   uint64_t *median)
 {
     uint64_t w = r->out->write_bytes, t[ROUNDS * (STS_PROBE_MAX_STREAMS + 1)];
+    uint64_t run = (uint64_t)(rounds + 1) * w; /* what each stream writes */
+    if (n > 1 && run > spacing)
+        return STS_ENOSPC;        /* the streams would run into each other */
+    uint64_t span = n > 1 ? (uint64_t)n * spacing : (run > spacing ? run : spacing);
     uint64_t start = r->base + r->next;
-    if (start + (uint64_t)n * spacing > r->capacity) {
+    if (start + span > r->capacity) {
         r->next = 0; /* wrap to the start of the probed span */
         start = r->base;
     }
-    if (start + (uint64_t)n * spacing > r->capacity)
+    if (start + span > r->capacity)
         return STS_ENOSPC;
     uint32_t k = 0;
     memset(r->e->buf, 0xA5, (size_t)w);
-    for (uint32_t round = 0; round <= ROUNDS; round++)
+    for (uint32_t round = 0; round <= rounds; round++)
         for (uint32_t s = 0; s < n; s++) {
             uint64_t at = start + s * spacing + round * w;
             int rc = save(r->e, at, w);
@@ -312,14 +347,32 @@ static int streams(struct au_run *r, uint32_t n, uint64_t spacing, uint64_t *med
             if (rc)
                 return rc;
             r->out->writes++;
-            if (round)
+            if (round && k < sizeof(t) / sizeof(t[0]))
                 t[k++] = sts_clock_now(&r->e->clock) - t0;
         }
     sort_u64(t, k);
     *median = t[k / 2];
-    /* the next trial writes past these regions' start */
-    r->next += (uint64_t)n * spacing;
+    /* the next trial writes past these regions, starting on a boundary */
+    r->next += (span + spacing - 1) / spacing * spacing;
     return STS_OK;
+}
+
+/* n streams against one stream writing as much in a row: a write cache
+ * that fills, or anything else that depends on how much was written,
+ * slows both alike; only switching between AUs slows the n streams.
+ * 1 when they collapsed. */
+static int collapsed(struct au_run *r, uint32_t n, uint64_t spacing, int *out_rc)
+{
+    uint64_t m, base;
+    int rc = streams(r, n, spacing, ROUNDS, &m);
+    if (!rc)
+        rc = streams(r, 1, spacing, n * (ROUNDS + 1) - 1, &base);
+    *out_rc = rc;
+    if (rc)
+        return 0;
+    r->out->median_ns[n] = r->out->median_ns[n] ? r->out->median_ns[n] : m;
+    r->out->single_ns[n] = r->out->single_ns[n] ? r->out->single_ns[n] : base;
+    return m > STS_PROBE_COLLAPSE_FACTOR * (base ? base : 1);
 }
 
 int sts_probe_open_aus(const struct sts_probe_env *e, struct sts_probe_au *out)
@@ -332,6 +385,8 @@ int sts_probe_open_aus(const struct sts_probe_env *e, struct sts_probe_au *out)
     uint64_t w = g.page_size > 16384 ? g.page_size : 16384;
     if (w > e->buf_bytes || w > STS_PROBE_MAX_BLOCK)
         return STS_EINVAL;
+    if (e->usable_bytes && e->usable_bytes < g.capacity)
+        g.capacity = e->usable_bytes; /* beyond it, a counterfeit's writes are not real */
     out->write_bytes = w;
     /* far apart: the largest power of two that fits every stream twice */
     uint64_t spacing = 1ull << 30;
@@ -343,15 +398,12 @@ int sts_probe_open_aus(const struct sts_probe_env *e, struct sts_probe_au *out)
     struct au_run r = {e, out, 0, 0, g.capacity};
     uint64_t t0 = sts_clock_now(&e->clock);
     int rc = STS_OK;
-    uint64_t base_ns = 0;
     for (uint32_t n = 1; n <= STS_PROBE_MAX_STREAMS && !rc; n++) {
-        rc = streams(&r, n, spacing, &out->median_ns[n]);
+        int c = collapsed(&r, n, spacing, &rc);
         if (rc)
             break;
         out->streams_tried = n;
-        if (n == 1)
-            base_ns = out->median_ns[1] ? out->median_ns[1] : 1;
-        if (out->median_ns[n] > STS_PROBE_COLLAPSE_FACTOR * base_ns) {
+        if (c) {
             out->limited = 1;
             out->open_aus = n - 1;
             break;
@@ -361,15 +413,13 @@ int sts_probe_open_aus(const struct sts_probe_env *e, struct sts_probe_au *out)
     /* the AU: halve the spacing until open_aus + 1 streams stop collapsing */
     if (!rc && out->limited && out->open_aus) {
         uint32_t n = out->open_aus + 1;
-        for (uint64_t d = spacing; d >= w * 4 && !rc; d /= 2) {
-            uint64_t m;
-            rc = streams(&r, n, d, &m);
-            if (rc)
+        for (uint64_t d = spacing / 2; d >= w * 16 && !rc; d /= 2) {
+            out->au_bytes = d * 2;
+            if (!collapsed(&r, n, d, &rc))
                 break;
-            if (m <= STS_PROBE_COLLAPSE_FACTOR * base_ns)
-                break;
-            out->au_bytes = d;
         }
+        if (rc)
+            out->au_bytes = 0;
     }
     out->device_ns = sts_clock_now(&e->clock) - t0;
     return rc;

@@ -865,6 +865,114 @@ class Raw(Base):
             subprocess.run(["losetup", "-d", dev])
 
 
+
+class Probe(Base):
+    """storscope probe (issue 19): read-only by default, --preserve puts the
+    medium back, a counterfeit model is found, bad input writes nothing."""
+
+    def image(self, size=64 << 20):
+        img = os.path.join(self.dir, "card.img")
+        with open(img, "wb") as f:
+            for _ in range(size >> 20):
+                f.write(os.urandom(1 << 20))
+        return img
+
+    def test_read_only_leaves_the_image_byte_identical(self):
+        img = self.image()
+        before = Raw.digest(img)
+        r = run("probe", "raw:" + img, "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("not measured", r.stdout)
+        self.assertIn("--allow-destructive", r.stdout)
+        self.assertEqual(Raw.digest(img), before)
+        doc = self.load()
+        self.assertEqual(doc["tests"], [])
+        self.assertFalse(doc["probe"]["destructive"])
+        self.assertEqual(doc["probe"]["reported"]["capacity_bytes"], 64 << 20)
+
+    def test_preserve_puts_every_byte_back_and_a_real_image_is_genuine(self):
+        img = self.image()
+        before = Raw.digest(img)
+        r = run("probe", "raw:" + img, "--allow-destructive", "--preserve", "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr + r.stdout)
+        self.assertIn("genuine", r.stdout)
+        self.assertIn("restored", r.stdout)
+        self.assertEqual(Raw.digest(img), before)
+        cap = self.load()["probe"]["capacity"]
+        self.assertEqual((cap["kind"], cap["usable_bytes"]), ("genuine", 64 << 20))
+        # without --preserve the probe's stamps stay: it said it would write
+        r = run("probe", "raw:" + img, "--allow-destructive")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertNotEqual(Raw.digest(img), before)
+
+    def test_counterfeit_models_are_found(self):
+        for opts, kind, real in ((",fake=1G", "aliasing", 1 << 30),
+                                 (",fake=1536M,fake_lost=1", "lost writes", 1536 << 20)):
+            r = run("probe", "sim:sd-a2,capacity=8G" + opts, "--allow-destructive",
+                    "-o", self.out)
+            self.assertEqual(r.returncode, 1, r.stderr)  # counterfeit: exit 1
+            self.assertIn("COUNTERFEIT", r.stdout)
+            cap = self.load()["probe"]["capacity"]
+            self.assertEqual(cap["kind"], kind)
+            self.assertEqual(cap["claimed_bytes"], 8 << 30)
+            self.assertTrue(0 <= cap["usable_bytes"] - real < cap["block_bytes"], cap)
+
+    def test_open_allocation_units_and_the_guideline(self):
+        r = run("probe", "sim:sd-consumer,capacity=2G,open_aus=2", "--allow-destructive",
+                "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        au = self.load()["probe"]["open_aus"]
+        self.assertEqual((au["limited"], au["open_aus"], au["au_bytes"]), (True, 2, 4 << 20))
+        self.assertIn("at most 2 files or streams at once", r.stdout)
+        self.assertIn("Align partitions and files to 4 MiB", r.stdout)
+        # raw flash has no controller: said, not failed
+        r = run("probe", "sim:nor-spi,capacity=1M", "--allow-destructive", "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(self.load()["probe"]["open_aus"]["status"], "not_applicable")
+
+    def test_bad_input_is_refused_and_writes_nothing(self):
+        img = self.image(8 << 20)
+        before = Raw.digest(img)
+        cases = [
+            (["probe"], "one TARGET"),
+            (["probe", "raw:" + img, "--preserve"], "--preserve only matters"),
+            (["probe", self.target], "give raw:DEVICE_OR_IMAGE or sim:PROFILE"),
+            (["probe", "sim:emmc-stm32u5+sensorlog"], "drop '+sensorlog'"),
+            (["probe", "raw:" + os.path.join(self.dir, "missing.img")], "missing.img"),
+            (["probe", "raw:" + img, "--bogus"], "unknown option"),
+        ]
+        for args, msg in cases:
+            r = run(*args, "-o", self.out)
+            self.assertEqual(r.returncode, 2, (args, r.stderr))
+            self.assertIn(msg, r.stderr)
+            self.assertFalse(os.path.exists(self.out))
+        # an image too small to be a card: refused, untouched
+        tiny = os.path.join(self.dir, "tiny.img")
+        with open(tiny, "wb") as f:
+            f.write(b"\xAA" * 8192)
+        r = run("probe", "raw:" + tiny, "--allow-destructive", "-o", self.out)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("too small to probe", r.stderr)
+        self.assertEqual(open(tiny, "rb").read(), b"\xAA" * 8192)
+        self.assertFalse(os.path.exists(self.out))
+        self.assertEqual(Raw.digest(img), before)
+        if os.geteuid() == 0:  # a mounted image (through its loop device) is refused
+            mnt = self.loop_mount("m", 32 << 20)
+            try:
+                img2 = os.path.join(self.dir, "m.img")
+                r = run("probe", "raw:" + img2, "--allow-destructive", "-o", self.out)
+                self.assertEqual(r.returncode, 2, r.stderr)
+                self.assertIn("is mounted", r.stderr)
+                self.assertFalse(os.path.exists(self.out))
+            finally:  # (the mounted ext4 writes its own image: no digest here)
+                subprocess.run(["umount", mnt], check=True)
+        if os.geteuid() != 0:  # no permission: refused before anything is written
+            os.chmod(img, 0o444)
+            r = run("probe", "raw:" + img, "--allow-destructive")
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertEqual(Raw.digest(img), before)
+
+
 class Log(Base):
     def test_demo_then_dump_reads_every_record_and_changes_nothing(self):
         img = os.path.join(self.dir, "card.img")

@@ -22,7 +22,7 @@ static struct sts_fakebd fake;
 #define scratch sts_test_iobuf
 #define SCRATCH_BYTES (2 * STS_PROBE_MAX_BLOCK)
 #define undo_mem (sts_test_iobuf + SCRATCH_BYTES)
-#define UNDO_BYTES (512 * KIB)
+#define UNDO_BYTES (STS_TEST_IOBUF_BYTES - SCRATCH_BYTES)
 static struct sts_probe_undo undo;
 static struct sts_probe_env env;
 

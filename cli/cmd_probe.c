@@ -1,0 +1,393 @@
+/* storscope probe TARGET: what is this card, really?
+ *
+ *   probe TARGET [--allow-destructive [--preserve]] [-o FILE] [--seed N]
+ *
+ * Read-only by default: it reports what the device states. With
+ * --allow-destructive it writes: the counterfeit check (f3probe's method)
+ * and, on managed media, the open allocation units (flashbench's
+ * --open-au). --preserve saves every block before it is overwritten and
+ * puts it back at the end. Exit 0: probed; 1: the card is counterfeit or a
+ * step failed; 2: bad input or refused target. */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+#include "storscope/error.h"
+#include "storscope/json.h"
+#include "storscope/probe.h"
+#include "storscope/suite.h"
+#include "storscope/units.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define UNDO_BYTES (256u << 20) /* what --preserve may keep in memory */
+#define MIN_BYTES (1u << 20)     /* smaller is no card */
+
+struct probe_opts {
+    const char *target, *output;
+    int allow_destructive, preserve;
+    uint64_t seed;
+};
+
+struct probe_out {
+    struct sts_bd_geometry geo;
+    int wrote;                      /* the destructive steps ran */
+    int fake_rc, au_rc, undo_rc;    /* STS_OK, or why the step failed / was skipped */
+    struct sts_probe_fake fake;
+    struct sts_probe_au au;
+    const char *skipped;            /* why the writing steps did not run */
+    char guide[3][160];
+    int n_guide;
+};
+
+static int file_write(void *ctx, const char *s, size_t n)
+{
+    return fwrite(s, 1, n, ctx) == n ? 0 : -1;
+}
+
+static const char *fake_kind(enum sts_probe_fake_kind k)
+{
+    return k == STS_FAKE_ALIAS ? "aliasing" : k == STS_FAKE_LOST ? "lost writes" : "genuine";
+}
+
+/* What a logger should do with the answers. */
+static void guidelines(struct probe_out *p)
+{
+    char a[32], b[32];
+    if (p->wrote && !p->au_rc && p->au.limited && p->au.au_bytes) {
+        sts_fmt_bytes(a, sizeof(a), p->au.au_bytes);
+        snprintf(p->guide[p->n_guide++], sizeof(p->guide[0]),
+                 "Align partitions and files to %s (the allocation unit).", a);
+    }
+    if (p->wrote && !p->au_rc && p->au.limited)
+        snprintf(p->guide[p->n_guide++], sizeof(p->guide[0]),
+                 "Append to at most %u files or streams at once: the card keeps %u "
+                 "allocation units open; one more makes every write pay a merge.",
+                 p->au.open_aus, p->au.open_aus);
+    uint32_t page = p->geo.page_size ? p->geo.page_size : p->geo.prog_size;
+    if (page > 512) {
+        sts_fmt_bytes(b, sizeof(b), page);
+        snprintf(p->guide[p->n_guide++], sizeof(p->guide[0]),
+                 "Write in chunks of at least %s (the page the device reports).", b);
+    }
+}
+
+static void print_summary(FILE *f, const char *target, const struct probe_out *p)
+{
+    char a[32], b[32], c[32];
+    sts_fmt_bytes(a, sizeof(a), p->geo.capacity);
+    sts_fmt_bytes(b, sizeof(b), p->geo.prog_size);
+    sts_fmt_bytes(c, sizeof(c), p->geo.erase_size);
+    fprintf(f, "probe of %s\n", target);
+    fprintf(f, "  reported: capacity %s, program unit %s, erase unit %s%s\n", a, b, c,
+            p->geo.flags & STS_BD_NEEDS_ERASE ? " (raw flash)" : "");
+    if (!p->wrote) {
+        fprintf(f, "  not measured: %s\n", p->skipped);
+    } else {
+        if (p->fake_rc) {
+            fprintf(f, "  capacity check failed: %s\n", sts_strerror(p->fake_rc));
+        } else {
+            sts_fmt_bytes(a, sizeof(a), p->fake.usable_bytes);
+            sts_fmt_bytes(b, sizeof(b), p->fake.claimed_bytes);
+            fprintf(f, "  capacity: %s: %s usable of %s claimed (%u blocks written, %.3f s of device time)\n",
+                    p->fake.kind == STS_FAKE_GENUINE ? "genuine" : "COUNTERFEIT",
+                    a, b, p->fake.blocks_written, (double)p->fake.device_ns / 1e9);
+            if (p->fake.kind != STS_FAKE_GENUINE)
+                fprintf(f, "    beyond %s, %s\n", a,
+                        p->fake.kind == STS_FAKE_ALIAS ? "writes wrap round onto the card's start"
+                                                       : "writes are lost");
+        }
+        if (p->au_rc == STS_ENOTSUP) {
+            fprintf(f, "  open allocation units: not applicable (raw flash has no controller)\n");
+        } else if (p->au_rc == STS_EINVAL) {
+            fprintf(f, "  open allocation units: not measured: too small to space %u streams "
+                       "1 MiB apart\n", (unsigned)(STS_PROBE_MAX_STREAMS + 1));
+        } else if (p->au_rc) {
+            fprintf(f, "  open allocation units: failed: %s\n", sts_strerror(p->au_rc));
+        } else if (!p->au.limited) {
+            fprintf(f, "  open allocation units: no limit found up to %u streams\n",
+                    p->au.streams_tried);
+        } else {
+            sts_fmt_bytes(a, sizeof(a), p->au.au_bytes);
+            uint32_t n = p->au.open_aus + 1;
+            fprintf(f, "  open allocation units: %u, of %s each (median write with %u streams "
+                       "in turn %.2f ms, one stream writing as much %.2f ms; %.3f s of device "
+                       "time)\n",
+                    p->au.open_aus, p->au.au_bytes ? a : "unknown size", n,
+                    (double)p->au.median_ns[n] / 1e6, (double)p->au.single_ns[n] / 1e6,
+                    (double)p->au.device_ns / 1e9);
+        }
+        if (p->undo_rc != STS_ENOENT)
+            fprintf(f, "  medium %s\n", p->undo_rc ? "NOT fully restored (--preserve failed)"
+                                                   : "restored (--preserve)");
+    }
+    for (int i = 0; i < p->n_guide; i++)
+        fprintf(f, "  guideline: %s\n", p->guide[i]);
+}
+
+static void u64_array(struct sts_jw *w, const char *key, const uint64_t *v, uint32_t n)
+{
+    sts_jw_array(w, key, 1);
+    for (uint32_t i = 0; i < n; i++)
+        sts_jw_u64(w, NULL, v[i]);
+    sts_jw_end(w);
+}
+
+static void json_probe(struct sts_jw *w, const struct probe_out *p)
+{
+    sts_jw_object(w, "probe");
+    sts_jw_object(w, "reported");
+    sts_jw_u64(w, "capacity_bytes", p->geo.capacity);
+    sts_jw_u64(w, "program_bytes", p->geo.prog_size);
+    sts_jw_u64(w, "page_bytes", p->geo.page_size);
+    sts_jw_u64(w, "erase_bytes", p->geo.erase_size);
+    sts_jw_bool(w, "raw_flash", (p->geo.flags & STS_BD_NEEDS_ERASE) != 0);
+    sts_jw_end(w);
+    sts_jw_bool(w, "destructive", p->wrote);
+    if (!p->wrote)
+        sts_jw_str(w, "not_measured", p->skipped);
+    if (p->wrote) {
+        sts_jw_object(w, "capacity");
+        sts_jw_str(w, "status", p->fake_rc ? sts_strerror(p->fake_rc) : "ok");
+        sts_jw_str(w, "kind", fake_kind(p->fake.kind));
+        sts_jw_u64(w, "claimed_bytes", p->fake.claimed_bytes);
+        sts_jw_u64(w, "usable_bytes", p->fake.usable_bytes);
+        sts_jw_u64(w, "block_bytes", p->fake.block_bytes);
+        sts_jw_u64(w, "grid_bytes", p->fake.grid_bytes);
+        sts_jw_u64(w, "blocks_written", p->fake.blocks_written);
+        sts_jw_u64(w, "blocks_read", p->fake.blocks_read);
+        sts_jw_u64(w, "bad_blocks", p->fake.bad_blocks);
+        sts_jw_u64(w, "device_ns", p->fake.device_ns);
+        sts_jw_end(w);
+        sts_jw_object(w, "open_aus");
+        sts_jw_str(w, "status", p->au_rc == STS_ENOTSUP  ? "not_applicable"
+                                : p->au_rc == STS_EINVAL ? "too_small"
+                                : p->au_rc               ? sts_strerror(p->au_rc)
+                                                         : "ok");
+        sts_jw_bool(w, "limited", p->au.limited);
+        sts_jw_u64(w, "open_aus", p->au.open_aus);
+        sts_jw_u64(w, "streams_tried", p->au.streams_tried);
+        sts_jw_u64(w, "au_bytes", p->au.au_bytes);
+        sts_jw_u64(w, "write_bytes", p->au.write_bytes);
+        sts_jw_u64(w, "spacing_bytes", p->au.spacing_bytes);
+        u64_array(w, "median_write_ns", p->au.median_ns + 1, p->au.streams_tried);
+        u64_array(w, "single_stream_write_ns", p->au.single_ns + 1, p->au.streams_tried);
+        sts_jw_u64(w, "device_ns", p->au.device_ns);
+        sts_jw_end(w);
+        sts_jw_bool(w, "restored", p->undo_rc == STS_OK);
+    }
+    sts_jw_array(w, "guidelines", 0);
+    for (int i = 0; i < p->n_guide; i++)
+        sts_jw_str(w, NULL, p->guide[i]);
+    sts_jw_end(w);
+    sts_jw_end(w);
+}
+
+/* The whole document, storscope-result/1 with no tests and a probe. */
+static int write_json(const char *path, const struct probe_opts *o, const struct sts_target *t,
+                      const struct probe_out *p, uint64_t elapsed_ns, int failed)
+{
+    char tmp[4096];
+    if (snprintf(tmp, sizeof(tmp), "%s.partial", path) >= (int)sizeof(tmp))
+        return -1;
+    FILE *f = fopen(tmp, "w");
+    if (!f)
+        return -1;
+    static struct sts_jw w;
+    sts_jw_init(&w, file_write, f, 1);
+    char started[32];
+    time_t now = time(NULL);
+    strftime(started, sizeof(started), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    sts_jw_object(&w, NULL);
+    sts_jw_str(&w, "schema", STS_RESULT_SCHEMA);
+    sts_jw_object(&w, "tool");
+    sts_jw_str(&w, "name", "storscope");
+    sts_jw_str(&w, "version", STORSCOPE_VERSION);
+    sts_jw_end(&w);
+    sts_jw_object(&w, "run");
+    sts_jw_str(&w, "target", o->target);
+    sts_jw_str(&w, "target_kind", t->kind);
+    sts_jw_str(&w, "suite", "probe");
+    sts_jw_str(&w, "scale", "quick");
+    sts_jw_u64(&w, "seed", o->seed);
+    sts_jw_bool(&w, "verify", 0);
+    sts_jw_str(&w, "started_at", started);
+    sts_jw_end(&w);
+    sts_jw_object(&w, "environment");
+    for (size_t i = 0; i < t->n_env; i++)
+        sts_jw_kv(&w, &t->env[i]);
+    sts_jw_end(&w);
+    sts_jw_array(&w, "warnings", 0);
+    for (size_t i = 0; i < t->n_warnings; i++)
+        sts_jw_str(&w, NULL, t->warnings[i]);
+    sts_jw_end(&w);
+    sts_jw_array(&w, "tests", 0);
+    sts_jw_end(&w);
+    sts_jw_str(&w, "status", failed ? "failed" : "ok");
+    sts_jw_bool(&w, "interrupted", 0);
+    sts_jw_u64(&w, "elapsed_ns", elapsed_ns);
+    sts_jw_u64(&w, "tests_ok", 0);
+    sts_jw_u64(&w, "tests_failed", 0);
+    sts_jw_u64(&w, "tests_not_applicable", 0);
+    json_probe(&w, p);
+    sts_jw_end(&w);
+    sts_jw_raw_newline(&w);
+    int rc = sts_jw_flush(&w) || sts_jw_error(&w);
+    rc |= fclose(f) != 0;
+    if (rc || rename(tmp, path)) {
+        remove(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+static int parse(int argc, char **argv, struct probe_opts *o)
+{
+    static const struct option longopts[] = {
+        {"allow-destructive", no_argument, NULL, 'A'},
+        {"preserve", no_argument, NULL, 'P'},
+        {"output", required_argument, NULL, 'o'},
+        {"seed", required_argument, NULL, 's'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    memset(o, 0, sizeof(*o));
+    o->seed = 1;
+    opterr = 0;
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'A': o->allow_destructive = 1; break;
+        case 'P': o->preserve = 1; break;
+        case 'o': o->output = optarg; break;
+        case 's':
+            if (sts_parse_u64(optarg, &o->seed)) {
+                cli_error("bad --seed '%s'", optarg);
+                return EXIT_USAGE;
+            }
+            break;
+        case 'h':
+            fputs("usage: storscope probe TARGET [--allow-destructive [--preserve]] [-o FILE] "
+                  "[--seed N]\n"
+                  "  TARGET: raw:DEVICE_OR_IMAGE or sim:PROFILE[,options]\n"
+                  "  read-only unless --allow-destructive; --preserve puts back every block\n"
+                  "  it overwrote. Exit 1 when the card is counterfeit or a step failed.\n",
+                  stdout);
+            return -1;
+        case ':': cli_error("option '%s' needs a value", argv[optind - 1]); return EXIT_USAGE;
+        default: cli_error("unknown option '%s'", argv[optind - 1]); return EXIT_USAGE;
+        }
+    }
+    if (optind != argc - 1) {
+        cli_error("probe needs one TARGET (raw:/dev/mmcblk0, raw:card.img, sim:sd-consumer)");
+        return EXIT_USAGE;
+    }
+    o->target = argv[optind];
+    if (o->preserve && !o->allow_destructive) {
+        cli_error("--preserve only matters with --allow-destructive (read-only probes write "
+                  "nothing)");
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
+
+static int open_target(const struct probe_opts *o, struct sts_target *t)
+{
+    struct sts_target_spec spec;
+    const char *why = NULL;
+    if (sts_target_spec_parse(o->target, &spec, &why)) {
+        cli_error("bad target '%s': %s", o->target, why);
+        return EXIT_USAGE;
+    }
+    if (strcmp(spec.kind, "raw") && strcmp(spec.kind, "sim")) {
+        cli_error("probe looks at a device: give raw:DEVICE_OR_IMAGE or sim:PROFILE, not %s: "
+                  "(a filesystem hides the card's geometry)", spec.kind);
+        return EXIT_USAGE;
+    }
+    if (spec.fs[0]) {
+        cli_error("probe looks at the device under a filesystem: drop '+%s' from %s", spec.fs,
+                  o->target);
+        return EXIT_USAGE;
+    }
+    const struct sts_target_kind *kind = cli_find_kind(spec.kind);
+    memset(t, 0, sizeof(*t));
+    t->seed = o->seed;
+    t->allow_destructive = o->allow_destructive;
+    char err[1024] = "";
+    int rc = kind ? kind->open(t, &spec, err, sizeof(err)) : STS_ENOENT;
+    if (rc) {
+        cli_error("%s", err[0] ? err : sts_strerror(rc));
+        return rc == STS_EIO ? EXIT_RUN_FAILED : EXIT_USAGE;
+    }
+    if (!t->bd) {
+        cli_error("%s has no block device to probe", o->target);
+        kind->close(t);
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
+
+int cmd_probe(int argc, char **argv)
+{
+    struct probe_opts o;
+    int code = parse(argc, argv, &o);
+    if (code)
+        return code < 0 ? EXIT_OK : code;
+    struct sts_target t;
+    code = open_target(&o, &t);
+    if (code)
+        return code;
+    static struct probe_out p;
+    memset(&p, 0, sizeof(p));
+    p.undo_rc = STS_ENOENT;
+    t.bd->ops->geometry(t.bd->ctx, &p.geo);
+    if (p.geo.capacity < MIN_BYTES) {
+        char a[32];
+        sts_fmt_bytes(a, sizeof(a), p.geo.capacity);
+        cli_error("%s is too small to probe (%s; at least 1 MiB)", o.target, a);
+        cli_find_kind(t.kind)->close(&t);
+        return EXIT_USAGE;
+    }
+    uint64_t t0 = sts_clock_now(&t.clock);
+    uint8_t *buf = NULL;
+    struct sts_probe_undo undo = {NULL, 0, 0};
+    if (!o.allow_destructive || (t.flags & STS_T_READ_ONLY)) {
+        p.skipped = "the capacity check and open allocation units write to the medium: "
+                    "run with --allow-destructive (and --preserve to put every block back)";
+    } else {
+        buf = malloc(2 * STS_PROBE_MAX_BLOCK);
+        if (o.preserve && !(undo.mem = malloc(UNDO_BYTES))) {
+            cli_error("--preserve: cannot have %u MiB for the blocks to put back", UNDO_BYTES >> 20);
+            free(buf);
+            cli_find_kind(t.kind)->close(&t);
+            return EXIT_RUN_FAILED;
+        }
+        undo.cap = o.preserve ? UNDO_BYTES : 0;
+        struct sts_probe_env env = {*t.bd, t.clock, buf, 2 * STS_PROBE_MAX_BLOCK,
+                                    o.preserve ? &undo : NULL, o.seed, 0};
+        p.wrote = 1;
+        p.fake_rc = buf ? sts_probe_fake(&env, &p.fake) : STS_ENOMEM;
+        if (!p.fake_rc)
+            env.usable_bytes = p.fake.usable_bytes;
+        p.au_rc = buf ? sts_probe_open_aus(&env, &p.au) : STS_ENOMEM;
+        if (o.preserve)
+            p.undo_rc = sts_probe_undo(&env);
+    }
+    guidelines(&p);
+    uint64_t elapsed = sts_clock_now(&t.clock) - t0;
+    int counterfeit = p.wrote && !p.fake_rc && p.fake.kind != STS_FAKE_GENUINE;
+    int failed = p.wrote && (p.fake_rc || (p.au_rc && p.au_rc != STS_ENOTSUP && p.au_rc != STS_EINVAL) ||
+                             (p.undo_rc && p.undo_rc != STS_ENOENT));
+    print_summary(stdout, o.target, &p);
+    if (o.output && write_json(o.output, &o, &t, &p, elapsed, failed)) {
+        cli_error("cannot write %s", o.output);
+        failed = 1;
+    }
+    free(buf);
+    free(undo.mem);
+    cli_find_kind(t.kind)->close(&t);
+    return failed || counterfeit ? EXIT_RUN_FAILED : EXIT_OK;
+}
