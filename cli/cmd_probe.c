@@ -10,6 +10,7 @@
  * step failed; 2: bad input or refused target. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#include "probe_identity.h"
 #include "storscope/error.h"
 #include "storscope/json.h"
 #include "storscope/probe.h"
@@ -32,6 +33,7 @@ struct probe_opts {
 };
 
 struct probe_out {
+    struct identity id;
     struct sts_bd_geometry geo;
     int wrote;                      /* the destructive steps ran */
     int fake_rc, au_rc, undo_rc;    /* STS_OK, or why the step failed / was skipped */
@@ -83,6 +85,7 @@ static void print_summary(FILE *f, const char *target, const struct probe_out *p
     fprintf(f, "probe of %s\n", target);
     fprintf(f, "  reported: capacity %s, program unit %s, erase unit %s%s\n", a, b, c,
             p->geo.flags & STS_BD_NEEDS_ERASE ? " (raw flash)" : "");
+    probe_identity_print(f, &p->id);
     if (!p->wrote) {
         fprintf(f, "  not measured: %s\n", p->skipped);
     } else {
@@ -145,6 +148,7 @@ static void json_probe(struct sts_jw *w, const struct probe_out *p)
     sts_jw_u64(w, "erase_bytes", p->geo.erase_size);
     sts_jw_bool(w, "raw_flash", (p->geo.flags & STS_BD_NEEDS_ERASE) != 0);
     sts_jw_end(w);
+    probe_identity_json(w, &p->id);
     sts_jw_bool(w, "destructive", p->wrote);
     if (!p->wrote)
         sts_jw_str(w, "not_measured", p->skipped);
@@ -294,7 +298,8 @@ static int parse(int argc, char **argv, struct probe_opts *o)
     return EXIT_OK;
 }
 
-static int open_target(const struct probe_opts *o, struct sts_target *t)
+static int open_target(const struct probe_opts *o, struct sts_target *t,
+                       struct sts_target_spec *out_spec)
 {
     struct sts_target_spec spec;
     const char *why = NULL;
@@ -327,6 +332,7 @@ static int open_target(const struct probe_opts *o, struct sts_target *t)
         kind->close(t);
         return EXIT_USAGE;
     }
+    *out_spec = spec;
     return EXIT_OK;
 }
 
@@ -337,11 +343,13 @@ int cmd_probe(int argc, char **argv)
     if (code)
         return code < 0 ? EXIT_OK : code;
     struct sts_target t;
-    code = open_target(&o, &t);
+    static struct sts_target_spec spec;
+    code = open_target(&o, &t, &spec);
     if (code)
         return code;
     static struct probe_out p;
     memset(&p, 0, sizeof(p));
+    probe_identity(&spec, &p.id);
     p.undo_rc = STS_ENOENT;
     t.bd->ops->geometry(t.bd->ctx, &p.geo);
     if (p.geo.capacity < MIN_BYTES) {

@@ -930,6 +930,38 @@ class Probe(Base):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertEqual(self.load()["probe"]["open_aus"]["status"], "not_applicable")
 
+    def test_identity_from_the_cards_registers(self):
+        img = self.image(8 << 20)
+        fixtures = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures",
+                                "sysfs")
+        sd = os.path.join(fixtures, "sd-sl16g")
+        env = dict(os.environ, STORSCOPE_SYSFS_DEVICE=sd)
+        r = run("probe", "raw:" + img, "-o", self.out, env=env)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        ident = self.load()["probe"]["identity"]
+        # storscope's decoding of the raw CID agrees with the kernel's
+        kernel = {k: open(os.path.join(sd, k)).read().strip()
+                  for k in ("name", "manfid", "oemid", "serial", "date")}
+        self.assertEqual(ident["name"], kernel["name"])
+        self.assertEqual(ident["manfid"], int(kernel["manfid"], 16))
+        self.assertEqual(ident["oemid"], bytes.fromhex(kernel["oemid"][2:]).decode())
+        self.assertEqual(ident["serial"], int(kernel["serial"], 16))
+        self.assertEqual("%02d/%d" % (ident["month"], ident["year"]), kernel["date"])
+        self.assertEqual((ident["csd_version"], ident["sd_spec"]), (2, "3.0x"))
+        self.assertIn("SD card SL16G", r.stdout)
+        env["STORSCOPE_SYSFS_DEVICE"] = os.path.join(fixtures, "emmc-kernel-format")
+        r = run("probe", "raw:" + img, "-o", self.out, env=env)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        ident = self.load()["probe"]["identity"]
+        self.assertEqual((ident["life_time_est_a"], ident["life_time_est_b"],
+                          ident["pre_eol_info"]), (1, 2, 1))
+        self.assertIn("life time estimate A 0-10 % used, B 10-20 % used", r.stdout)
+        self.assertIn("pre-EOL: normal", r.stdout)
+        # an image has no registers: nothing said, nothing invented
+        env.pop("STORSCOPE_SYSFS_DEVICE")
+        r = run("probe", "raw:" + img, "-o", self.out, env=env)
+        self.assertNotIn("identity", self.load()["probe"])
+
     def test_bad_input_is_refused_and_writes_nothing(self):
         img = self.image(8 << 20)
         before = Raw.digest(img)

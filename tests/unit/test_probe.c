@@ -3,6 +3,7 @@
  * alarm on any genuine profile) and open allocation units (count and size
  * exact), with the medium put back byte for byte when asked. */
 #include "sts_test.h"
+#include "storscope/card_regs.h"
 #include "storscope/error.h"
 #include "storscope/fakebd.h"
 #include "storscope/probe.h"
@@ -183,7 +184,63 @@ static void no_limit_is_reported_as_none_found(void)
     CHECK_EQ(sts_probe_open_aus(&env, &r), STS_ENOTSUP);
 }
 
+/* ---- card registers ------------------------------------------------------ */
+/* Recorded from a SanDisk-labelled 16 GB microSD under Linux
+ * (/sys/class/mmc_host/mmc0/mmc0:0007/{cid,csd,scr}), with the kernel's
+ * own decoding of the same card as the reference: manfid 0x000003, oemid
+ * 0x5054, name SL16G, hwrev 0x3, fwrev 0x0, serial 0xda0a5d93, date
+ * 01/2016 (codesec7.rssing.com, a NuttX driver writer's notes). */
+static const char cid_hex[] = "035054534c31364730da0a5d93010101\n";
+static const char csd_hex[] = "400e00325b59000073a77f800a400001\n";
+static const char scr_hex[] = "0235800201000000\n";
+
+static void sd_registers_decode_as_the_kernel_does(void)
+{
+    uint8_t cid[16], csd[16], scr[8];
+    CHECK_EQ(sts_hex_bytes(cid_hex, cid, 16), 0);
+    CHECK_EQ(sts_hex_bytes(csd_hex, csd, 16), 0);
+    CHECK_EQ(sts_hex_bytes(scr_hex, scr, 8), 0);
+    struct sts_sd_cid c;
+    CHECK_EQ(sts_sd_cid_parse(cid, &c), 0);
+    CHECK_EQ(c.manfid, 0x03);
+    CHECK_STR(c.oemid, "PT"); /* 0x5054 */
+    CHECK_STR(c.name, "SL16G");
+    CHECK_EQ(c.hwrev, 3);
+    CHECK_EQ(c.fwrev, 0);
+    CHECK_EQ(c.serial, 0xda0a5d93u);
+    CHECK_EQ(c.year, 2016);
+    CHECK_EQ(c.month, 1);
+    struct sts_sd_csd d;
+    CHECK_EQ(sts_sd_csd_parse(csd, &d), 0);
+    CHECK_EQ(d.version, 2);          /* SDHC: a 16 GB card */
+    CHECK(d.capacity > 14500000000ull && d.capacity <= 16000000000ull);
+    CHECK_EQ(d.capacity % 524288u, 0);
+    CHECK_EQ(d.max_rate, 25000000u); /* default speed: 25 Mbit/s */
+    CHECK(d.classes & (1u << 5));    /* class 5: erase, which every SD card has */
+    struct sts_sd_scr r;
+    CHECK_EQ(sts_sd_scr_parse(scr, &r), 0);
+    CHECK_STR(r.spec, "3.0x");
+    CHECK_EQ(r.security, 3);         /* SDHC */
+    CHECK_EQ(r.bus_widths, 0x5);     /* 1 and 4 bits */
+    CHECK_EQ(r.cmd_support & 0x2, 0x2); /* CMD23 */
+    /* bad text is refused, not half-read */
+    CHECK_EQ(sts_hex_bytes("03505454", cid, 16), STS_EINVAL);
+    CHECK_EQ(sts_hex_bytes("zz5054534c31364730da0a5d93010101", cid, 16), STS_EINVAL);
+    CHECK_EQ(sts_hex_bytes("035054534c31364730da0a5d9301010100", cid, 16), STS_EINVAL);
+    /* a standard-capacity CSD (version 1): C_SIZE 4095, C_SIZE_MULT 7,
+     * READ_BL_LEN 9 is the largest: 4096 x 512 x 512 = 1 GiB */
+    uint8_t v1[16] = {0};
+    v1[3] = 0x32;                               /* 25 Mbit/s */
+    v1[5] = 0x09;                               /* READ_BL_LEN [83:80] = 9 */
+    v1[6] = 0x03; v1[7] = 0xFF; v1[8] = 0xC0;   /* C_SIZE [73:62] = 4095 */
+    v1[9] = 0x03; v1[10] = 0x80;                /* C_SIZE_MULT [49:47] = 7 */
+    CHECK_EQ(sts_sd_csd_parse(v1, &d), 0);
+    CHECK_EQ(d.version, 1);
+    CHECK_EQ(d.capacity, 1ull << 30);
+}
+
 const struct sts_test_case test_probe_cases[] = {
+    {"sd_registers_decode_as_the_kernel_does", sd_registers_decode_as_the_kernel_does},
     {"fake_capacity_is_found_for_every_kind_and_size",
      fake_capacity_is_found_for_every_kind_and_size},
     {"genuine_profiles_raise_no_alarm", genuine_profiles_raise_no_alarm},

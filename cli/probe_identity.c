@@ -1,0 +1,159 @@
+/* probe_identity.h: SD and eMMC registers from sysfs. */
+#define _POSIX_C_SOURCE 200809L
+#include "probe_identity.h"
+#include "storscope/units.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+static int read_attr(const char *dir, const char *name, char *buf, size_t n)
+{
+    char path[640];
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    size_t got = fread(buf, 1, n - 1, f);
+    fclose(f);
+    buf[got] = '\0';
+    while (got && (buf[got - 1] == '\n' || buf[got - 1] == ' '))
+        buf[--got] = '\0';
+    return got ? 0 : -1;
+}
+
+void probe_identity(const struct sts_target_spec *spec, struct identity *id)
+{
+    memset(id, 0, sizeof(*id));
+    const char *over = getenv("STORSCOPE_SYSFS_DEVICE");
+    struct stat st;
+    if (over && over[0]) {
+        snprintf(id->dir, sizeof(id->dir), "%s", over);
+    } else if (!strcmp(spec->kind, "raw") && !stat(spec->arg, &st) && S_ISBLK(st.st_mode)) {
+        char probe_path[600];
+        snprintf(id->dir, sizeof(id->dir), "/sys/dev/block/%u:%u/device", major(st.st_rdev),
+                 minor(st.st_rdev));
+        snprintf(probe_path, sizeof(probe_path), "%s/type", id->dir);
+        if (access(probe_path, R_OK))
+            snprintf(id->dir, sizeof(id->dir), "/sys/dev/block/%u:%u/../device",
+                     major(st.st_rdev), minor(st.st_rdev));
+    } else {
+        return;
+    }
+    if (read_attr(id->dir, "type", id->type, sizeof(id->type))) {
+        id->dir[0] = '\0'; /* not an SD or MMC device: nothing to say */
+        return;
+    }
+    char hex[80];
+    uint8_t reg[16];
+    if (!strcmp(id->type, "SD")) {
+        id->has_cid = !read_attr(id->dir, "cid", hex, sizeof(hex)) &&
+                      !sts_hex_bytes(hex, reg, 16) && !sts_sd_cid_parse(reg, &id->cid);
+        id->has_csd = !read_attr(id->dir, "csd", hex, sizeof(hex)) &&
+                      !sts_hex_bytes(hex, reg, 16) && !sts_sd_csd_parse(reg, &id->csd);
+        id->has_scr = !read_attr(id->dir, "scr", hex, sizeof(hex)) &&
+                      !sts_hex_bytes(hex, reg, 8) && !sts_sd_scr_parse(reg, &id->scr);
+    }
+    /* what the kernel decoded (eMMC: its CID layout differs; health) */
+    (void)read_attr(id->dir, "name", id->name, sizeof(id->name));
+    (void)read_attr(id->dir, "manfid", id->manfid, sizeof(id->manfid));
+    (void)read_attr(id->dir, "oemid", id->oemid, sizeof(id->oemid));
+    (void)read_attr(id->dir, "date", id->date, sizeof(id->date));
+    (void)read_attr(id->dir, "fwrev", id->fwrev, sizeof(id->fwrev));
+    (void)read_attr(id->dir, "life_time", id->life_time, sizeof(id->life_time));
+    (void)read_attr(id->dir, "pre_eol_info", id->pre_eol, sizeof(id->pre_eol));
+}
+
+/* eMMC DEVICE_LIFE_TIME_EST: 0x01 = 0-10 % of its life used ... 0x0B beyond */
+static const char *life_text(unsigned v, char *buf, size_t n)
+{
+    if (v >= 1 && v <= 10)
+        snprintf(buf, n, "%u-%u %% used", (v - 1) * 10, v * 10);
+    else
+        snprintf(buf, n, v == 11 ? "beyond its life" : "not stated");
+    return buf;
+}
+
+static const char *eol_text(unsigned v)
+{
+    return v == 1 ? "normal" : v == 2 ? "warning (80 % of reserved blocks used)"
+                  : v == 3 ? "urgent (90 % of reserved blocks used)" : "not stated";
+}
+
+void probe_identity_print(FILE *f, const struct identity *id)
+{
+    if (!id->dir[0])
+        return;
+    if (id->has_cid)
+        fprintf(f, "  identity: SD card %s, manufacturer 0x%02x, OEM %s, revision %u.%u, "
+                   "serial 0x%08x, made %02u/%u\n",
+                id->cid.name, id->cid.manfid, id->cid.oemid, id->cid.hwrev, id->cid.fwrev,
+                id->cid.serial, id->cid.month, id->cid.year);
+    else
+        fprintf(f, "  identity: %s %s, manufacturer %s, OEM %s, firmware %s, made %s\n",
+                id->type, id->name[0] ? id->name : "?", id->manfid[0] ? id->manfid : "?",
+                id->oemid[0] ? id->oemid : "?", id->fwrev[0] ? id->fwrev : "?",
+                id->date[0] ? id->date : "?");
+    if (id->has_csd) {
+        char a[32];
+        sts_fmt_bytes(a, sizeof(a), id->csd.capacity);
+        fprintf(f, "    CSD %u.0: %s claimed, up to %u Mbit/s\n", id->csd.version, a,
+                (unsigned)(id->csd.max_rate / 1000000u));
+    }
+    if (id->has_scr)
+        fprintf(f, "    SCR: SD spec %s, %s bus, %s\n", id->scr.spec,
+                id->scr.bus_widths & 4 ? "4-bit" : "1-bit",
+                id->scr.security == 4 ? "SDXC" : id->scr.security == 3 ? "SDHC" : "SDSC");
+    unsigned a, b, e;
+    char ta[32], tb[32];
+    if (sscanf(id->life_time, "%x %x", &a, &b) == 2)
+        fprintf(f, "    wear: life time estimate A %s, B %s\n", life_text(a, ta, sizeof(ta)),
+                life_text(b, tb, sizeof(tb)));
+    if (sscanf(id->pre_eol, "%x", &e) == 1)
+        fprintf(f, "    pre-EOL: %s\n", eol_text(e));
+}
+
+void probe_identity_json(struct sts_jw *w, const struct identity *id)
+{
+    if (!id->dir[0])
+        return;
+    sts_jw_object(w, "identity");
+    sts_jw_str(w, "source", id->dir);
+    sts_jw_str(w, "type", id->type);
+    if (id->has_cid) {
+        sts_jw_str(w, "name", id->cid.name);
+        sts_jw_u64(w, "manfid", id->cid.manfid);
+        sts_jw_str(w, "oemid", id->cid.oemid);
+        sts_jw_u64(w, "hwrev", id->cid.hwrev);
+        sts_jw_u64(w, "fwrev", id->cid.fwrev);
+        sts_jw_u64(w, "serial", id->cid.serial);
+        sts_jw_u64(w, "year", id->cid.year);
+        sts_jw_u64(w, "month", id->cid.month);
+    } else {
+        sts_jw_str(w, "name", id->name);
+        sts_jw_str(w, "manfid_text", id->manfid);
+        sts_jw_str(w, "oemid", id->oemid);
+        sts_jw_str(w, "firmware", id->fwrev);
+        sts_jw_str(w, "date", id->date);
+    }
+    if (id->has_csd) {
+        sts_jw_u64(w, "csd_version", id->csd.version);
+        sts_jw_u64(w, "csd_capacity_bytes", id->csd.capacity);
+        sts_jw_u64(w, "max_rate_bytes_per_second", id->csd.max_rate / 8);
+    }
+    if (id->has_scr) {
+        sts_jw_str(w, "sd_spec", id->scr.spec);
+        sts_jw_u64(w, "bus_widths", id->scr.bus_widths);
+    }
+    unsigned a, b, e;
+    if (sscanf(id->life_time, "%x %x", &a, &b) == 2) {
+        sts_jw_u64(w, "life_time_est_a", a);
+        sts_jw_u64(w, "life_time_est_b", b);
+    }
+    if (sscanf(id->pre_eol, "%x", &e) == 1)
+        sts_jw_u64(w, "pre_eol_info", e);
+    sts_jw_end(w);
+}
+

@@ -1,0 +1,32 @@
+/* What an SD or eMMC card says about itself, for storscope probe: read
+ * from Linux sysfs, read-only. */
+#ifndef STORSCOPE_PROBE_IDENTITY_H
+#define STORSCOPE_PROBE_IDENTITY_H
+
+#include "storscope/card_regs.h"
+#include "storscope/json.h"
+#include "storscope/target.h"
+
+#include <stdio.h>
+
+/* What the card says about itself, from sysfs (Linux decodes SD and eMMC
+ * registers into /sys/dev/block/MAJ:MIN/device/). */
+struct identity {
+    char dir[512];          /* where it was read; "" = none found */
+    char type[8];           /* "SD", "MMC" */
+    int has_cid, has_csd, has_scr;
+    struct sts_sd_cid cid;  /* SD: decoded here from the raw register */
+    struct sts_sd_csd csd;
+    struct sts_sd_scr scr;
+    char name[16], manfid[16], oemid[16], date[16], fwrev[40], life_time[32], pre_eol[16];
+};
+
+/* Fills *id from the sysfs device directory of a raw: block device (its
+ * disk's, for a partition), or of STORSCOPE_SYSFS_DEVICE when set (a
+ * card's saved registers; the tests' fixtures). id->dir is "" when there
+ * is nothing to read. */
+void probe_identity(const struct sts_target_spec *spec, struct identity *id);
+void probe_identity_print(FILE *f, const struct identity *id);
+void probe_identity_json(struct sts_jw *w, const struct identity *id);
+
+#endif
