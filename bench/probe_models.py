@@ -38,8 +38,8 @@ def mib(b):
     return "%g MiB" % (b / 2**20) if b % 2**20 == 0 else "%g KiB" % (b / 1024)
 
 
-print("| target | given | capacity found | open AUs found | device time (s) |")
-print("| --- | --- | --- | --- | --- |")
+print("| target | given | read timing: page / unit found | capacity found | open AUs found | device time (s) |")
+print("| --- | --- | --- | --- | --- | --- |")
 for name in profiles():
     raw = name in ("nor-spi", "nand-slc")
     cap = "capacity=16M" if raw else "capacity=2G"
@@ -49,13 +49,21 @@ for name in profiles():
                   ("lost beyond 640 MiB", f"sim:{name},{cap},fake=640M,fake_lost=1")]
     if not raw and name != "ram":  # (merges on a RAM disk cost nothing)
         cases += [("3 open AUs of 4 MiB", f"sim:{name},{cap},au=4M,open_aus=3"),
-                  ("6 open AUs of 1 MiB", f"sim:{name},{cap},au=1M,open_aus=6")]
+                  ("6 open AUs of 1 MiB", f"sim:{name},{cap},au=1M,open_aus=6"),
+                  ("reads across 16 KiB pages +100 us, 8 MiB units +200 us",
+                   f"sim:{name},{cap},page_bytes=16K,au=8M,read_page_cross=100us,read_unit_cross=100us")]
     for given, spec in cases:
         p, err = probe(spec)
         if p is None:
-            print(f"| `{spec}` | {given} | refused: {err} | | |")
+            print(f"| `{spec}` | {given} | refused: {err} | | | |")
             continue
-        c, a = p["capacity"], p["open_aus"]
+        c, a, g = p["capacity"], p["open_aus"], p["read_timing"]
+        if g["status"] != "ok":
+            geo = g["status"]
+        elif g["visible"]:
+            geo = f'{mib(g["page_bytes"]) if g["page_bytes"] else "-"} / {mib(g["unit_bytes"])}'
+        else:
+            geo = "none visible"
         found = c["kind"] if c["kind"] == "genuine" else f'{c["kind"]} at {mib(c["usable_bytes"])}'
         if a["status"] != "ok":
             aus = a["status"]
@@ -63,8 +71,8 @@ for name in profiles():
             aus = f'{a["open_aus"]} of {mib(a["au_bytes"])}'
         else:
             aus = f'none up to {a["streams_tried"]}'
-        t = (c["device_ns"] + a["device_ns"]) / 1e9
-        print(f"| `{spec}` | {given} | {found} | {aus} | {t:.1f} |")
+        t = (g["device_ns"] + c["device_ns"] + a["device_ns"]) / 1e9
+        print(f"| `{spec}` | {given} | {geo} | {found} | {aus} | {t:.1f} |")
 
 print()
 print("L1 (imu, ppg, env: three streams) on sd-consumer, 20 s, by open AUs:")

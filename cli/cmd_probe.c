@@ -35,6 +35,8 @@ struct probe_opts {
 struct probe_out {
     struct identity id;
     struct sts_bd_geometry geo;
+    int geo_rc;                     /* read timing: STS_OK, or why not */
+    struct sts_probe_geometry timing;
     int wrote;                      /* the destructive steps ran */
     int fake_rc, au_rc, undo_rc;    /* STS_OK, or why the step failed / was skipped */
     struct sts_probe_fake fake;
@@ -58,22 +60,41 @@ static const char *fake_kind(enum sts_probe_fake_kind k)
 static void guidelines(struct probe_out *p)
 {
     char a[32], b[32];
-    if (p->wrote && !p->au_rc && p->au.limited && p->au.au_bytes) {
-        sts_fmt_bytes(a, sizeof(a), p->au.au_bytes);
+    uint64_t au = p->wrote && !p->au_rc && p->au.limited ? p->au.au_bytes : 0;
+    au = au ? au : !p->geo_rc && p->timing.visible ? p->timing.unit_bytes : 0;
+    if (au) {
+        sts_fmt_bytes(a, sizeof(a), au);
         snprintf(p->guide[p->n_guide++], sizeof(p->guide[0]),
-                 "Align partitions and files to %s (the allocation unit).", a);
+                 "Align partitions and files to %s (the allocation unit, measured).", a);
     }
     if (p->wrote && !p->au_rc && p->au.limited)
         snprintf(p->guide[p->n_guide++], sizeof(p->guide[0]),
                  "Append to at most %u files or streams at once: the card keeps %u "
                  "allocation units open; one more makes every write pay a merge.",
                  p->au.open_aus, p->au.open_aus);
-    uint32_t page = p->geo.page_size ? p->geo.page_size : p->geo.prog_size;
+    uint64_t page = !p->geo_rc && p->timing.page_bytes ? p->timing.page_bytes : 0;
+    const char *how = page ? "measured" : "as the device reports it";
+    page = page ? page : p->geo.page_size ? p->geo.page_size : p->geo.prog_size;
     if (page > 512) {
         sts_fmt_bytes(b, sizeof(b), page);
         snprintf(p->guide[p->n_guide++], sizeof(p->guide[0]),
-                 "Write in chunks of at least %s (the page the device reports).", b);
+                 "Write in chunks of at least %s (the page, %s).", b, how);
     }
+}
+
+static int64_t max_diff(const struct sts_probe_geometry *t)
+{
+    int64_t m = 0;
+    for (uint32_t i = 0; i < t->n; i++)
+        m = t->diff_ns[i] > m ? t->diff_ns[i] : m;
+    return m;
+}
+
+static const char *fmt_align(const struct probe_out *p)
+{
+    static char a[32];
+    sts_fmt_bytes(a, sizeof(a), p->timing.n ? p->timing.align[p->timing.n - 1] : 0);
+    return a;
 }
 
 static void print_summary(FILE *f, const char *target, const struct probe_out *p)
@@ -86,6 +107,22 @@ static void print_summary(FILE *f, const char *target, const struct probe_out *p
     fprintf(f, "  reported: capacity %s, program unit %s, erase unit %s%s\n", a, b, c,
             p->geo.flags & STS_BD_NEEDS_ERASE ? " (raw flash)" : "");
     probe_identity_print(f, &p->id);
+    if (p->geo_rc == STS_ENOTSUP) {
+        fprintf(f, "  read timing: not applicable (raw flash states its geometry)\n");
+    } else if (p->geo_rc) {
+        fprintf(f, "  read timing: failed: %s\n", sts_strerror(p->geo_rc));
+    } else if (!p->timing.visible) {
+        fprintf(f, "  read timing: no boundary costs a read more, up to %s (%.3f s)\n",
+                fmt_align(p), (double)p->timing.device_ns / 1e9);
+    } else {
+        char pg[32], un[32];
+        sts_fmt_bytes(pg, sizeof(pg), p->timing.page_bytes);
+        sts_fmt_bytes(un, sizeof(un), p->timing.unit_bytes);
+        fprintf(f, "  read timing: page %s, erase unit %s (a %u B read across costs %.0f us "
+                   "more; %.3f s)\n",
+                p->timing.page_bytes ? pg : "not seen", un, p->timing.read_bytes,
+                (double)max_diff(&p->timing) / 1e3, (double)p->timing.device_ns / 1e9);
+    }
     if (!p->wrote) {
         fprintf(f, "  not measured: %s\n", p->skipped);
     } else {
@@ -149,6 +186,21 @@ static void json_probe(struct sts_jw *w, const struct probe_out *p)
     sts_jw_bool(w, "raw_flash", (p->geo.flags & STS_BD_NEEDS_ERASE) != 0);
     sts_jw_end(w);
     probe_identity_json(w, &p->id);
+    sts_jw_object(w, "read_timing");
+    sts_jw_str(w, "status", p->geo_rc == STS_ENOTSUP ? "not_applicable"
+                            : p->geo_rc              ? sts_strerror(p->geo_rc)
+                                                     : "ok");
+    sts_jw_bool(w, "visible", p->timing.visible);
+    sts_jw_u64(w, "page_bytes", p->timing.page_bytes);
+    sts_jw_u64(w, "unit_bytes", p->timing.unit_bytes);
+    sts_jw_u64(w, "read_bytes", p->timing.read_bytes);
+    u64_array(w, "align_bytes", p->timing.align, p->timing.n);
+    sts_jw_array(w, "diff_ns", 1);
+    for (uint32_t i = 0; i < p->timing.n; i++)
+        sts_jw_i64(w, NULL, p->timing.diff_ns[i]);
+    sts_jw_end(w);
+    sts_jw_u64(w, "device_ns", p->timing.device_ns);
+    sts_jw_end(w);
     sts_jw_bool(w, "destructive", p->wrote);
     if (!p->wrote)
         sts_jw_str(w, "not_measured", p->skipped);
@@ -360,13 +412,16 @@ int cmd_probe(int argc, char **argv)
         return EXIT_USAGE;
     }
     uint64_t t0 = sts_clock_now(&t.clock);
-    uint8_t *buf = NULL;
+    uint8_t *buf = malloc(2 * STS_PROBE_MAX_BLOCK);
+    struct sts_probe_env ro = {*t.bd, t.clock, buf, 2 * STS_PROBE_MAX_BLOCK, NULL, o.seed, 0};
+    int writing = o.allow_destructive && !(t.flags & STS_T_READ_ONLY);
+    if (!writing) /* (when writing, after the capacity check: only real space is timed) */
+        p.geo_rc = buf ? sts_probe_geometry(&ro, &p.timing) : STS_ENOMEM;
     struct sts_probe_undo undo = {NULL, 0, 0};
-    if (!o.allow_destructive || (t.flags & STS_T_READ_ONLY)) {
+    if (!writing) {
         p.skipped = "the capacity check and open allocation units write to the medium: "
                     "run with --allow-destructive (and --preserve to put every block back)";
     } else {
-        buf = malloc(2 * STS_PROBE_MAX_BLOCK);
         if (o.preserve && !(undo.mem = malloc(UNDO_BYTES))) {
             cli_error("--preserve: cannot have %u MiB for the blocks to put back", UNDO_BYTES >> 20);
             free(buf);
@@ -380,6 +435,7 @@ int cmd_probe(int argc, char **argv)
         p.fake_rc = buf ? sts_probe_fake(&env, &p.fake) : STS_ENOMEM;
         if (!p.fake_rc)
             env.usable_bytes = p.fake.usable_bytes;
+        p.geo_rc = buf ? sts_probe_geometry(&env, &p.timing) : STS_ENOMEM;
         p.au_rc = buf ? sts_probe_open_aus(&env, &p.au) : STS_ENOMEM;
         if (o.preserve)
             p.undo_rc = sts_probe_undo(&env);
@@ -387,8 +443,9 @@ int cmd_probe(int argc, char **argv)
     guidelines(&p);
     uint64_t elapsed = sts_clock_now(&t.clock) - t0;
     int counterfeit = p.wrote && !p.fake_rc && p.fake.kind != STS_FAKE_GENUINE;
-    int failed = p.wrote && (p.fake_rc || (p.au_rc && p.au_rc != STS_ENOTSUP && p.au_rc != STS_EINVAL) ||
-                             (p.undo_rc && p.undo_rc != STS_ENOENT));
+    int failed = (p.geo_rc && p.geo_rc != STS_ENOTSUP) ||
+                 (p.wrote && (p.fake_rc || (p.au_rc && p.au_rc != STS_ENOTSUP && p.au_rc != STS_EINVAL) ||
+                              (p.undo_rc && p.undo_rc != STS_ENOENT)));
     print_summary(stdout, o.target, &p);
     if (o.output && write_json(o.output, &o, &t, &p, elapsed, failed)) {
         cli_error("cannot write %s", o.output);

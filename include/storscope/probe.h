@@ -41,6 +41,28 @@ struct sts_probe_env {
 };
 #define STS_PROBE_MAX_BLOCK (256u * 1024u)
 
+/* ---- geometry by read timing (read-only) ------------------------------ */
+#define STS_PROBE_MAX_ALIGNS 24
+
+struct sts_probe_geometry {
+    int visible;            /* a boundary showed in the read times */
+    uint64_t page_bytes;    /* the smallest boundary that costs (0: only one level seen) */
+    uint64_t unit_bytes;    /* the one that costs most: erase block / allocation unit */
+    uint32_t read_bytes;    /* each timed read (two sectors) */
+    uint32_t n;             /* aligns tried, 2 x read_bytes .. */
+    uint64_t align[STS_PROBE_MAX_ALIGNS];
+    int64_t diff_ns[STS_PROBE_MAX_ALIGNS]; /* read across a boundary of align, minus the
+                                              mean of the reads just before and after */
+    uint64_t device_ns;
+};
+
+/* flashbench's -a method: at odd multiples of each power-of-two align,
+ * a read of two sectors across the boundary is timed against the two
+ * beside it; the smallest align where it costs more is the page, the one
+ * where it costs most the erase block or AU. Reads only. Managed media
+ * (raw flash states its geometry: STS_ENOTSUP). */
+int sts_probe_geometry(const struct sts_probe_env *env, struct sts_probe_geometry *out);
+
 /* ---- fake capacity ---------------------------------------------------- */
 enum sts_probe_fake_kind {
     STS_FAKE_GENUINE = 0, /* every block written read back as itself */

@@ -55,6 +55,10 @@ struct sts_sim_params {
     uint64_t read_bw;         /* bus bandwidth device -> host, bytes/s */
     uint64_t write_bw;        /* bus bandwidth host -> device, bytes/s */
     uint64_t page_read_ns;    /* array read of one page (tR): RMW and GC copies */
+    uint64_t read_page_cross_ns; /* managed: extra for a read spanning two pages, once
+                                    per read (what flashbench -a times); 0 = none */
+    uint64_t read_unit_cross_ns; /* managed: extra again for one spanning two AUs (au_bytes,
+                                    else erase blocks); 0 = none */
     uint64_t page_prog_ns;    /* page program (tPROG), effective over the device's dies */
     uint64_t erase_ns;        /* block erase (tBERS), typical */
     uint32_t erase_tail_x100; /* Pareto shape of the erase time x100 (heavy tail; smaller

@@ -540,6 +540,11 @@ static int sim_read(void *ctx, uint64_t addr, void *buf, size_t len)
     uint64_t t = s->p.cmd_read_ns + xfer_ns(bus_bytes(s, addr, len), s->p.read_bw);
     if (addr != s->last_read_end)
         t += s->p.read_access_ns;
+    if (len && s->p.read_page_cross_ns && addr / pb != (addr + len - 1) / pb)
+        t += s->p.read_page_cross_ns; /* the second page is read after the first */
+    uint64_t unit = s->p.au_bytes ? s->p.au_bytes : s->p.erase_bytes;
+    if (len && s->p.read_unit_cross_ns && addr / unit != (addr + len - 1) / unit)
+        t += s->p.read_unit_cross_ns; /* and looked up in another unit's map */
     uint8_t blank = s->p.managed ? 0x00 : 0xff;
     for (uint64_t off = 0; off < len;) {
         uint32_t page = (uint32_t)((addr + off) / pb), in = (uint32_t)((addr + off) % pb);

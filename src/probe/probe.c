@@ -424,3 +424,99 @@ int sts_probe_open_aus(const struct sts_probe_env *e, struct sts_probe_au *out)
     out->device_ns = sts_clock_now(&e->clock) - t0;
     return rc;
 }
+
+/* ---- geometry by read timing ------------------------------------------- */
+#define GEO_POSITIONS 8 /* odd multiples of each align */
+#define GEO_REPEATS 3   /* the fastest of these: a real device's noise is one-sided */
+
+static int timed_read(const struct sts_probe_env *e, uint64_t at, uint32_t len, uint64_t *best)
+{
+    *best = UINT64_MAX;
+    for (int r = 0; r < GEO_REPEATS; r++) {
+        uint64_t t0 = sts_clock_now(&e->clock);
+        int rc = e->bd.ops->read(e->bd.ctx, at, e->buf, len);
+        if (rc)
+            return rc;
+        uint64_t dt = sts_clock_now(&e->clock) - t0;
+        *best = dt < *best ? dt : *best;
+    }
+    return STS_OK;
+}
+
+static int cmp_i64(int64_t a, int64_t b)
+{
+    return (a > b) - (a < b);
+}
+
+static int64_t median_i64(int64_t *v, uint32_t n)
+{
+    for (uint32_t i = 1; i < n; i++)
+        for (uint32_t j = i; j > 0 && cmp_i64(v[j - 1], v[j]) > 0; j--) {
+            int64_t t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
+        }
+    return v[n / 2];
+}
+
+int sts_probe_geometry(const struct sts_probe_env *e, struct sts_probe_geometry *out)
+{
+    struct sts_bd_geometry g;
+    geometry(e, &g);
+    memset(out, 0, sizeof(*out));
+    if (g.flags & STS_BD_NEEDS_ERASE)
+        return STS_ENOTSUP;
+    if (e->usable_bytes && e->usable_bytes < g.capacity)
+        g.capacity = e->usable_bytes; /* a counterfeit's reads beyond it mean nothing */
+    uint32_t sector = g.read_size > 512 ? g.read_size : 512;
+    uint32_t len = 2 * sector;
+    if (e->buf_bytes < len)
+        return STS_EINVAL;
+    out->read_bytes = len;
+    uint64_t t0 = sts_clock_now(&e->clock);
+    int64_t dmax = 0, beside = INT64_MAX;
+    for (uint64_t a = len; a * (2 * GEO_POSITIONS + 1) <= g.capacity &&
+                           out->n < STS_PROBE_MAX_ALIGNS; a *= 2) {
+        int64_t d[GEO_POSITIONS];
+        for (uint32_t k = 0; k < GEO_POSITIONS; k++) {
+            /* odd multiples spread over the device: aligned to a, not to 2a */
+            uint64_t m = (g.capacity / a - 1) / (2 * GEO_POSITIONS) * (2 * k + 1);
+            m |= 1;
+            uint64_t p = a * m, pre, on, post;
+            int rc = timed_read(e, p - len, len, &pre);
+            if (!rc)
+                rc = timed_read(e, p - sector, len, &on);
+            if (!rc)
+                rc = timed_read(e, p, len, &post);
+            if (rc)
+                return rc;
+            d[k] = (int64_t)on - (int64_t)(pre + post) / 2;
+            beside = (int64_t)pre < beside ? (int64_t)pre : beside;
+        }
+        out->align[out->n] = a;
+        out->diff_ns[out->n] = median_i64(d, GEO_POSITIONS);
+        dmax = out->diff_ns[out->n] > dmax ? out->diff_ns[out->n] : dmax;
+        out->n++;
+    }
+    out->device_ns = sts_clock_now(&e->clock) - t0;
+    /* A boundary shows as a step up that stays (a larger align is a
+     * boundary of every smaller one): the page is the first align at a
+     * quarter of the largest step, the unit the first at three quarters;
+     * one level only means only the unit shows. Too small a step, or one
+     * that does not stay, is noise: nothing is claimed. */
+    if (dmax < 5000 || dmax * 10 < beside)
+        return STS_OK;
+    uint32_t first = 0, unit = out->n;
+    while (out->diff_ns[first] * 4 < dmax) /* ends: dmax is one of them */
+        first++;
+    for (uint32_t i = first; i < out->n; i++) {
+        if (out->diff_ns[i] * 4 < dmax)
+            return STS_OK; /* it did not stay: noise, nothing claimed */
+        if (unit == out->n && out->diff_ns[i] * 4 >= dmax * 3)
+            unit = i;
+    }
+    out->visible = 1;
+    out->unit_bytes = out->align[unit];
+    out->page_bytes = first < unit ? out->align[first] : 0;
+    return STS_OK;
+}

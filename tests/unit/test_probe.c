@@ -7,6 +7,7 @@
 #include "storscope/error.h"
 #include "storscope/fakebd.h"
 #include "storscope/probe.h"
+#include "storscope/rng.h"
 #include "storscope/sim.h"
 
 #include "test_mem.h"
@@ -184,6 +185,101 @@ static void no_limit_is_reported_as_none_found(void)
     CHECK_EQ(sts_probe_open_aus(&env, &r), STS_ENOTSUP);
 }
 
+/* ---- geometry by read timing -------------------------------------------- */
+static int managed(const char *profile, uint64_t page, uint64_t erase, uint64_t au,
+                   uint64_t page_cross, uint64_t unit_cross)
+{
+    struct sts_sim_params p = *sts_sim_profile_find(profile);
+    p.capacity = 256 * MIB;
+    if (page) {
+        p.page_bytes = (uint32_t)page;
+        p.erase_bytes = (uint32_t)erase;
+        p.au_bytes = au;
+        p.read_page_cross_ns = page_cross;
+        p.read_unit_cross_ns = unit_cross;
+    }
+    int rc = sts_sim_init(&sim, &p, 3, sts_test_sim_arena, sizeof(sts_test_sim_arena), 0, &model);
+    memset(&env, 0, sizeof(env));
+    env.bd = model;
+    sts_sim_clock(&sim, &env.clock);
+    env.buf = scratch;
+    env.buf_bytes = SCRATCH_BYTES;
+    return rc;
+}
+
+/* A device whose reads take up to `jitter_ns` longer at random, as a
+ * real one does under a busy host. */
+static struct sts_rng jitter_rng;
+static uint64_t jitter_ns;
+static int jitter_read(void *ctx, uint64_t a, void *b, size_t n)
+{
+    (void)ctx;
+    sim.now_ns += sts_rng_below(&jitter_rng, jitter_ns + 1);
+    return model.ops->read(model.ctx, a, b, n);
+}
+static void jitter_geometry(void *ctx, struct sts_bd_geometry *g)
+{
+    (void)ctx;
+    model.ops->geometry(model.ctx, g);
+}
+static const struct sts_bd_ops jitter_ops = {.read = jitter_read, .geometry = jitter_geometry};
+
+static void read_timing_claims_nothing_from_noise(void)
+{
+    struct sts_probe_geometry g;
+    sts_rng_seed(&jitter_rng, 77);
+    for (uint64_t j = 50000; j <= 400000; j *= 2) { /* 50 .. 400 us of jitter */
+        CHECK_EQ(managed("emmc-stm32u5", 0, 0, 0, 0, 0), 0);
+        jitter_ns = j;
+        env.bd = (struct sts_bd){&jitter_ops, NULL};
+        CHECK_EQ(sts_probe_geometry(&env, &g), 0);
+        CHECK_EQ(g.visible, 0);
+        CHECK_EQ(g.page_bytes + g.unit_bytes, 0);
+    }
+    /* and a real step still shows through 100 us of it */
+    CHECK_EQ(managed("sd-consumer", 0, 0, 0, 0, 0), 0);
+    jitter_ns = 100000;
+    env.bd = (struct sts_bd){&jitter_ops, NULL};
+    CHECK_EQ(sts_probe_geometry(&env, &g), 0);
+    CHECK_EQ(g.visible, 1);
+    CHECK_EQ(g.page_bytes, 16 * KIB);
+    CHECK_EQ(g.unit_bytes, 4 * MIB);
+}
+
+static void read_timing_finds_page_and_unit(void)
+{
+    struct sts_probe_geometry g;
+    /* sd-consumer as shipped: 16 KiB pages, 4 MiB units */
+    CHECK_EQ(managed("sd-consumer", 0, 0, 0, 0, 0), 0);
+    CHECK_EQ(sts_probe_geometry(&env, &g), 0);
+    CHECK_EQ(g.visible, 1);
+    CHECK_EQ(g.page_bytes, 16 * KIB);
+    CHECK_EQ(g.unit_bytes, 4 * MIB);
+    CHECK_EQ(sim.n.programs + sim.n.erases + sim.n.trims, 0); /* read-only */
+    /* other geometries, other costs; the AU rather than the erase block */
+    static const struct { uint64_t page, erase, au, pc, uc; } g_cases[] = {
+        {4 * KIB, 512 * KIB, 0, 40000, 100000},
+        {8 * KIB, 1 * MIB, 8 * MIB, 20000, 20000},
+        {2 * KIB, 256 * KIB, 0, 0, 80000}, /* only the unit costs: no page to tell */
+    };
+    for (size_t i = 0; i < sizeof(g_cases) / sizeof(g_cases[0]); i++) {
+        CHECK_EQ(managed("emmc-industrial", g_cases[i].page, g_cases[i].erase, g_cases[i].au,
+                         g_cases[i].pc, g_cases[i].uc), 0);
+        CHECK_EQ(sts_probe_geometry(&env, &g), 0);
+        CHECK_EQ(g.visible, 1);
+        CHECK_EQ(g.page_bytes, g_cases[i].pc ? g_cases[i].page : 0);
+        CHECK_EQ(g.unit_bytes, g_cases[i].au ? g_cases[i].au : g_cases[i].erase);
+    }
+    /* a model without the phenomenon: nothing is invented */
+    CHECK_EQ(managed("emmc-stm32u5", 0, 0, 0, 0, 0), 0);
+    CHECK_EQ(sts_probe_geometry(&env, &g), 0);
+    CHECK_EQ(g.visible, 0);
+    CHECK_EQ(g.page_bytes + g.unit_bytes, 0);
+    CHECK(g.n >= 10);
+    CHECK_EQ(medium("nor-spi", 1 * MIB, 0), 0);
+    CHECK_EQ(sts_probe_geometry(&env, &g), STS_ENOTSUP);
+}
+
 /* ---- card registers ------------------------------------------------------ */
 /* Recorded from a SanDisk-labelled 16 GB microSD under Linux
  * (/sys/class/mmc_host/mmc0/mmc0:0007/{cid,csd,scr}), with the kernel's
@@ -241,6 +337,8 @@ static void sd_registers_decode_as_the_kernel_does(void)
 
 const struct sts_test_case test_probe_cases[] = {
     {"sd_registers_decode_as_the_kernel_does", sd_registers_decode_as_the_kernel_does},
+    {"read_timing_finds_page_and_unit", read_timing_finds_page_and_unit},
+    {"read_timing_claims_nothing_from_noise", read_timing_claims_nothing_from_noise},
     {"fake_capacity_is_found_for_every_kind_and_size",
      fake_capacity_is_found_for_every_kind_and_size},
     {"genuine_profiles_raise_no_alarm", genuine_profiles_raise_no_alarm},
