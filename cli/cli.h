@@ -24,6 +24,9 @@ void cli_print_totals(FILE *f, const struct sts_summary_sink *ss); /* "6 tests o
 void cli_html_esc(FILE *f, const char *s);
 #include <cjson/cJSON.h>
 struct sts_summary_sink;
+/* The probe section of a probe document, as text or HTML (nothing when
+ * the document has none). */
+void cli_print_probe(FILE *f, const cJSON *doc, int html);
 /* The HTML report: the summary is the terminal's first screen (replayed). */
 int cli_report_html(const char *path, const cJSON *doc, const struct sts_analysis *an,
                     const struct sts_summary_sink *summary);
@@ -32,6 +35,10 @@ int cli_report_html(const char *path, const cJSON *doc, const struct sts_analysi
 extern const struct sts_target_kind *const cli_target_kinds[];
 extern const size_t cli_n_target_kinds;
 const struct sts_target_kind *cli_find_kind(const char *name);
+
+/* SIGINT, SIGTERM and SIGHUP call handler (which sets a flag): a long
+ * command stops at its next step and keeps what it has. */
+void cli_catch_stop_signals(void (*handler)(int));
 
 /* Prints "storscope: <msg>" to stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -1,8 +1,11 @@
 /* The CLI's one way of saying what went wrong, on stderr. */
+#define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 /* Length of the valid UTF-8 sequence at p (1..4), or 0 when it is not one. */
 static size_t utf8_len(const unsigned char *p)
@@ -40,4 +43,15 @@ void cli_error(const char *fmt, ...)
         }
     }
     fputc('\n', stderr);
+}
+
+void cli_catch_stop_signals(void (*handler)(int))
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = handler;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
 }

@@ -18,6 +18,7 @@
 #include "storscope/units.h"
 
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -243,7 +244,7 @@ static void json_probe(struct sts_jw *w, const struct probe_out *p)
 
 /* The whole document, storscope-result/1 with no tests and a probe. */
 static int write_json(const char *path, const struct probe_opts *o, const struct sts_target *t,
-                      const struct probe_out *p, uint64_t elapsed_ns, int failed)
+                      const struct probe_out *p, uint64_t elapsed_ns, const char *status)
 {
     char tmp[4096];
     if (snprintf(tmp, sizeof(tmp), "%s.partial", path) >= (int)sizeof(tmp))
@@ -281,8 +282,8 @@ static int write_json(const char *path, const struct probe_opts *o, const struct
     sts_jw_end(&w);
     sts_jw_array(&w, "tests", 0);
     sts_jw_end(&w);
-    sts_jw_str(&w, "status", failed ? "failed" : "ok");
-    sts_jw_bool(&w, "interrupted", 0);
+    sts_jw_str(&w, "status", status);
+    sts_jw_bool(&w, "interrupted", !strcmp(status, "interrupted"));
     sts_jw_u64(&w, "elapsed_ns", elapsed_ns);
     sts_jw_u64(&w, "tests_ok", 0);
     sts_jw_u64(&w, "tests_failed", 0);
@@ -388,12 +389,23 @@ static int open_target(const struct probe_opts *o, struct sts_target *t,
     return EXIT_OK;
 }
 
+/* Ctrl-C, SIGTERM, SIGHUP: the probe stops at its next command, puts
+ * back what it saved (--preserve), and its JSON says it was interrupted. */
+static volatile int stop_signal;
+static void on_signal(int sig)
+{
+    (void)sig;
+    stop_signal = 1;
+}
+
 int cmd_probe(int argc, char **argv)
 {
     struct probe_opts o;
     int code = parse(argc, argv, &o);
     if (code)
         return code < 0 ? EXIT_OK : code;
+    cli_catch_stop_signals(on_signal);
+    stop_signal = 0;
     struct sts_target t;
     static struct sts_target_spec spec;
     code = open_target(&o, &t, &spec);
@@ -413,7 +425,8 @@ int cmd_probe(int argc, char **argv)
     }
     uint64_t t0 = sts_clock_now(&t.clock);
     uint8_t *buf = malloc(2 * STS_PROBE_MAX_BLOCK);
-    struct sts_probe_env ro = {*t.bd, t.clock, buf, 2 * STS_PROBE_MAX_BLOCK, NULL, o.seed, 0};
+    struct sts_probe_env ro = {*t.bd, t.clock, buf, 2 * STS_PROBE_MAX_BLOCK, NULL, o.seed, 0,
+                               &stop_signal};
     int writing = o.allow_destructive && !(t.flags & STS_T_READ_ONLY);
     if (!writing) /* (when writing, after the capacity check: only real space is timed) */
         p.geo_rc = buf ? sts_probe_geometry(&ro, &p.timing) : STS_ENOMEM;
@@ -430,7 +443,7 @@ int cmd_probe(int argc, char **argv)
         }
         undo.cap = o.preserve ? UNDO_BYTES : 0;
         struct sts_probe_env env = {*t.bd, t.clock, buf, 2 * STS_PROBE_MAX_BLOCK,
-                                    o.preserve ? &undo : NULL, o.seed, 0};
+                                    o.preserve ? &undo : NULL, o.seed, 0, &stop_signal};
         p.wrote = 1;
         p.fake_rc = buf ? sts_probe_fake(&env, &p.fake) : STS_ENOMEM;
         if (!p.fake_rc)
@@ -447,12 +460,19 @@ int cmd_probe(int argc, char **argv)
                  (p.wrote && (p.fake_rc || (p.au_rc && p.au_rc != STS_ENOTSUP && p.au_rc != STS_EINVAL) ||
                               (p.undo_rc && p.undo_rc != STS_ENOENT)));
     print_summary(stdout, o.target, &p);
-    if (o.output && write_json(o.output, &o, &t, &p, elapsed, failed)) {
+    int interrupted = stop_signal != 0;
+    if (interrupted)
+        cli_error("stopped by a signal%s", !p.wrote         ? ""
+                                           : p.undo_rc == 0 ? "; every overwritten block put back"
+                                           : o.preserve     ? "; NOT every block could be put back"
+                                                            : "; blocks written so far keep the probe's data");
+    const char *status = interrupted ? "interrupted" : failed ? "failed" : "ok";
+    if (o.output && write_json(o.output, &o, &t, &p, elapsed, status)) {
         cli_error("cannot write %s", o.output);
         failed = 1;
     }
     free(buf);
     free(undo.mem);
     cli_find_kind(t.kind)->close(&t);
-    return failed || counterfeit ? EXIT_RUN_FAILED : EXIT_OK;
+    return interrupted ? EXIT_INTERRUPTED : failed || counterfeit ? EXIT_RUN_FAILED : EXIT_OK;
 }

@@ -134,6 +134,7 @@ int cmd_report(int argc, char **argv)
     sts_summary_print(&summary, stdout);
     cli_print_totals(stdout, &summary);
     cli_print_analysis(stdout, &an);
+    cli_print_probe(stdout, doc, 0);
     int rc = html ? cli_report_html(html, doc, &an, &summary) : EXIT_OK;
     cJSON_Delete(doc);
     return rc;

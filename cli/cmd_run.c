@@ -444,13 +444,7 @@ int cmd_run(int argc, char **argv)
     }
 
     /* Signals first: a Ctrl-C during set-up must still clean up. */
-    struct sigaction sa;
-    memset(&sa, 0, sizeof(sa));
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
+    cli_catch_stop_signals(on_signal);
 
     struct sts_target target;
     memset(&target, 0, sizeof(target));

@@ -249,7 +249,9 @@ int cli_report_html(const char *path, const cJSON *doc, const struct sts_analysi
     }
     if (!an->n_guidelines)
         fputs("<li>None: no guideline without evidence.</li>\n", out);
-    fputs("</ol>\n<h2>Findings</h2>\n<ul>\n", out);
+    fputs("</ol>\n", out);
+    cli_print_probe(out, doc, 1);
+    fputs("<h2>Findings</h2>\n<ul>\n", out);
     for (size_t i = 0; i < an->n_findings; i++)
         html_pair(out, "<li><b>", an->finding[i].test, "</b>: ", an->finding[i].text, "</li>\n");
     fputs("</ul>\n<h2>Figures</h2>\n", out);

@@ -38,6 +38,8 @@ struct sts_probe_env {
     uint64_t seed;     /* makes each run's stamps its own */
     uint64_t usable_bytes; /* where writes may land: 0 = the device's capacity; set it
                               to what sts_probe_fake found on a counterfeit card */
+    volatile int *stop;    /* optional: non-zero stops a probe at its next command
+                              (STS_EINTR); the undo log stays complete */
 };
 #define STS_PROBE_MAX_BLOCK (256u * 1024u)
 

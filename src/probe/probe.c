@@ -43,6 +43,11 @@ static int save(const struct sts_probe_env *e, uint64_t addr, uint64_t len)
     return STS_OK;
 }
 
+static int stopped(const struct sts_probe_env *e)
+{
+    return e->stop && *e->stop;
+}
+
 /* Writes one block: erased first where the medium needs it. */
 static int put(const struct sts_probe_env *e, uint64_t addr, const uint8_t *data, uint64_t len)
 {
@@ -121,6 +126,8 @@ struct fake_run {
 /* Writes [addr, addr + len), every block stamped with its own address. */
 static int write_span(struct fake_run *f, uint64_t addr, uint64_t len)
 {
+    if (stopped(f->e))
+        return STS_EINTR;
     int rc = save(f->e, addr, len);
     if (rc)
         return rc;
@@ -339,6 +346,8 @@ static int streams(struct au_run *r, uint32_t n, uint64_t spacing, uint32_t roun
     for (uint32_t round = 0; round <= rounds; round++)
         for (uint32_t s = 0; s < n; s++) {
             uint64_t at = start + s * spacing + round * w;
+            if (stopped(r->e))
+                return STS_EINTR;
             int rc = save(r->e, at, w);
             if (rc)
                 return rc;
@@ -432,6 +441,8 @@ int sts_probe_open_aus(const struct sts_probe_env *e, struct sts_probe_au *out)
 static int timed_read(const struct sts_probe_env *e, uint64_t at, uint32_t len, uint64_t *best)
 {
     *best = UINT64_MAX;
+    if (stopped(e))
+        return STS_EINTR;
     for (int r = 0; r < GEO_REPEATS; r++) {
         uint64_t t0 = sts_clock_now(&e->clock);
         int rc = e->bd.ops->read(e->bd.ctx, at, e->buf, len);

@@ -962,6 +962,23 @@ class Probe(Base):
         r = run("probe", "raw:" + img, "-o", self.out, env=env)
         self.assertNotIn("identity", self.load()["probe"])
 
+    def test_sigint_stops_restores_and_keeps_valid_json(self):
+        # a model in real time: a merge takes its 0.6 s of wall time, so the
+        # probe is still writing when the signal comes, whenever it comes
+        p = subprocess.Popen([BIN, "probe", "sim:sd-consumer,capacity=2G,open_aus=3,clock=real",
+                              "--allow-destructive", "--preserve", "-o", self.out],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(1.5)
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=300)
+        self.assertEqual(p.returncode, 130, err)
+        self.assertIn("stopped by a signal; every overwritten block put back", err)
+        self.assertIn("medium restored", out)
+        doc = self.load()
+        self.assertEqual((doc["status"], doc["interrupted"]), ("interrupted", True))
+        self.assertTrue(doc["probe"]["restored"])
+        self.assertFalse(os.path.exists(self.out + ".partial"))
+
     def test_bad_input_is_refused_and_writes_nothing(self):
         img = self.image(8 << 20)
         before = Raw.digest(img)

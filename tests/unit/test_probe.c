@@ -136,6 +136,70 @@ static void undo_puts_every_byte_back(void)
     env.undo = NULL;
 }
 
+/* A stop that comes after the k-th program, as Ctrl-C would. */
+static volatile int stop_flag;
+static uint32_t programs_left;
+static struct sts_bd under_stop;
+static int st_read(void *ctx, uint64_t a, void *b, size_t n)
+{
+    (void)ctx;
+    return under_stop.ops->read(under_stop.ctx, a, b, n);
+}
+static int st_program(void *ctx, uint64_t a, const void *b, size_t n)
+{
+    (void)ctx;
+    if (programs_left && !--programs_left)
+        stop_flag = 1;
+    return under_stop.ops->program(under_stop.ctx, a, b, n);
+}
+static int st_erase(void *ctx, uint64_t a, uint64_t n)
+{
+    (void)ctx;
+    return under_stop.ops->erase(under_stop.ctx, a, n);
+}
+static int st_flush(void *ctx)
+{
+    (void)ctx;
+    return under_stop.ops->flush(under_stop.ctx);
+}
+static void st_geometry(void *ctx, struct sts_bd_geometry *g)
+{
+    (void)ctx;
+    under_stop.ops->geometry(under_stop.ctx, g);
+}
+static const struct sts_bd_ops stopping_ops = {.read = st_read, .program = st_program,
+                                               .erase = st_erase, .flush = st_flush,
+                                               .geometry = st_geometry};
+
+static void a_stopped_probe_still_puts_everything_back(void)
+{
+    for (uint32_t k = 1; k <= 40; k += 13) {
+        CHECK_EQ(counterfeit(512 * KIB, 4 * MIB, 0), 0);
+        uint8_t b[4096];
+        for (uint64_t a = 0; a < 512 * KIB; a += sizeof(b)) {
+            memset(b, (int)(a >> 12), sizeof(b));
+            CHECK_EQ(model.ops->program(model.ctx, a, b, sizeof(b)), 0);
+        }
+        uint64_t before = model_sum(512 * KIB);
+        undo = (struct sts_probe_undo){undo_mem, UNDO_BYTES, 0};
+        env.undo = &undo;
+        stop_flag = 0;
+        programs_left = k;
+        env.stop = &stop_flag;
+        under_stop = env.bd;
+        env.bd = (struct sts_bd){&stopping_ops, NULL};
+        struct sts_probe_fake f;
+        CHECK_EQ(sts_probe_fake(&env, &f), STS_EINTR);
+        CHECK(f.blocks_written <= k + 64); /* it stopped at once (a span is 64 blocks) */
+        struct sts_probe_geometry geo; /* every later step stops too */
+        CHECK_EQ(sts_probe_geometry(&env, &geo), STS_EINTR);
+        CHECK_EQ(sts_probe_undo(&env), 0); /* the undo itself is never stopped */
+        CHECK_EQ(model_sum(512 * KIB), before);
+        env.undo = NULL;
+        env.stop = NULL;
+    }
+}
+
 /* ---- open allocation units ---------------------------------------------- */
 static int card(uint32_t open_aus, uint64_t au)
 {
@@ -343,6 +407,7 @@ const struct sts_test_case test_probe_cases[] = {
      fake_capacity_is_found_for_every_kind_and_size},
     {"genuine_profiles_raise_no_alarm", genuine_profiles_raise_no_alarm},
     {"undo_puts_every_byte_back", undo_puts_every_byte_back},
+    {"a_stopped_probe_still_puts_everything_back", a_stopped_probe_still_puts_everything_back},
     {"open_au_count_and_size_are_exact", open_au_count_and_size_are_exact},
     {"no_limit_is_reported_as_none_found", no_limit_is_reported_as_none_found},
     {NULL, NULL},
