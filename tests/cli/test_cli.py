@@ -1015,11 +1015,19 @@ class Probe(Base):
                 self.assertFalse(os.path.exists(self.out))
             finally:  # (the mounted ext4 writes its own image: no digest here)
                 subprocess.run(["umount", mnt], check=True)
-        if os.geteuid() != 0:  # no permission: refused before anything is written
-            os.chmod(img, 0o444)
-            r = run("probe", "raw:" + img, "--allow-destructive")
-            self.assertEqual(r.returncode, 2, r.stderr)
-            self.assertEqual(Raw.digest(img), before)
+        # no permission to write the image: refused, untouched (as root, run
+        # as nobody; root may write anything)
+        os.chmod(img, 0o444)
+        os.chmod(self.dir, 0o755)
+        cmd = [BIN, "probe", "raw:" + img, "--allow-destructive"]
+        if os.geteuid() == 0:
+            if not shutil.which("setpriv"):
+                self.skipTest("as root the no-permission case needs setpriv to drop to nobody")
+            cmd = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + cmd
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("ermission", r.stderr)
+        self.assertEqual(Raw.digest(img), before)
 
 
 class Log(Base):
