@@ -56,6 +56,11 @@ def fio(args, op, bs):
            "--rw=rand" + op, "--bs=%d" % bs, "--size=%d" % SIZE, "--ioengine=psync",
            "--iodepth=1", "--direct=%d" % (1 if args.direct else 0),
            "--number_ios=%d" % min(REQUESTS, 3 * (SIZE // bs)), "--randrepeat=1"]
+    if op == "write":
+        # storscope's rand writes a file it wrote first (its reads need the
+        # data); fio would lay a new file out with fallocate and every timed
+        # write would convert an unwritten extent: like with like
+        cmd.append("--overwrite=1")
     if args.fio_thread:
         cmd.append("--thread")
     j = json.loads(sh(cmd))["jobs"][0][op]
