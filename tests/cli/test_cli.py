@@ -979,6 +979,24 @@ class Probe(Base):
         self.assertTrue(doc["probe"]["restored"])
         self.assertFalse(os.path.exists(self.out + ".partial"))
 
+    def test_l1_collapses_with_more_streams_than_open_aus(self):
+        # issue 19: three streams to three files on a card that keeps two AUs
+        # open; with three open (or no limit) nothing is lost or late
+        def l1(open_aus):
+            r = run("run", "-q", "-t", "sim:sd-consumer,capacity=2G,open_aus=%d" % open_aus,
+                    "--tests", "L1", "--duration", "5s", "-o", self.out)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            return {p["params"]["mode"]: p["metrics"] for p in self.load()["tests"][0]["points"]}
+        for mode, m in l1(3).items():
+            self.assertEqual((m["records_lost"], m["records_late"]), (0, 0), mode)
+        two = l1(2)
+        for mode in ("direct", "mutex"):
+            m = two[mode]
+            self.assertGreater(m["records_lost"] + m["records_late"], m["records_produced"] // 2,
+                               mode)
+        # the I/O task writes one aggregate file: one AU, no collapse
+        self.assertEqual((two["iotask"]["records_lost"], two["iotask"]["records_late"]), (0, 0))
+
     def test_bad_input_is_refused_and_writes_nothing(self):
         img = self.image(8 << 20)
         before = Raw.digest(img)
