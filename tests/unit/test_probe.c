@@ -28,6 +28,20 @@ static struct sts_fakebd fake;
 static struct sts_probe_undo undo;
 static struct sts_probe_env env;
 
+/* The model of p (seeded), keeping `keep` bytes of data, and a probe
+ * environment over it. */
+static int model_env(const struct sts_sim_params *p, uint64_t seed, uint64_t keep)
+{
+    int rc = sts_sim_init(&sim, p, seed, sts_test_sim_arena, sizeof(sts_test_sim_arena), keep,
+                          &model);
+    memset(&env, 0, sizeof(env));
+    env.bd = model;
+    sts_sim_clock(&sim, &env.clock);
+    env.buf = scratch;
+    env.buf_bytes = SCRATCH_BYTES;
+    return rc;
+}
+
 /* A profile shrunk to `capacity` (erase blocks small enough to fit). */
 static int medium(const char *profile, uint64_t capacity, int keep)
 {
@@ -41,13 +55,7 @@ static int medium(const char *profile, uint64_t capacity, int keep)
     }
     if (p.erase_large_bytes && capacity % p.erase_large_bytes)
         p.erase_large_bytes = 0;
-    int rc = sts_sim_init(&sim, &p, 5, sts_test_sim_arena, sizeof(sts_test_sim_arena),
-                          keep ? capacity : 0, &model);
-    memset(&env, 0, sizeof(env));
-    env.bd = model;
-    sts_sim_clock(&sim, &env.clock);
-    env.buf = scratch;
-    env.buf_bytes = SCRATCH_BYTES;
+    int rc = model_env(&p, 5, keep ? capacity : 0);
     env.seed = 11;
     return rc;
 }
@@ -208,13 +216,7 @@ static int card(uint32_t open_aus, uint64_t au)
     p.open_aus = open_aus;
     p.au_bytes = au;
     p.fill_permille = 0;
-    int rc = sts_sim_init(&sim, &p, 9, sts_test_sim_arena, sizeof(sts_test_sim_arena), 0, &model);
-    memset(&env, 0, sizeof(env));
-    env.bd = model;
-    sts_sim_clock(&sim, &env.clock);
-    env.buf = scratch;
-    env.buf_bytes = SCRATCH_BYTES;
-    return rc;
+    return model_env(&p, 9, 0);
 }
 
 static void open_au_count_and_size_are_exact(void)
@@ -274,13 +276,7 @@ static int managed(const char *profile, uint64_t page, uint64_t erase, uint64_t 
         p.read_page_cross_ns = page_cross;
         p.read_unit_cross_ns = unit_cross;
     }
-    int rc = sts_sim_init(&sim, &p, 3, sts_test_sim_arena, sizeof(sts_test_sim_arena), 0, &model);
-    memset(&env, 0, sizeof(env));
-    env.bd = model;
-    sts_sim_clock(&sim, &env.clock);
-    env.buf = scratch;
-    env.buf_bytes = SCRATCH_BYTES;
-    return rc;
+    return model_env(&p, 3, 0);
 }
 
 /* A device whose reads take up to `jitter_ns` longer at random, as a
