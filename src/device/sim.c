@@ -85,9 +85,11 @@ int sts_sim_check(const struct sts_sim_params *p, const char **why)
         *why = "capacity / page_bytes is too large";
     else if (!p->read_bw || !p->write_bw)
         *why = "read_bw and write_bw must be non-zero";
-    else if (p->au_bytes && (!p->managed || p->au_bytes % p->page_bytes ||
-                             p->open_aus > STS_SIM_MAX_OPEN_AUS))
-        *why = "au needs a managed device, a multiple of page_bytes, and open_aus <= 16";
+    else if ((p->au_bytes || p->open_aus) &&
+             (!p->managed || !p->au_bytes || p->au_bytes % p->page_bytes ||
+              p->open_aus > STS_SIM_MAX_OPEN_AUS))
+        *why = "open_aus needs au (allocation units exist on managed media only; a "
+               "multiple of page_bytes), and open_aus at most 16";
     else if (p->managed && p->capacity / p->erase_bytes < 4)
         *why = "a managed device needs at least 4 erase blocks";
     else

@@ -594,6 +594,11 @@ class BadInput(Base):
             (["-t", "sim:sd-consumer,erase_bytes=3000"], "multiple of page_bytes"),
             # the message names the option the user typed, not the field
             (["-t", "sim:nor-spi,erase_large=96K"], "erase_large must be a multiple of erase_bytes"),
+            # an AU limit the model would ignore: raw flash has no AUs, and
+            # a count needs the unit it counts
+            (["-t", "sim:nor-spi,open_aus=3"], "open_aus needs au"),
+            (["-t", "sim:emmc-stm32u5,open_aus=3"], "open_aus needs au"),
+            (["-t", "sim:sd-consumer,open_aus=17"], "open_aus at most 16"),
             (["-t", "sim:sd-consumer,data=0", "--verify"], "keeps none"),
             (["--tests", "fsync", "--size", "64T"], "not enough free space"),
             (["-t", "sim:nand-slc", "--tests", "B0"], "sim:nand-slc+sensorlog"),
