@@ -62,6 +62,8 @@ static void run_usage(FILE *f)
           "      --buffer SIZE     L1: RAM for records not yet written (default: 64K)\n"
           "      --sync-every TIME L1: how often everything is made durable (default: 1s)\n"
           "      --bisect          L1: also find the highest lossless rate per mode\n"
+          "      --tasks           L1: producers and writers as real threads (real time only;\n"
+          "                        default: one event loop, which virtual time needs)\n"
           "      --priority N      S1: run the storage-side tasks at real-time priority N\n"
           "                        (SCHED_FIFO 1..99; the load tasks stay normal)\n"
           "      --seed N          seed of offsets and data patterns (default: 1)\n"
@@ -172,6 +174,7 @@ static int parse(int argc, char **argv, struct run_opts *o, struct sts_plan *pla
         {"buffer", required_argument, NULL, 'B'},
         {"sync-every", required_argument, NULL, 'Y'},
         {"bisect", no_argument, NULL, 'b'},
+        {"tasks", no_argument, NULL, 'k'},
         {"priority", required_argument, NULL, 'P'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -251,6 +254,7 @@ static int parse(int argc, char **argv, struct run_opts *o, struct sts_plan *pla
             break;
         case 'X': plan->streams = optarg; break;
         case 'b': plan->bisect = 1; break;
+        case 'k': plan->tasks = 1; break;
         case 'P':
             if (sts_parse_u64(optarg, &v) || v == 0 || v > 99) {
                 cli_error("bad --priority '%s' (a real-time priority from 1 to 99)", optarg);
@@ -395,6 +399,10 @@ int cmd_run(int argc, char **argv)
             cli_error("--streams is an L1 option, but L1 is not among the tests");
             return EXIT_USAGE;
         }
+    }
+    if (plan.tasks && !has_l1) {
+        cli_error("--tasks is an L1 option, but L1 is not among the tests");
+        return EXIT_USAGE;
     }
     if (o.fio_json && !has_fsync) {
         cli_error("--fio-json writes the fsync test's result, but fsync is not among the tests "

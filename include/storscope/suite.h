@@ -56,6 +56,8 @@ struct sts_plan {
                                 that does not fit is lost; 0 = 64 KiB */
     uint64_t sync_interval_ns; /* how often everything is made durable; 0 = 1 s */
     int bisect;              /* also search the highest lossless rate per mode */
+    int tasks;               /* producers and writers as real tasks of the port (a
+                                preemptive port, real time); 0 = one event loop */
     /* S1: real-time priority (SCHED_FIFO on POSIX) of the storage-side tasks,
      * never of the CPU-load tasks; S1's runs are bounded by their iteration
      * count. 0 = the default policy. */

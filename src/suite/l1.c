@@ -19,17 +19,10 @@
  * arrive by their timestamps), so L1 runs in virtual time and on a bare
  * MCU alike; lock and context-switch costs are S1's business. */
 #include "storscope/port.h"
-#include "workload.h"
+#include "l1_internal.h"
 
 #include <string.h>
 
-#define L1_MAX_STREAMS 8
-#define L1_CHUNK 4096u
-#define L1_HDR 4u              /* iotask record header: stream, length, time delta (us, 16 bit) */
-#define L1_RUNS 64             /* gaps (lost records) a stream can have between two syncs */
-#define L1_DEFAULT_STREAMS "imu:1000x12,ppg:100x24,env:1x64"
-
-enum { MODE_DIRECT, MODE_MUTEX, MODE_IOTASK, N_MODES };
 static const char *const mode_name[N_MODES] = {"direct", "mutex", "iotask"};
 static const char *const sum_key[N_MODES][5] = {
     {"direct_required_buffer_bytes", "direct_worst_stall_ns", "direct_lossless",
@@ -41,47 +34,6 @@ static const char *const sum_key[N_MODES][5] = {
 };
 static const char *const file_name[L1_MAX_STREAMS] = {"l1_s0", "l1_s1", "l1_s2", "l1_s3",
                                                       "l1_s4", "l1_s5", "l1_s6", "l1_s7"};
-
-/* n records of one stream, produced one period apart from time t: records
- * not yet durable are kept as such runs, so a stream costs no RAM per
- * record; a lost record starts a new run. */
-struct l1_span {
-    uint64_t t, n;
-};
-
-#define L1_NAME_MAX 12
-
-struct l1_stream {
-    char name[L1_NAME_MAX];
-    uint64_t period_ns;       /* at rate multiplier 1 */
-    uint32_t rec;             /* bytes per record */
-    /* per run */
-    uint64_t period, next_t, produced, lost, file_off;
-    struct l1_span runs[L1_RUNS]; /* records not yet durable, oldest first */
-    uint32_t head, n_runs;
-    uint64_t count, pending;  /* records in runs; the last `pending` are not yet written */
-    uint64_t pending_bytes, max_pending_bytes;
-    sts_fh fh;
-};
-
-struct l1_result {
-    uint64_t produced, lost, late, payload_bytes, bytes_written, writes, syncs;
-    uint64_t worst_stall_ns, required_buffer, elapsed_ns;
-    int capped; /* max_lossless: the search stopped at the space allowed */
-};
-
-struct l1 {
-    struct sts_ctx *c;
-    struct l1_stream s[L1_MAX_STREAMS];
-    uint32_t n;
-    uint64_t duration_ns, deadline_ns, buffer_bytes, sync_ns;
-    int virtual_time;
-    /* per run */
-    int mode;
-    uint64_t idle_ns, start, pending_total, max_pending_total, iot_off;
-    sts_fh log_fh;
-    struct l1_result r;
-};
 
 /* ---- streams ---------------------------------------------------------- */
 static int parse_num(const char **p, uint64_t *v)
@@ -159,14 +111,14 @@ const char *sts_l1_streams_check(const char *spec)
 }
 
 /* ---- one run at a rate multiplier ------------------------------------- */
-static uint64_t now(struct l1 *l)
+uint64_t l1_now(struct l1 *l)
 {
     return wl_now(l->c) + l->idle_ns - l->start;
 }
 
 static int timed(struct l1 *l, int rc, uint64_t t0)
 {
-    uint64_t d = now(l) - t0;
+    uint64_t d = l1_now(l) - t0;
     sts_lat_record(&l->c->lat[0], d);
     if (d > l->r.worst_stall_ns)
         l->r.worst_stall_ns = d;
@@ -209,7 +161,7 @@ static uint64_t tracked_time(const struct l1_stream *s, uint64_t k)
 }
 
 /* The oldest n records became durable at time t: ages recorded, late counted. */
-static void pop(struct l1 *l, struct l1_stream *s, uint64_t n, uint64_t t)
+void l1_pop(struct l1 *l, struct l1_stream *s, uint64_t n, uint64_t t)
 {
     while (n) {
         struct l1_span *r = &s->runs[s->head];
@@ -231,28 +183,31 @@ static void pop(struct l1 *l, struct l1_stream *s, uint64_t n, uint64_t t)
     }
 }
 
+void l1_produce_stream(struct l1 *l, struct l1_stream *s, uint64_t t)
+{
+    uint32_t bytes = s->rec + (l->mode == MODE_IOTASK ? L1_HDR : 0);
+    for (; s->next_t <= t && s->next_t < l->duration_ns; s->next_t += s->period) {
+        s->produced++;
+        uint64_t used = l->mode == MODE_MUTEX ? s->pending_bytes : l->pending_total;
+        if (used + bytes > fifo_limit(l) || track(s, s->next_t)) {
+            s->lost++; /* reject newest: the FIFO is full */
+            continue;
+        }
+        s->pending++;
+        s->pending_bytes += bytes;
+        l->pending_total += bytes;
+        if (s->pending_bytes > s->max_pending_bytes)
+            s->max_pending_bytes = s->pending_bytes;
+        if (l->pending_total > l->max_pending_total)
+            l->max_pending_total = l->pending_total;
+    }
+}
+
 /* Every record due by `t` arrives: into its FIFO, or lost. */
 static void produce(struct l1 *l, uint64_t t)
 {
-    for (uint32_t i = 0; i < l->n; i++) {
-        struct l1_stream *s = &l->s[i];
-        uint32_t bytes = s->rec + (l->mode == MODE_IOTASK ? L1_HDR : 0);
-        for (; s->next_t <= t && s->next_t < l->duration_ns; s->next_t += s->period) {
-            s->produced++;
-            uint64_t used = l->mode == MODE_MUTEX ? s->pending_bytes : l->pending_total;
-            if (used + bytes > fifo_limit(l) || track(s, s->next_t)) {
-                s->lost++; /* reject newest: the FIFO is full */
-                continue;
-            }
-            s->pending++;
-            s->pending_bytes += bytes;
-            l->pending_total += bytes;
-            if (s->pending_bytes > s->max_pending_bytes)
-                s->max_pending_bytes = s->pending_bytes;
-            if (l->pending_total > l->max_pending_total)
-                l->max_pending_total = l->pending_total;
-        }
-    }
+    for (uint32_t i = 0; i < l->n; i++)
+        l1_produce_stream(l, &l->s[i], t);
 }
 
 /* Records written so far are durable at time t: the late ones counted. */
@@ -260,7 +215,7 @@ static void durable(struct l1 *l, uint64_t t, int all)
 {
     for (uint32_t i = 0; i < l->n; i++) {
         struct l1_stream *s = &l->s[i];
-        pop(l, s, all ? s->count : s->count - s->pending, t);
+        l1_pop(l, s, all ? s->count : s->count - s->pending, t);
         if (all) {
             s->pending = 0;
             s->pending_bytes = 0;
@@ -270,10 +225,10 @@ static void durable(struct l1 *l, uint64_t t, int all)
         l->pending_total = 0;
 }
 
-static int write_bytes(struct l1 *l, sts_fh fh, uint64_t *off, uint32_t len, uint64_t seed)
+int l1_write_bytes(struct l1 *l, sts_fh fh, uint64_t *off, uint32_t len, uint64_t seed)
 {
     wl_pattern_fill(l->c->buf, *off, len, seed);
-    uint64_t t0 = now(l);
+    uint64_t t0 = l1_now(l);
     int rc = timed(l, wl_write(l->c, fh, l->c->buf, len), t0);
     *off += len;
     l->r.bytes_written += len;
@@ -281,25 +236,39 @@ static int write_bytes(struct l1 *l, sts_fh fh, uint64_t *off, uint32_t len, uin
     return rc;
 }
 
-/* direct / mutex: the oldest pending record of any stream, one write. */
-static int write_one_record(struct l1 *l)
+struct l1_stream *l1_take_record(struct l1 *l, struct l1_stream *only)
 {
     struct l1_stream *best = NULL;
     uint64_t best_t = UINT64_MAX;
     for (uint32_t i = 0; i < l->n; i++) {
         struct l1_stream *s = &l->s[i];
-        if (!s->pending)
+        if (!s->pending || (only && s != only))
             continue;
         uint64_t t = tracked_time(s, s->count - s->pending);
         if (t < best_t)
             best_t = t, best = &l->s[i];
     }
-    if (!best)
-        return 0;
-    best->pending--;
-    best->pending_bytes -= best->rec;
-    l->pending_total -= best->rec;
-    return write_bytes(l, best->fh, &best->file_off, best->rec, l->c->plan->seed + 1);
+    if (best) {
+        best->pending--;
+        best->pending_bytes -= best->rec;
+        l->pending_total -= best->rec;
+    }
+    return best;
+}
+
+/* direct / mutex: the oldest pending record of any stream, one write. */
+static int write_one_record(struct l1 *l)
+{
+    struct l1_stream *s = l1_take_record(l, NULL);
+    return s ? l1_write_bytes(l, s->fh, &s->file_off, s->rec, l->c->plan->seed + 1) : 0;
+}
+
+int l1_sync_file(struct l1 *l, sts_fh fh)
+{
+    uint64_t t0 = l1_now(l);
+    int rc = timed(l, wl_sync(l->c, fh, STS_SYNC_DATA), t0);
+    l->r.syncs++;
+    return rc;
 }
 
 static int sync_all(struct l1 *l)
@@ -310,28 +279,23 @@ static int sync_all(struct l1 *l)
         uint32_t part = (uint32_t)(l->pending_total % L1_CHUNK);
         if (l->pending_total / L1_CHUNK) /* full chunks the writer had no time for */
             for (uint64_t k = l->pending_total / L1_CHUNK; k && !rc; k--)
-                rc = write_bytes(l, l->log_fh, &l->iot_off, L1_CHUNK, l->c->plan->seed);
+                rc = l1_write_bytes(l, l->log_fh, &l->iot_off, L1_CHUNK, l->c->plan->seed);
         if (part && !rc)
-            rc = write_bytes(l, l->log_fh, &l->iot_off, L1_CHUNK, l->c->plan->seed);
-        if (!rc) {
-            uint64_t t0 = now(l);
-            rc = timed(l, wl_sync(l->c, l->log_fh, STS_SYNC_DATA), t0);
-            l->r.syncs++;
-        }
+            rc = l1_write_bytes(l, l->log_fh, &l->iot_off, L1_CHUNK, l->c->plan->seed);
         if (!rc)
-            durable(l, now(l), 1);
+            rc = l1_sync_file(l, l->log_fh);
+        if (!rc)
+            durable(l, l1_now(l), 1);
         return rc;
     }
     for (uint32_t i = 0; i < l->n && !rc; i++) {
         struct l1_stream *s = &l->s[i];
         if (s->count == s->pending)
             continue; /* nothing written since the last sync */
-        uint64_t t0 = now(l);
-        rc = timed(l, wl_sync(l->c, s->fh, STS_SYNC_DATA), t0);
-        l->r.syncs++;
+        rc = l1_sync_file(l, s->fh);
     }
     if (!rc)
-        durable(l, now(l), 0);
+        durable(l, l1_now(l), 0);
     return rc;
 }
 
@@ -345,7 +309,7 @@ static int step(struct l1 *l, int *idle)
             return 0;
         }
         /* the chunk's records leave RAM; they become durable at the sync */
-        int rc = write_bytes(l, l->log_fh, &l->iot_off, L1_CHUNK, l->c->plan->seed);
+        int rc = l1_write_bytes(l, l->log_fh, &l->iot_off, L1_CHUNK, l->c->plan->seed);
         l->pending_total -= L1_CHUNK;
         return rc;
     }
@@ -358,7 +322,7 @@ static int step(struct l1 *l, int *idle)
 
 static void wait_for(struct l1 *l, uint64_t t)
 {
-    uint64_t n = now(l);
+    uint64_t n = l1_now(l);
     if (t <= n)
         return;
     if (l->virtual_time)
@@ -404,38 +368,19 @@ static int close_files(struct l1 *l, uint32_t opened)
     return rc;
 }
 
-static int run_once(struct l1 *l, int mode, double scale)
+/* The writer and the producers in one event loop (virtual time, or real
+ * time on a port without threads). */
+static int run_loop(struct l1 *l)
 {
     struct sts_ctx *c = l->c;
-    l->mode = mode;
-    memset(&l->r, 0, sizeof(l->r));
-    l->pending_total = l->max_pending_total = l->iot_off = 0;
-    for (uint32_t i = 0; i < l->n; i++) {
-        struct l1_stream *s = &l->s[i];
-        s->period = (uint64_t)((double)s->period_ns / scale);
-        s->period = s->period ? s->period : 1;
-        s->next_t = 0;
-        s->produced = s->lost = s->file_off = 0;
-        s->head = s->n_runs = 0;
-        s->count = s->pending = 0;
-        s->pending_bytes = s->max_pending_bytes = 0;
-    }
-    wl_lat_reset(c);
-    uint32_t opened;
-    int rc = open_files(l, &opened);
-    if (rc) {
-        (void)close_files(l, opened); /* only what opened; the open's error first */
-        return rc;
-    }
-    l->idle_ns = 0;
-    l->start = wl_now(c);
+    int rc = STS_OK;
     uint64_t next_sync = l->sync_ns;
     for (;;) {
         if (sts_should_stop(c)) {
             rc = STS_EINTR;
             break;
         }
-        uint64_t t = now(l);
+        uint64_t t = l1_now(l);
         produce(l, t);
         int idle = 0;
         if (t >= l->duration_ns) { /* production is over: drain, then make it durable */
@@ -464,7 +409,36 @@ static int run_once(struct l1 *l, int mode, double scale)
             wait_for(l, next);
         }
     }
-    l->r.elapsed_ns = now(l);
+    return rc;
+}
+
+static int run_once(struct l1 *l, int mode, double scale)
+{
+    struct sts_ctx *c = l->c;
+    l->mode = mode;
+    memset(&l->r, 0, sizeof(l->r));
+    l->pending_total = l->max_pending_total = l->iot_off = 0;
+    for (uint32_t i = 0; i < l->n; i++) {
+        struct l1_stream *s = &l->s[i];
+        s->period = (uint64_t)((double)s->period_ns / scale);
+        s->period = s->period ? s->period : 1;
+        s->next_t = 0;
+        s->produced = s->lost = s->file_off = 0;
+        s->head = s->n_runs = 0;
+        s->count = s->pending = 0;
+        s->pending_bytes = s->max_pending_bytes = 0;
+    }
+    wl_lat_reset(c);
+    uint32_t opened;
+    int rc = open_files(l, &opened);
+    if (rc) {
+        (void)close_files(l, opened); /* only what opened; the open's error first */
+        return rc;
+    }
+    l->idle_ns = 0;
+    l->start = wl_now(c);
+    rc = l->tasks ? l1_tasks_run(l) : run_loop(l);
+    l->r.elapsed_ns = l1_now(l);
     uint64_t sum_max = 0;
     for (uint32_t i = 0; i < l->n; i++) {
         l->r.produced += l->s[i].produced;
@@ -590,6 +564,7 @@ static int l1_run(struct sts_ctx *c)
         STS_KV_U("buffer_bytes", buffer),
         STS_KV_U("sync_interval_ns", sync_ns),
         STS_KV_B("bisect", p->bisect != 0),
+        STS_KV_B("tasks", p->tasks != 0),
     };
     int rc = sts_test_begin(c, tp, WL_COUNT(tp));
     if (rc)
@@ -610,6 +585,12 @@ static int l1_run(struct sts_ctx *c)
         return sts_fail(c, STS_EINVAL, why);
     if (wl_read_only(c))
         return sts_fail(c, STS_ENOTSUP, "L1 writes logs: " WL_READ_ONLY_WHY);
+    if (p->tasks) { /* the tasks' state and stacks, past L1's own */
+        size_t skip = L1_CHUNK + sizeof(struct l1) + 16;
+        l->tasks = l1_tasks_init(l, wl_borrow(c, skip, l1_tasks_bytes()), l1_tasks_bytes(), &why);
+        if (!l->tasks)
+            return sts_fail(c, STS_ENOTSUP, why);
+    }
     for (int mode = 0; mode < N_MODES && !rc; mode++) {
         sts_report_progress(c, mode_name[mode], (uint64_t)mode, N_MODES);
         if (mode != MODE_IOTASK && c->target->io_align > 1) {
@@ -643,6 +624,13 @@ static int l1_run(struct sts_ctx *c)
             sts_set_summary(c, STS_KV_D(sum_key[mode][4], bps));
         }
     }
+    size_t prod_stack = 0, writer_stack = 0;
+    if (l->tasks)
+        l1_tasks_stacks(l->tasks, &prod_stack, &writer_stack);
+    if (prod_stack) /* measured by an RTOS port: docs/porting.md */
+        sts_set_summary(c, STS_KV_U("producer_task_stack_used_bytes", prod_stack));
+    if (writer_stack)
+        sts_set_summary(c, STS_KV_U("writer_task_stack_used_bytes", writer_stack));
     return rc;
 }
 

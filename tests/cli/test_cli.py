@@ -428,6 +428,36 @@ class Workloads(Base):
             self.assertEqual(r.returncode, 2, bad)
             self.assertIn(bad[0], r.stderr)
 
+    def test_l1_with_real_tasks(self):
+        # --tasks: a producer thread per stream, the writers on threads of
+        # their own; every record of the schedule counted and made durable
+        r = run("run", "-q", "-t", self.target, "--tests", "L1", "--tasks", "--duration", "1s",
+                "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        t = self.load()["tests"][0]
+        self.assertEqual(t["status"], "ok", t["error"])
+        self.assertIs(t["params"]["tasks"], True)
+        pts = {p["params"]["mode"]: p for p in t["points"]}
+        self.assertEqual(sorted(pts), ["direct", "iotask", "mutex"])
+        for mode, p in pts.items():
+            self.assertEqual(p["metrics"]["records_produced"], 1101, mode)
+            self.assertEqual(p["metrics"]["records_lost"], 0, mode)
+            self.assertEqual(p["latency"]["record_to_durable"]["count"], 1101, mode)
+        self.assertEqual(pts["direct"]["metrics"]["bytes_written"], 1000 * 12 + 100 * 24 + 64)
+        self.assertEqual(pts["mutex"]["metrics"]["bytes_written"], 1000 * 12 + 100 * 24 + 64)
+        self.assertTrue(self.target_is_empty())
+        # virtual time cannot hold threads: not applicable, and why
+        r = run("run", "-q", "-t", "sim:sd-consumer", "--tests", "L1", "--tasks", "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        t = self.load()["tests"][0]
+        self.assertEqual(t["status"], "not_applicable")
+        self.assertIn("clock=real", t["error"])
+        os.unlink(self.out)
+        r = run("run", "-q", "-t", "sim:sd-consumer", "--tests", "B0", "--tasks", "-o", self.out)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("--tasks is an L1 option", r.stderr)
+        self.assertFalse(os.path.exists(self.out))
+
 class WorkloadsOnSensorlog(Base):
     """The paper suite through sensorlog's facade: one thread, long; ASan
     and UBSan see it, TSan need not (ctest cli-sensorlog)."""

@@ -3,6 +3,7 @@
  * overload must show as loss, and the modes must differ as designed. */
 #include "sts_test.h"
 #include "storscope/error.h"
+#include "storscope/port.h"
 #include "storscope/suite.h"
 #include "test_mem.h"
 #include "workload.h"
@@ -13,6 +14,10 @@
 struct stallfs {
     uint64_t t, write_ns, sync_ns, stall_ns;
     unsigned stall_every, syncs, open_files, files;
+    int real_time;       /* costs are slept on the port's clock, not added to t */
+    unsigned fail_sync;  /* this sync (1-based) fails with STS_EIO; 0 = none */
+    unsigned stop_after; /* real time: asks the run to stop after this many writes */
+    unsigned writes;
     uint64_t bytes, unaligned_writes;
     uint64_t run_bytes, max_run_bytes; /* written since the files were last all closed */
 };
@@ -37,12 +42,22 @@ static int sfs_close(void *ctx, sts_fh fh)
     sfs.open_files--;
     return STS_OK;
 }
+static volatile int stop_flag;
+static void sfs_cost(uint64_t ns)
+{
+    if (sfs.real_time && ns)
+        sts_port()->sleep_ns(ns);
+    else
+        sfs.t += ns;
+}
 static int sfs_write(void *ctx, sts_fh fh, const void *buf, size_t len, size_t *done)
 {
     (void)ctx;
     (void)fh;
     (void)buf;
-    sfs.t += sfs.write_ns;
+    sfs_cost(sfs.write_ns);
+    if (++sfs.writes == sfs.stop_after)
+        stop_flag = 1;
     sfs.bytes += len;
     sfs.run_bytes += len;
     sfs.max_run_bytes = sfs.run_bytes > sfs.max_run_bytes ? sfs.run_bytes : sfs.max_run_bytes;
@@ -57,8 +72,8 @@ static int sfs_sync(void *ctx, sts_fh fh, enum sts_sync_kind kind)
     (void)fh;
     (void)kind;
     sfs.syncs++;
-    sfs.t += sfs.stall_every && sfs.syncs % sfs.stall_every == 0 ? sfs.stall_ns : sfs.sync_ns;
-    return STS_OK;
+    sfs_cost(sfs.stall_every && sfs.syncs % sfs.stall_every == 0 ? sfs.stall_ns : sfs.sync_ns);
+    return sfs.syncs == sfs.fail_sync ? STS_EIO : STS_OK;
 }
 static int sfs_unlink(void *ctx, const char *path)
 {
@@ -118,15 +133,20 @@ static int cap_point(void *ctx, const struct sts_test_info *ti, const struct sts
     return 0;
 }
 static unsigned status;
+static char end_error[160];
 static int cap_end(void *ctx, const struct sts_test_end *te)
 {
     (void)ctx;
     status = te->status;
+    end_error[0] = '\0';
+    if (te->error)
+        strncat(end_error, te->error, sizeof(end_error) - 1);
     return 0;
 }
 static const struct sts_sink_ops cap_ops = {.point = cap_point, .test_end = cap_end};
 
 static uint64_t run_size; /* --size: the most one run may write (0 = default) */
+static int run_tasks;     /* --tasks, on the port's clock in real time */
 static int run_l1(const char *streams, uint64_t duration_ns, uint64_t buffer, int bisect,
                   uint64_t sync_ns)
 {
@@ -138,10 +158,16 @@ static int run_l1(const char *streams, uint64_t duration_ns, uint64_t buffer, in
     t.fs = (struct sts_fs){&sfs_ops, NULL};
     t.clock = (struct sts_clock){&sfs_clock, NULL};
     t.flags = STS_T_VIRTUAL_TIME;
+    if (run_tasks) {
+        t.clock = *sts_port_clock();
+        t.flags = 0;
+    }
     const struct sts_test_def *tests[] = {sts_test_find("L1")};
     struct sts_plan plan = {.tests = tests, .n_tests = 1, .seed = 1, .duration_ns = duration_ns,
                             .streams = streams, .buffer_bytes = buffer, .bisect = bisect,
-                            .sync_interval_ns = sync_ns, .size_bytes = run_size};
+                            .sync_interval_ns = sync_ns, .size_bytes = run_size,
+                            .tasks = run_tasks, .stop = &stop_flag};
+    stop_flag = 0;
     struct sts_workspace ws = {sts_test_iobuf, STS_TEST_IOBUF_BYTES, sts_test_hist,
                                STS_HIST_BUCKETS, STS_HIST_SUB_BITS, STS_HIST_MAX_EXP};
     struct sts_sink sink = {&cap_ops, NULL};
@@ -245,7 +271,96 @@ static void bisection_stays_inside_the_space_allowed(void)
     CHECK(!best_capped[DIRECT]); /* direct saturated first, under the cap */
 }
 
+/* ---- real tasks (--tasks): producers and writers on the port's threads -- */
+
+/* Runs L1 with tasks in real time; 0 when the port cannot (then the test
+ * must say so: not applicable, with the reason). */
+static int tasks_supported(void)
+{
+    return (sts_port()->caps & STS_PORT_PREEMPTIVE) != 0;
+}
+static int run_l1_tasks(const char *streams, uint64_t duration_ns, uint64_t buffer,
+                        uint64_t sync_ns)
+{
+    run_tasks = 1;
+    sfs.real_time = 1;
+    int rc = run_l1(streams, duration_ns, buffer, 0, sync_ns);
+    run_tasks = 0;
+    return rc;
+}
+
+/* 1 kHz x 16 B and 100 Hz x 24 B for 0.6 s, a sync every 100 ms, every 3rd
+ * sync stalls 60 ms: each producer task counts every record of its
+ * schedule (600 + 60), none is lost in 64 KiB, every record reaches the
+ * file once (direct and mutex write exactly the payload), and a writer
+ * blocked in the stall leaves the records produced meanwhile waiting in RAM
+ * (>= 50 of the 1 kHz stream's 16 B records). */
+static void real_tasks_account_for_every_record(void)
+{
+    stallfs_reset(0, 60000000, 3);
+    sfs.sync_ns = 1000000;
+    int rc = run_l1_tasks("a:1000x16,b:100x24", 600000000ull, 0, 100000000);
+    if (!tasks_supported()) {
+        CHECK_EQ(rc, 0);
+        CHECK_EQ(status, STS_TEST_NOT_APPLICABLE);
+        CHECK(strstr(end_error, "preemptive") != NULL);
+        return;
+    }
+    CHECK_EQ(rc, 0);
+    CHECK_EQ(status, STS_TEST_OK);
+    for (int i = DIRECT; i <= IOTASK; i++) {
+        CHECK(res[i].seen);
+        CHECK_EQ(res[i].produced, 660);
+        CHECK_EQ(res[i].lost, 0);
+        CHECK_EQ(res[i].late, 0);
+        CHECK(res[i].stall >= 60000000);
+        CHECK(res[i].syncs >= 6);
+    }
+    CHECK_EQ(res[DIRECT].written, 600 * 16 + 60 * 24);
+    CHECK_EQ(res[MUTEX].written, 600 * 16 + 60 * 24);
+    CHECK(res[DIRECT].need >= 50 * 16);
+    CHECK(res[IOTASK].written % 4096 == 0);
+    CHECK(res[IOTASK].written >= 600 * 20 + 60 * 28);
+    CHECK_EQ(sfs.open_files, 0);
+    CHECK_EQ(sfs.files, 0);
+}
+
+/* A sync that fails ends the run with tasks as without: the test fails
+ * naming the sync, every task ends (no hang), and the files are gone. */
+static void real_tasks_end_on_a_failed_sync(void)
+{
+    if (!tasks_supported())
+        return; /* not applicable there: real_tasks_account_for_every_record checks it */
+    stallfs_reset(0, 0, 0);
+    sfs.sync_ns = 1000000;
+    sfs.fail_sync = 2;
+    CHECK(run_l1_tasks("a:1000x16,b:100x24", 400000000ull, 0, 50000000) == STS_EIO);
+    CHECK_EQ(status, STS_TEST_FAILED);
+    CHECK(strstr(end_error, "sync") != NULL);
+    CHECK_EQ(sfs.open_files, 0);
+    CHECK_EQ(sfs.files, 0);
+}
+
+/* Ctrl-C during a run with tasks: it stops within a sync interval,
+ * interrupted, and removes its files. */
+static void real_tasks_stop_when_asked(void)
+{
+    if (!tasks_supported())
+        return; /* as above */
+    stallfs_reset(0, 0, 0);
+    sfs.sync_ns = 1000000;
+    sfs.stop_after = 200;
+    CHECK(run_l1_tasks("a:1000x16", 5000000000ull, 0, 100000000) == STS_EINTR);
+    CHECK_EQ(status, STS_TEST_INTERRUPTED);
+    CHECK(sfs.writes < 1500); /* stopped near the 200th write, not after 5 s of them */
+    CHECK_EQ(sfs.open_files, 0);
+    CHECK_EQ(sfs.files, 0);
+}
+
 const struct sts_test_case test_logging_cases[] = {
+    {"real_tasks_account_for_every_record", real_tasks_account_for_every_record},
+    {"real_tasks_end_on_a_failed_sync", real_tasks_end_on_a_failed_sync},
+    {"real_tasks_stop_when_asked", real_tasks_stop_when_asked},
     {"worst_stall_and_buffer_match_the_schedule", worst_stall_and_buffer_match_the_schedule},
     {"a_stall_past_the_deadline_makes_records_late", a_stall_past_the_deadline_makes_records_late},
     {"a_rate_above_capacity_is_lossy", a_rate_above_capacity_is_lossy},
