@@ -27,7 +27,7 @@ struct cmsdk_timer {
 #define TIMER0_IRQ 3u
 #define TIMER1_IRQ 4u
 #define NVIC_ISER0 (*(volatile uint32_t *)0xE000E100u)
-#define NVIC_ISPR0 (*(volatile uint32_t *)0xE000E200u)
+#define NVIC_ISPR0 (*(volatile uint32_t *)0xE000E200u) /* reads pending, writes 1 to pend */
 #define NVIC_IPR ((volatile uint8_t *)0xE000E400u)
 #define RELOAD 0xFFFFFFFFu
 
@@ -147,7 +147,14 @@ int sts_board_alarm(uint64_t at_ns, struct sts_sem *sem)
     alarms[i].at = at;
     alarms[i].sem = sem;
     n_alarms++;
-    alarms_service(); /* posts it at once if it is already due */
+    /* A new first alarm: timer1's handler re-arms for it (and posts it if
+     * it is already due) as soon as interrupts are unmasked. Never post from
+     * here: a task-context post on ThreadX unmasks interrupts to switch
+     * tasks at once (tx_thread_system_return), so another task's
+     * sts_board_alarm ran inside this critical section and lost an alarm
+     * from the list (a producer of L1 --tasks at 10 kHz slept forever). */
+    if (i == 0)
+        NVIC_ISPR0 = 1u << TIMER1_IRQ;
     irq_restore(m);
     return STS_OK;
 }

@@ -64,6 +64,20 @@ foreach(rtos IN LISTS FW_RTOSES)
   # S1 with the storage tasks at the load's priority, and above it
   storscope_firmware_image(storscope-s1-${rtos} BOARD storscope_board_${rtos} s1_main.c)
   target_link_libraries(storscope-s1-${rtos} PRIVATE storscope_board_${rtos})
+  # L1 on the same paced device: real producer and writer tasks, and the
+  # event loop beside them, at the study's rates and at ten times them
+  foreach(v l1-tasks l1-loop l1-tasks-x10 l1-loop-x10)
+    storscope_firmware_image(storscope-${v}-${rtos} BOARD storscope_board_${rtos} s1_main.c)
+    target_link_libraries(storscope-${v}-${rtos} PRIVATE storscope_board_${rtos})
+  endforeach()
+  foreach(x "" -x10)
+    target_compile_definitions(storscope-l1-tasks${x}-${rtos} PRIVATE RTOS_L1=1)
+    target_compile_definitions(storscope-l1-loop${x}-${rtos} PRIVATE RTOS_L1=0)
+  endforeach()
+  foreach(v l1-tasks-x10 l1-loop-x10)
+    target_compile_definitions(storscope-${v}-${rtos} PRIVATE
+        "RTOS_L1_STREAMS=\"imu:10000x12,ppg:1000x24,env:10x64\"")
+  endforeach()
   storscope_firmware_image(storscope-s1-priority-${rtos} BOARD storscope_board_${rtos} s1_main.c)
   target_link_libraries(storscope-s1-priority-${rtos} PRIVATE storscope_board_${rtos})
   target_compile_definitions(storscope-s1-priority-${rtos} PRIVATE S1_STORAGE_PRIORITY=1)
@@ -96,6 +110,13 @@ function(storscope_rtos_tests)
           ${PROJECT_SOURCE_DIR}/docs/storscope-result.schema.json ${CMAKE_CURRENT_BINARY_DIR}
           ${rtos})
       set_tests_properties(firmware-s1-${rtos} PROPERTIES TIMEOUT 2000 LABELS ${rtos})
+      add_test(NAME firmware-l1-${rtos} COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/run_l1.sh
+          ${QEMU_SYSTEM_ARM} $<TARGET_FILE:storscope-l1-tasks-${rtos}>
+          $<TARGET_FILE:storscope-l1-loop-${rtos}> $<TARGET_FILE:storscope-l1-tasks-x10-${rtos}>
+          $<TARGET_FILE:storscope-l1-loop-x10-${rtos}> ${DEBIAN_PYTHON3}
+          ${PROJECT_SOURCE_DIR}/docs/storscope-result.schema.json ${CMAKE_CURRENT_BINARY_DIR}
+          ${rtos})
+      set_tests_properties(firmware-l1-${rtos} PROPERTIES TIMEOUT 2000 LABELS ${rtos})
       if(STORSCOPE_HAVE_FILEX)
         add_test(NAME firmware-s1-filex-${rtos} COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/run_s1.sh
             ${QEMU_SYSTEM_ARM} $<TARGET_FILE:storscope-s1-filex-${rtos}>
@@ -112,6 +133,9 @@ need its sources: -DSTORSCOPE_${RTOS}_DIR=<path> (never fetched by the build)'; 
       add_test(NAME firmware-s1-${rtos} COMMAND sh -c "echo 'skipped: S1 on ${rtos} needs its \
 sources: -DSTORSCOPE_${RTOS}_DIR=<path> (never fetched by the build)'; exit 77")
       set_tests_properties(firmware-s1-${rtos} PROPERTIES SKIP_RETURN_CODE 77 LABELS ${rtos})
+      add_test(NAME firmware-l1-${rtos} COMMAND sh -c "echo 'skipped: L1 on ${rtos} needs its \
+sources: -DSTORSCOPE_${RTOS}_DIR=<path> (never fetched by the build)'; exit 77")
+      set_tests_properties(firmware-l1-${rtos} PROPERTIES SKIP_RETURN_CODE 77 LABELS ${rtos})
     endif()
   endforeach()
 endfunction()

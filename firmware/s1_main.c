@@ -8,7 +8,11 @@
  * storscope-result/1 JSON on the console. S1_STORAGE_PRIORITY above 0 runs
  * the storage side above the load (the guideline's I/O task). S1_FILEX:
  * the user's FileX instead of extentfs (with ThreadX, the study's stack),
- * on an 8 MiB model that keeps its data. */
+ * on an 8 MiB model that keeps its data.
+ * With RTOS_L1 the same image runs L1 instead, on the same paced device:
+ * RTOS_L1=1 with real tasks (a producer task per stream above the writers,
+ * which run above the main task), RTOS_L1=0 with L1's one event loop, for
+ * the comparison firmware/run_l1.sh prints. */
 #include "board.h"
 
 #include "storscope/error.h"
@@ -23,6 +27,9 @@
 
 #include <string.h>
 
+#ifndef RTOS_L1_STREAMS
+#define RTOS_L1_STREAMS NULL /* L1's default: the study's three streams */
+#endif
 #ifndef S1_STORAGE_PRIORITY
 #define S1_STORAGE_PRIORITY 0
 #endif
@@ -126,9 +133,15 @@ int main(void)
     sts_target_env(&t, STS_KV_S("platform", "Cortex-M33 (QEMU mps2-an505, -icount shift=0)"));
     sts_target_env(&t, STS_KV_S("rtos", sts_port()->name));
     sts_target_env(&t, STS_KV_S("filesystem", fs_name));
+#ifdef RTOS_L1
+    const struct sts_test_def *tests[] = {sts_test_find("L1")};
+    struct sts_plan plan = {.tests = tests, .n_tests = 1, .scale = STS_SCALE_QUICK, .seed = 1,
+                            .rt_priority = 1, .tasks = RTOS_L1, .streams = RTOS_L1_STREAMS};
+#else
     const struct sts_test_def *tests[] = {sts_test_find("S1")};
     struct sts_plan plan = {.tests = tests, .n_tests = 1, .scale = STS_SCALE_QUICK, .seed = 1,
                             .rt_priority = S1_STORAGE_PRIORITY};
+#endif
     struct sts_workspace ws = {iobuf, IOBUF_BYTES, hist, STS_HIST_BUCKETS, STS_HIST_SUB_BITS,
                                STS_HIST_MAX_EXP};
     struct sts_json_sink js;
