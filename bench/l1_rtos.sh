@@ -4,17 +4,23 @@
 # RTOS images from the kernels' sources you give (never fetched by the
 # build), runs ctest's firmware-l1-* (firmware/run_l1.sh: each checks every
 # producer's schedule and the I/O task) and prints bench/README.md's table.
-#   sh bench/l1_rtos.sh <threadx source> <freertos source>
+# With FILEX, each kernel + FileX is measured too (ThreadX + FileX: the
+# study's stack).
+#   [FILEX=<filex source>] sh bench/l1_rtos.sh <threadx source> <freertos source>
 set -eu
 cd "$(dirname "$0")/.."
 tx=$1 frt=$2
 b=build/fw-rtos
-cmake --preset firmware -B $b -DSTORSCOPE_THREADX_DIR="$tx" -DSTORSCOPE_FREERTOS_DIR="$frt" >/dev/null
+cmake --preset firmware -B $b -DSTORSCOPE_THREADX_DIR="$tx" -DSTORSCOPE_FREERTOS_DIR="$frt" \
+    -DSTORSCOPE_FILEX_DIR="${FILEX:-}" >/dev/null
 cmake --build $b -j"$(nproc)" >/dev/null
 ctest --test-dir $b -R "firmware-l1-" -j2 --output-on-failure >&2
 python3 - "$b/firmware" <<'PY'
-import json, sys
+import json, os, sys
 d = sys.argv[1]
+kernels = [("threadx", "ThreadX"), ("freertos", "FreeRTOS")]
+if os.path.exists(d + "/l1-threadx-filex-tasks.json"):
+    kernels += [("threadx-filex", "ThreadX + FileX"), ("freertos-filex", "FreeRTOS + FileX")]
 def pts(rtos, sched, x):
     t = json.load(open("%s/l1-%s-%s%s.json" % (d, rtos, sched, x)))["tests"][0]
     return t, {p["params"]["mode"]: p["metrics"] for p in t["points"] if p["name"] == "sustained"}
@@ -27,7 +33,7 @@ for x, label in (("", "the study's streams"), ("_x10", "ten times the study's ra
           "| real tasks: RAM needed | event loop: RAM needed | worst stall (both) |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
     for mode in ("direct", "mutex", "iotask"):
-        for rtos, name in (("threadx", "ThreadX"), ("freertos", "FreeRTOS")):
+        for rtos, name in kernels:
             _, tk = pts(rtos, "tasks", x)
             _, lp = pts(rtos, "loop", x)
             a, b = tk[mode], lp[mode]
@@ -36,11 +42,11 @@ for x, label in (("", "the study's streams"), ("_x10", "ten times the study's ra
                 b["records_late"], a["required_buffer_bytes"], b["required_buffer_bytes"],
                 a["worst_stall_ns"] / 1e6, b["worst_stall_ns"] / 1e6))
     print()
-print("| task (stack of) | ThreadX | FreeRTOS |")
-print("| --- | --- | --- |")
+print("| task (stack of) | " + " | ".join(k[1] for k in kernels) + " |")
+print("| --- |" + " --- |" * len(kernels))
 for key, name in (("producer_task_stack_used_bytes", "L1 producer (1 KiB)"),
                   ("writer_task_stack_used_bytes", "L1 writer (8 KiB)")):
     print("| %s | %s |" % (name, " | ".join(
         "%d B" % max(pts(r, "tasks", x)[0][key] for x in ("", "_x10"))
-        for r in ("threadx", "freertos"))))
+        for r, _ in kernels)))
 PY

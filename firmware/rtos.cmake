@@ -82,7 +82,8 @@ foreach(rtos IN LISTS FW_RTOSES)
   target_link_libraries(storscope-s1-priority-${rtos} PRIVATE storscope_board_${rtos})
   target_compile_definitions(storscope-s1-priority-${rtos} PRIVATE S1_STORAGE_PRIORITY=1)
   if(STORSCOPE_HAVE_FILEX) # the user's FileX on the RTOS: with ThreadX, the study's stack
-    foreach(v s1-filex s1-filex-priority)
+    foreach(v s1-filex s1-filex-priority l1-tasks-filex l1-loop-filex l1-tasks-x10-filex
+              l1-loop-x10-filex)
       storscope_firmware_image(storscope-${v}-${rtos} BOARD storscope_board_${rtos} s1_main.c)
       target_link_libraries(storscope-${v}-${rtos} PRIVATE storscope_board_${rtos})
       target_compile_definitions(storscope-${v}-${rtos} PRIVATE S1_FILEX FX_STANDALONE_ENABLE
@@ -91,6 +92,14 @@ foreach(rtos IN LISTS FW_RTOSES)
           "${STORSCOPE_FILEX_DIR}/ports/generic/inc")
     endforeach()
     target_compile_definitions(storscope-s1-filex-priority-${rtos} PRIVATE S1_STORAGE_PRIORITY=1)
+    foreach(x "" -x10)
+      target_compile_definitions(storscope-l1-tasks${x}-filex-${rtos} PRIVATE RTOS_L1=1)
+      target_compile_definitions(storscope-l1-loop${x}-filex-${rtos} PRIVATE RTOS_L1=0)
+    endforeach()
+    foreach(v l1-tasks-x10-filex l1-loop-x10-filex)
+      target_compile_definitions(storscope-${v}-${rtos} PRIVATE
+          "RTOS_L1_STREAMS=\"imu:10000x12,ppg:1000x24,env:10x64\"")
+    endforeach()
   endif()
 endforeach()
 
@@ -124,6 +133,15 @@ function(storscope_rtos_tests)
             ${PROJECT_SOURCE_DIR}/docs/storscope-result.schema.json ${CMAKE_CURRENT_BINARY_DIR}
             ${rtos} filex)
         set_tests_properties(firmware-s1-filex-${rtos} PROPERTIES TIMEOUT 3000
+            LABELS "${rtos};thirdparty")
+        add_test(NAME firmware-l1-filex-${rtos} COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/run_l1.sh
+            ${QEMU_SYSTEM_ARM} $<TARGET_FILE:storscope-l1-tasks-filex-${rtos}>
+            $<TARGET_FILE:storscope-l1-loop-filex-${rtos}>
+            $<TARGET_FILE:storscope-l1-tasks-x10-filex-${rtos}>
+            $<TARGET_FILE:storscope-l1-loop-x10-filex-${rtos}> ${DEBIAN_PYTHON3}
+            ${PROJECT_SOURCE_DIR}/docs/storscope-result.schema.json ${CMAKE_CURRENT_BINARY_DIR}
+            ${rtos} filex)
+        set_tests_properties(firmware-l1-filex-${rtos} PROPERTIES TIMEOUT 3000
             LABELS "${rtos};thirdparty")
       endif()
     else()

@@ -6,24 +6,28 @@
 # producer that slept through its alarm once hung the run: the board's
 # alarm fix), the I/O task must lose nothing at either rate, and the stacks
 # must have been measured. Prints real tasks beside the event loop.
-#   run_l1.sh QEMU TASKS LOOP TASKS_X10 LOOP_X10 PYTHON SCHEMA OUTDIR RTOS
+#   run_l1.sh QEMU TASKS LOOP TASKS_X10 LOOP_X10 PYTHON SCHEMA OUTDIR RTOS [FS]
+# FS: extentfs (default) or filex (the user's FileX: with ThreadX, the study's stack).
 set -eu
 qemu=$1 tasks=$2 loop=$3 tasks_x10=$4 loop_x10=$5 python=$6 schema=$7 out=$8 rtos=$9
+fs=${10:-extentfs}
+tag=$rtos; [ "$fs" = extentfs ] || tag=$rtos-$fs
 for img in tasks loop tasks_x10 loop_x10; do
     eval elf=\$$img
     timeout 900 "$qemu" -M mps2-an505 -nographic -semihosting-config enable=on,target=native \
-        -icount shift=0,sleep=off -kernel "$elf" </dev/null >"$out/l1-$rtos-$img.json"
+        -icount shift=0,sleep=off -kernel "$elf" </dev/null >"$out/l1-$tag-$img.json"
 done
 for x in "" _x10; do
-"$python" - "$out/l1-$rtos-tasks$x.json" "$out/l1-$rtos-loop$x.json" "$schema" "$rtos" <<'PY'
+"$python" - "$out/l1-$tag-tasks$x.json" "$out/l1-$tag-loop$x.json" "$schema" "$rtos" "$fs" <<'PY'
 import json, sys, jsonschema
 schema = json.load(open(sys.argv[3]))
-rtos = sys.argv[4]
+rtos, fs = sys.argv[4], sys.argv[5]
 def load(path, tasks):
     doc = json.load(open(path))
     jsonschema.validate(doc, schema, cls=jsonschema.Draft202012Validator)
     assert doc["status"] == "ok", doc["status"]
     assert doc["environment"]["rtos"] == rtos, doc["environment"]
+    assert doc["environment"]["filesystem"] == fs, doc["environment"]
     t = doc["tests"][0]
     assert t["id"] == "L1" and t["status"] == "ok", (t["status"], t.get("error"))
     assert t["params"]["tasks"] is tasks, t["params"]
@@ -37,7 +41,7 @@ expected = 0
 for s in tt["params"]["streams"].split(","):
     hz = int(s.split(":")[1].split("x")[0])
     expected += round(hz * dur_s)
-print("L1 on %s, emmc-stm32u5 paced in MCU time, %s for %g s:" % (rtos, tt["params"]["streams"], dur_s))
+print("L1 on %s + %s, emmc-stm32u5 paced in MCU time, %s for %g s:" % (rtos, fs, tt["params"]["streams"], dur_s))
 print("  %-7s %-13s %8s %6s %6s %12s %10s" % ("mode", "scheduling", "records", "lost",
       "late", "worst stall", "RAM need"))
 for mode in ("direct", "mutex", "iotask"):
