@@ -69,11 +69,13 @@ void cli_print_guidelines(FILE *f, const struct sts_analysis *an)
 
 static void report_usage(FILE *f)
 {
-    fputs("usage: storscope report RESULTS.json [-o REPORT.html]\n"
+    fputs("usage: storscope report RESULTS.json [-o REPORT.html] [--probe PROBE.json]\n"
           "\n"
           "Prints the findings (knee, plateau, dips, asymmetry, random-read penalty,\n"
           "tail, fsync beside the tier table) and the guidelines they support, each naming its test.\n"
-          "-o writes a single-file HTML report with figures (gnuplot) and tables.\n",
+          "-o writes a single-file HTML report with figures (gnuplot) and tables.\n"
+          "--probe adds what `storscope probe -o PROBE.json` measured on the device (page,\n"
+          "allocation unit, open allocation units) to the guidelines.\n",
           f);
 }
 
@@ -83,7 +85,7 @@ int cmd_report(int argc, char **argv)
         report_usage(stdout);
         return EXIT_OK;
     }
-    const char *html = NULL, *file = NULL;
+    const char *html = NULL, *file = NULL, *probe = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) {
             if (++i >= argc) {
@@ -91,6 +93,12 @@ int cmd_report(int argc, char **argv)
                 return EXIT_USAGE;
             }
             html = argv[i];
+        } else if (!strcmp(argv[i], "--probe")) {
+            if (++i >= argc) {
+                cli_error("--probe needs the file storscope probe -o wrote");
+                return EXIT_USAGE;
+            }
+            probe = argv[i];
         } else if (argv[i][0] == '-') {
             cli_error("unknown option '%s'", argv[i]);
             return EXIT_USAGE;
@@ -112,6 +120,9 @@ int cmd_report(int argc, char **argv)
         cli_error("-o %s is the results file itself: the HTML would overwrite the results", html);
         return EXIT_USAGE;
     }
+    static struct sts_an_input probe_in;
+    if (probe && cli_load_probe(probe, &probe_in))
+        return EXIT_USAGE;
     cJSON *doc = cli_load_results(file);
     if (!doc)
         return EXIT_USAGE;
@@ -125,6 +136,9 @@ int cmd_report(int argc, char **argv)
     cli_replay(doc, &sink);
     struct sts_an_input in;
     input_from(doc, &in);
+    in.probe_page_bytes = probe_in.probe_page_bytes;
+    in.probe_au_bytes = probe_in.probe_au_bytes;
+    in.probe_open_aus = probe_in.probe_open_aus;
     struct sts_an_config cfg;
     sts_an_config_default(&cfg);
     static struct sts_analysis an;

@@ -3,6 +3,7 @@
 #include "storscope/faultbd.h"
 #include "storscope/faultfs.h"
 #include "fio_json.h"
+#include "json_in.h"
 #include "storscope/analysis.h"
 #include "storscope/error.h"
 #include "storscope/json.h"
@@ -78,6 +79,8 @@ static void run_usage(FILE *f)
           "  -q, --quiet           nothing on stdout, no progress line\n"
           "      --allow-destructive  let raw: targets write (destroys the data on them)\n"
           "      --fio-json FILE   also write the fsync result in fio's JSON shape\n"
+          "      --probe FILE      what `storscope probe -o FILE` measured on this device: its\n"
+          "                        page, allocation unit and open AUs join the guidelines\n"
           "  -h, --help            this text\n"
           "\n"
           "Ctrl-C stops the run: finished points stay in the JSON, scratch files are removed.\n",
@@ -144,6 +147,7 @@ struct run_opts {
     int tables;
     int allow_destructive;
     const char *fio_json;
+    const char *probe; /* storscope probe's results: its answers in the guidelines */
 };
 
 static int parse(int argc, char **argv, struct run_opts *o, struct sts_plan *plan)
@@ -175,6 +179,7 @@ static int parse(int argc, char **argv, struct run_opts *o, struct sts_plan *pla
         {"sync-every", required_argument, NULL, 'Y'},
         {"bisect", no_argument, NULL, 'b'},
         {"tasks", no_argument, NULL, 'k'},
+        {"probe", required_argument, NULL, 'p'},
         {"priority", required_argument, NULL, 'P'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -194,6 +199,7 @@ static int parse(int argc, char **argv, struct run_opts *o, struct sts_plan *pla
         case 'V': o->tables = 1; break;
         case 'A': o->allow_destructive = 1; break;
         case 'F': o->fio_json = optarg; break;
+        case 'p': o->probe = optarg; break;
         case 'v': plan->verify = 1; break;
         case 'W': plan->overwrite = 1; break;
         case 'S':
@@ -383,6 +389,9 @@ int cmd_run(int argc, char **argv)
     }
     plan.tests = tests;
     plan.n_tests = n_tests;
+    static struct sts_an_input probe_in; /* the probe's answers; read before anything runs */
+    if (o.probe && cli_load_probe(o.probe, &probe_in))
+        return EXIT_USAGE;
     /* usage errors are found before anything runs, not after an hour */
     int has_l1 = 0, has_fsync = 0;
     for (size_t i = 0; i < n_tests; i++) {
@@ -607,6 +616,9 @@ int cmd_run(int argc, char **argv)
         struct sts_an_config acfg;
         static struct sts_analysis an;
         sts_an_config_default(&acfg);
+        an_in.probe_page_bytes = probe_in.probe_page_bytes;
+        an_in.probe_au_bytes = probe_in.probe_au_bytes;
+        an_in.probe_open_aus = probe_in.probe_open_aus;
         sts_analyze(&an_in, &acfg, &an);
         if (o.tables) {
             cli_print_analysis(stdout, &an);

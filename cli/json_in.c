@@ -76,6 +76,36 @@ cJSON *cli_load_results(const char *path)
     return doc;
 }
 
+int cli_load_probe(const char *path, struct sts_an_input *in)
+{
+    cJSON *doc = cli_load_results(path);
+    if (!doc)
+        return -1;
+    const cJSON *probe = cJSON_GetObjectItemCaseSensitive(doc, "probe");
+    if (!cJSON_IsObject(probe)) {
+        cli_error("%s has no probe section (make one with: storscope probe TARGET -o FILE)", path);
+        cJSON_Delete(doc);
+        return -1;
+    }
+    /* only what the probe measured, as its own guidelines take it */
+    const cJSON *timing = cJSON_GetObjectItemCaseSensitive(probe, "read_timing");
+    const cJSON *aus = cJSON_GetObjectItemCaseSensitive(probe, "open_aus");
+    const cJSON *st = cJSON_GetObjectItemCaseSensitive(aus, "status");
+    const cJSON *limited = cJSON_GetObjectItemCaseSensitive(aus, "limited");
+    const cJSON *visible = cJSON_GetObjectItemCaseSensitive(timing, "visible");
+    if (cJSON_IsString(st) && !strcmp(st->valuestring, "ok") && cJSON_IsTrue(limited)) {
+        in->probe_open_aus = (uint32_t)cli_num(aus, "open_aus");
+        in->probe_au_bytes = (uint64_t)cli_num(aus, "au_bytes");
+    }
+    if (cJSON_IsTrue(visible)) {
+        in->probe_page_bytes = (uint64_t)cli_num(timing, "page_bytes");
+        if (!in->probe_au_bytes)
+            in->probe_au_bytes = (uint64_t)cli_num(timing, "unit_bytes");
+    }
+    cJSON_Delete(doc);
+    return 0;
+}
+
 double cli_num(const cJSON *o, const char *key)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);

@@ -3,11 +3,15 @@
 
 #include <cjson/cJSON.h>
 
+#include "storscope/analysis.h"
 #include "storscope/result.h"
 
 /* Parses a results file; on failure prints what is wrong and returns NULL. */
 cJSON *cli_load_results(const char *path);
 double cli_num(const cJSON *o, const char *key); /* 0 when absent */
+/* What `storscope probe -o FILE` measured, into the analysis input
+ * (probe_*); -1 with the reason printed when FILE holds no probe. */
+int cli_load_probe(const char *path, struct sts_an_input *in);
 const cJSON *cli_test(const cJSON *doc, const char *id);
 /* Feeds a saved run's tests, points and summaries to a sink (test_begin,
  * point, test_end), so what reads a live run reads a file the same way. */

@@ -82,6 +82,12 @@ struct sts_an_input {
     char l1_streams[64];
     int l1_seen[3];
     double l1_need[3], l1_stall[3], l1_lost[3], l1_late[3], l1_scale[3];
+    /* What `storscope probe` found on this device (run/report --probe
+     * FILE); 0 where it was not measured. The page and the allocation unit
+     * come from the probe's read timing or open-AU test, never from what
+     * the device reports of itself. */
+    uint64_t probe_page_bytes, probe_au_bytes;
+    uint32_t probe_open_aus; /* allocation units the card keeps open (0: no limit found) */
 };
 
 /* Thresholds; every default is the and is documented in docs. */

@@ -31,5 +31,8 @@ void an_system_point(struct sts_an_input *in, const struct sts_test_info *ti,
 void an_system_test_end(struct sts_an_input *in, const struct sts_test_end *te);
 void an_system(const struct sts_an_input *in, const struct sts_an_config *cfg,
                struct sts_analysis *out);
+/* What the probe measured (storscope probe), applied to the run: chunk >=
+ * page, alignment to the allocation unit, at most open-AU files at once. */
+void an_probe(const struct sts_an_input *in, struct sts_analysis *out);
 
 #endif

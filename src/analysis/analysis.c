@@ -467,6 +467,7 @@ void sts_analyze(const struct sts_an_input *in, const struct sts_an_config *cfg,
     }
     an_system(in, cfg, out);
     name_the_layer(in, out);
+    an_probe(in, out);
 }
 
 void sts_an_s2_point(struct sts_an_input *in, int flat, double n, double v)

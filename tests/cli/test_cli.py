@@ -1032,6 +1032,34 @@ class Probe(Base):
         # the I/O task writes one aggregate file: one AU, no collapse
         self.assertEqual((two["iotask"]["records_lost"], two["iotask"]["records_late"]), (0, 0))
 
+    def test_run_and_report_take_the_probe_into_the_guidelines(self):
+        # issue 19: the probe's page, AU and open-AU count become the run's
+        # guidelines, checked against the files L1 kept open (three streams,
+        # two open AUs: one too many)
+        target = "sim:sd-consumer,capacity=256M,au=4M,open_aus=2"
+        probe = os.path.join(self.dir, "probe.json")
+        r = run("probe", target, "--allow-destructive", "-o", probe)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        r = run("run", "-t", target, "--tests", "L1", "--duration", "2s", "--probe", probe,
+                "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        for out in (r.stdout, run("report", self.out, "--probe", probe).stdout):
+            self.assertIn("chunks of at least 16 KiB, the page storscope probe measured", out)
+            self.assertIn("extents to 4 MiB, the allocation unit storscope probe measured", out)
+            self.assertIn("at most 2 files at once", out)
+            self.assertIn("writers kept 3 open", out)
+        # without --probe the same results say none of it
+        self.assertNotIn("storscope probe", run("report", self.out).stdout)
+        # a file without a probe section, or none: refused before anything runs
+        for bad, msg in ((self.out, "has no probe section"), ("/nonexistent", "cannot read")):
+            r = run("run", "-t", target, "--tests", "L1", "--probe", bad, "-o", probe + ".x")
+            self.assertEqual(r.returncode, 2, bad)
+            self.assertIn(msg, r.stderr)
+            self.assertFalse(os.path.exists(probe + ".x"))
+            r = run("report", self.out, "--probe", bad)
+            self.assertEqual(r.returncode, 2, bad)
+            self.assertIn(msg, r.stderr)
+
     def test_bad_input_is_refused_and_writes_nothing(self):
         img = self.image(8 << 20)
         before = Raw.digest(img)

@@ -491,8 +491,61 @@ static void growth_class_of_a_damaged_slope_is_unknown(void)
     CHECK_STR(out, "O(n)");
 }
 
+/* ---- issue 19: the probe's answers in the guidelines ------------------- */
+static const char *guideline_of(const struct sts_analysis *an, const char *kind)
+{
+    for (size_t i = 0; i < an->n_guidelines; i++)
+        if (!strcmp(an->guideline[i].kind, kind))
+            return an->guideline[i].text;
+    return NULL;
+}
+
+/* L1 with three streams (three files in direct and mutex modes), B0's knee
+ * at 512 B; the probe found 16 KiB pages, 4 MiB allocation units and 2
+ * open AUs: three files is one too many, and 512 B chunks are below the
+ * page. With 4 open AUs the files fit; without a probe nothing is said. */
+static void probe_answers_join_the_guidelines(void)
+{
+    struct sts_an_input in;
+    struct sts_sink sink;
+    sts_an_collector_init(&in, &sink);
+    fill(&in.seq_write, "B0", b0_read, 11, 1); /* knee at 512 B (known_answers.h) */
+    struct sts_kv tp[] = {STS_KV_S("streams", "imu:1000x12,ppg:100x24,env:1x64")};
+    struct sts_test_info ti = {"L1", "", tp, 1};
+    struct sts_kv params[] = {STS_KV_S("mode", "direct"), STS_KV_D("rate_scale", 1.0)};
+    struct sts_kv metrics[] = {STS_KV_U("required_buffer_bytes", 316),
+                               STS_KV_U("worst_stall_ns", 7800000),
+                               STS_KV_U("records_lost", 0), STS_KV_U("records_late", 0)};
+    feed(&sink, &ti, "sustained", params, 2, metrics, 4);
+    struct sts_an_config cfg;
+    static struct sts_analysis an;
+    sts_an_config_default(&cfg);
+    sts_analyze(&in, &cfg, &an);
+    CHECK_EQ(an.write_knee_bytes, 512);
+    CHECK(guideline_of(&an, "probe: page") == NULL); /* no probe, no probe guideline */
+    CHECK(guideline_of(&an, "probe: alignment") == NULL);
+    CHECK(guideline_of(&an, "probe: open files") == NULL);
+    in.probe_page_bytes = 16384;
+    in.probe_au_bytes = 4u << 20;
+    in.probe_open_aus = 2;
+    sts_analyze(&in, &cfg, &an);
+    const char *page = guideline_of(&an, "probe: page");
+    CHECK(page && strstr(page, "at least 16 KiB, not 512 B"));
+    const char *align = guideline_of(&an, "probe: alignment");
+    CHECK(align && strstr(align, "to 4 MiB"));
+    const char *files = guideline_of(&an, "probe: open files");
+    CHECK(files && strstr(files, "at most 2 files") && strstr(files, "kept 3 open"));
+    in.probe_open_aus = 4;
+    in.probe_page_bytes = 512; /* not above the knee: the knee's guideline says it */
+    sts_analyze(&in, &cfg, &an);
+    files = guideline_of(&an, "probe: open files");
+    CHECK(files && strstr(files, "at most 4 files") && !strstr(files, "kept"));
+    CHECK(guideline_of(&an, "probe: page") == NULL);
+}
+
 const struct sts_test_case test_analysis_cases[] = {
     {"detectors_give_the_known_answers", detectors_give_the_known_answers},
+    {"probe_answers_join_the_guidelines", probe_answers_join_the_guidelines},
     {"slope_tells_o1_on_on2_apart", slope_tells_o1_on_on2_apart},
     {"metadata_guideline_only_when_cost_grows", metadata_guideline_only_when_cost_grows},
     {"concurrency_guideline_names_the_modes", concurrency_guideline_names_the_modes},
