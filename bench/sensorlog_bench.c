@@ -153,7 +153,6 @@ static int bench(const char *profile, uint64_t capacity, uint32_t segment_bytes,
         rc = sl_sync(&log);
     struct sl_stats st;
     sl_stats(&log, &st);
-    wa_row(profile, capacity, seconds, &st);
     if (getenv("SL_BENCH_DEBUG"))
         fprintf(stderr, "%s: appended %llu B, programmed %llu B, erases %llu, syncs %llu, "
                         "write errors %llu, bad %llu, evictions %llu\n", profile,
@@ -190,6 +189,7 @@ static int bench(const char *profile, uint64_t capacity, uint32_t segment_bytes,
         free(arena);
         return 1;
     }
+    wa_row(profile, capacity, seconds, &st); /* only a run that worked has figures */
     printf("| %s, %llu MiB, %llu s | %u KiB / %u KiB | %llu | %.0f ns / %.1f us | %.2f ms | %.2f | %u..%u | %llu | "
            "%llu (%.1f ms) | %llu (%.2f ms) | %llu (%.2f ms) |\n",
            profile, (unsigned long long)(capacity >> 20), (unsigned long long)seconds,
@@ -205,7 +205,17 @@ static int bench(const char *profile, uint64_t capacity, uint32_t segment_bytes,
 
 int main(int argc, char **argv)
 {
-    uint64_t seconds = argc > 1 ? strtoull(argv[1], NULL, 10) : 60;
+    uint64_t seconds = 60;
+    if (argc > 1) { /* "--help" or "1m" used to run 0 s and print failures as figures */
+        char *end = NULL;
+        unsigned long long v = strtoull(argv[1], &end, 10);
+        if (argc > 2 || argv[1][0] < '0' || argv[1][0] > '9' || *end || v == 0 || v > 86400) {
+            fprintf(stderr, "usage: sensorlog_bench [SECONDS]   (1 .. 86400 of virtual time; "
+                            "default 60)\n");
+            return 2;
+        }
+        seconds = v;
+    }
     printf("| medium, size, run | chunk / segment | appends refused | samples' append time, mean / worst (host CPU) | worst pump step "
            "(virtual) | write ampl. | erases/segment | segments | mount: reads (time) | "
            "search by time: reads (time) | latest 100 records: reads (time) |\n"
