@@ -245,29 +245,47 @@ static int queries(int i, const struct peer_store *st, uint64_t records)
     return 0;
 }
 
+/* A whole decimal number in [lo, hi], or -1: "x", "" and "3k" are refused
+ * (they used to run 0 passes, or all of them). */
+static int number_arg(const char *s, unsigned long long lo, unsigned long long hi,
+                      unsigned long long *out)
+{
+    char *end = NULL;
+    if (!s || *s < '0' || *s > '9')
+        return -1;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (*end || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int usage(void)
+{
+    fprintf(stderr, "usage: sensorlog_peers [--passes N (1..100)] [--records N (>= 2000)] "
+                    "[--only sensorlog|littlefs|\"FlashDB TSDB\"] [--cpu N]\n");
+    return 2;
+}
+
 int main(int argc, char **argv)
 {
     unsigned passes = 3;
     uint64_t records = 1000000, cpu_records = 0;
     const char *only = NULL;
-    for (int a = 1; a + 1 < argc; a += 2) {
-        if (!strcmp(argv[a], "--passes"))
-            passes = (unsigned)strtoul(argv[a + 1], NULL, 10);
-        else if (!strcmp(argv[a], "--records"))
-            records = strtoull(argv[a + 1], NULL, 10);
-        else if (!strcmp(argv[a], "--only"))
-            only = argv[a + 1];
-        else if (!strcmp(argv[a], "--cpu"))
-            cpu_records = strtoull(argv[a + 1], NULL, 10);
-        else {
-            fprintf(stderr, "usage: sensorlog_peers [--passes N] [--records N] [--only NAME] "
-                            "[--cpu N]\n");
-            return 2;
-        }
-    }
-    if (records < 2000) {
-        fprintf(stderr, "sensorlog_peers: --records must be at least 2000\n");
-        return 2;
+    for (int a = 1; a < argc; a += 2) {
+        const char *v = a + 1 < argc ? argv[a + 1] : NULL;
+        unsigned long long n = 0;
+        if (!strcmp(argv[a], "--passes") && !number_arg(v, 1, 100, &n))
+            passes = (unsigned)n;
+        else if (!strcmp(argv[a], "--records") && !number_arg(v, 2000, 1ull << 32, &n))
+            records = n;
+        else if (!strcmp(argv[a], "--only") && v &&
+                 (!strcmp(v, "sensorlog") || !strcmp(v, "littlefs") || !strcmp(v, "FlashDB TSDB")))
+            only = v;
+        else if (!strcmp(argv[a], "--cpu") && !number_arg(v, 1, 1ull << 32, &n))
+            cpu_records = n;
+        else
+            return usage();
     }
     const struct peer_store *stores[3] = {peer_sensorlog, peer_littlefs, peer_flashdb};
     const char *names[3] = {"sensorlog", "littlefs", "FlashDB TSDB"};
