@@ -443,6 +443,7 @@ static int run_once(struct l1 *l, int mode, double scale)
     for (uint32_t i = 0; i < l->n; i++) {
         l->r.produced += l->s[i].produced;
         l->r.lost += l->s[i].lost;
+        l->r.lost_by_stream[i] = l->s[i].lost;
         l->r.payload_bytes += (l->s[i].produced - l->s[i].lost) * l->s[i].rec;
         sum_max += l->s[i].max_pending_bytes;
     }
@@ -465,7 +466,9 @@ static int emit(struct l1 *l, const char *name, int mode, double scale, int with
                               STS_KV_U("streams", l->n), STS_KV_U("buffer_bytes", l->buffer_bytes),
                               STS_KV_U("deadline_ns", l->deadline_ns),
                               STS_KV_U("sync_interval_ns", l->sync_ns)};
-    struct sts_kv metrics[] = {
+    /* which stream lost records: each stream's own count, named after it */
+    static char lost_key[L1_MAX_STREAMS][L1_NAME_MAX + 16];
+    struct sts_kv metrics[11 + L1_MAX_STREAMS] = {
         STS_KV_U("records_produced", r->produced),
         STS_KV_U("records_lost", r->lost),
         STS_KV_U("records_late", r->late),
@@ -480,11 +483,17 @@ static int emit(struct l1 *l, const char *name, int mode, double scale, int with
          * device may sustain more (a lower bound, not the limit) */
         STS_KV_B("capped_by_space", r->capped),
     };
+    size_t n_metrics = 11;
+    for (uint32_t i = 0; i < l->n; i++) {
+        memcpy(lost_key[i], "records_lost_", 13);
+        memcpy(lost_key[i] + 13, l->s[i].name, strlen(l->s[i].name) + 1);
+        metrics[n_metrics++] = STS_KV_U(lost_key[i], r->lost_by_stream[i]);
+    }
     double run = wl_rate(r->payload_bytes, r->elapsed_ns);
     struct sts_lat_report lat[] = {{.name = "storage_call", .lat = &l->c->lat[0]},
                                    {.name = "record_to_durable", .lat = &l->c->lat[1]}};
-    return wl_emit_runs(l->c, name, params, WL_COUNT(params), &run, 1, metrics,
-                        WL_COUNT(metrics), lat, with_lat ? 2 : 0);
+    return wl_emit_runs(l->c, name, params, WL_COUNT(params), &run, 1, metrics, n_metrics, lat,
+                        with_lat ? 2 : 0);
 }
 
 static uint64_t l1_scratch(const struct sts_plan *p);

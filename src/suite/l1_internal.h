@@ -37,6 +37,7 @@ struct l1_stream {
 struct l1_result {
     uint64_t produced, lost, late, payload_bytes, bytes_written, writes, syncs;
     uint64_t worst_stall_ns, required_buffer, elapsed_ns;
+    uint64_t lost_by_stream[L1_MAX_STREAMS]; /* which stream lost them */
     int capped; /* max_lossless: the search stopped at the space allowed */
 };
 

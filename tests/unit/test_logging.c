@@ -146,6 +146,7 @@ static int cap_end(void *ctx, const struct sts_test_end *te)
 static const struct sts_sink_ops cap_ops = {.point = cap_point, .test_end = cap_end};
 
 static uint64_t run_size; /* --size: the most one run may write (0 = default) */
+static const struct sts_sink_ops *lost_sink_ops; /* instead of cap_ops when set */
 static int run_tasks;     /* --tasks, on the port's clock in real time */
 static int run_l1(const char *streams, uint64_t duration_ns, uint64_t buffer, int bisect,
                   uint64_t sync_ns)
@@ -170,7 +171,7 @@ static int run_l1(const char *streams, uint64_t duration_ns, uint64_t buffer, in
     stop_flag = 0;
     struct sts_workspace ws = {sts_test_iobuf, STS_TEST_IOBUF_BYTES, sts_test_hist,
                                STS_HIST_BUCKETS, STS_HIST_SUB_BITS, STS_HIST_MAX_EXP};
-    struct sts_sink sink = {&cap_ops, NULL};
+    struct sts_sink sink = {lost_sink_ops ? lost_sink_ops : &cap_ops, NULL};
     struct sts_run_info ri = {.tool_version = STORSCOPE_VERSION, .target = "stall:"};
     return sts_engine_run(&plan, &t, &ws, &sink, 1, &ri);
 }
@@ -231,6 +232,39 @@ static void a_rate_above_capacity_is_lossy(void)
     CHECK(res[MUTEX].lost > 0);
     CHECK_EQ(res[IOTASK].lost, 0);
     CHECK(res[DIRECT].need <= 64 * 1024);
+}
+
+/* Which stream lost them: a 200 kHz stream beside a 10 Hz one, 10 us per
+ * write call. In mutex mode each stream has its own FIFO, so the slow
+ * stream's never fills and every lost record is the fast stream's; every
+ * point names each stream's losses, and they add up to its total. */
+static uint64_t lost_of[3][2];
+static int lost_point(void *ctx, const struct sts_test_info *ti, const struct sts_point *p)
+{
+    cap_point(ctx, ti, p);
+    if (p->skipped)
+        return 0;
+    const char *mode = sts_kv_find(p->params, p->n_params, "mode")->v.s;
+    int i = !strcmp(mode, "direct") ? DIRECT : !strcmp(mode, "mutex") ? MUTEX : IOTASK;
+    const struct sts_kv *a = sts_kv_find(p->metrics, p->n_metrics, "records_lost_fast");
+    const struct sts_kv *b = sts_kv_find(p->metrics, p->n_metrics, "records_lost_slow");
+    lost_of[i][0] = a ? a->v.u : UINT64_MAX;
+    lost_of[i][1] = b ? b->v.u : UINT64_MAX;
+    return 0;
+}
+static void lost_records_are_named_by_stream(void)
+{
+    stallfs_reset(10000, 1000000, 0);
+    static const struct sts_sink_ops ops = {.point = lost_point, .test_end = cap_end};
+    lost_sink_ops = &ops;
+    CHECK_EQ(run_l1("fast:200000x16,slow:10x16", 200000000ull, 0, 0, 0), 0);
+    lost_sink_ops = NULL;
+    CHECK(res[MUTEX].lost > 0);
+    CHECK_EQ(lost_of[MUTEX][1], 0);
+    CHECK_EQ(lost_of[MUTEX][0], res[MUTEX].lost);
+    for (int i = DIRECT; i <= IOTASK; i++)
+        CHECK_EQ(lost_of[i][0] + lost_of[i][1], res[i].lost);
+    CHECK_EQ(lost_of[IOTASK][0], 0);
 }
 
 /* Bisection: 100 Hz x 16 B, 100 us per write, 20 ms per sync every 250 ms,
@@ -364,6 +398,7 @@ const struct sts_test_case test_logging_cases[] = {
     {"worst_stall_and_buffer_match_the_schedule", worst_stall_and_buffer_match_the_schedule},
     {"a_stall_past_the_deadline_makes_records_late", a_stall_past_the_deadline_makes_records_late},
     {"a_rate_above_capacity_is_lossy", a_rate_above_capacity_is_lossy},
+    {"lost_records_are_named_by_stream", lost_records_are_named_by_stream},
     {"bisection_finds_the_highest_lossless_rate", bisection_finds_the_highest_lossless_rate},
     {"bisection_stays_inside_the_space_allowed", bisection_stays_inside_the_space_allowed},
     {NULL, NULL},
