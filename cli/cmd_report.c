@@ -121,7 +121,8 @@ int cmd_report(int argc, char **argv)
         return EXIT_USAGE;
     }
     static struct sts_an_input probe_in;
-    if (probe && cli_load_probe(probe, &probe_in))
+    char probed[512] = "";
+    if (probe && cli_load_probe(probe, &probe_in, probed, sizeof(probed)))
         return EXIT_USAGE;
     cJSON *doc = cli_load_results(file);
     if (!doc)
@@ -130,6 +131,8 @@ int cmd_report(int argc, char **argv)
     const cJSON *target = cJSON_GetObjectItemCaseSensitive(run, "target");
     printf("storscope report: %s (target %s)\n", file,
            cJSON_IsString(target) ? target->valuestring : "?");
+    if (probe && cJSON_IsString(target))
+        cli_probe_target_check(probed, target->valuestring);
     static struct sts_summary_sink summary;
     struct sts_sink sink;
     sts_summary_sink_init(&summary, &sink);

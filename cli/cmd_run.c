@@ -390,7 +390,8 @@ int cmd_run(int argc, char **argv)
     plan.tests = tests;
     plan.n_tests = n_tests;
     static struct sts_an_input probe_in; /* the probe's answers; read before anything runs */
-    if (o.probe && cli_load_probe(o.probe, &probe_in))
+    char probed[512];
+    if (o.probe && cli_load_probe(o.probe, &probe_in, probed, sizeof(probed)))
         return EXIT_USAGE;
     /* usage errors are found before anything runs, not after an hour */
     int has_l1 = 0, has_fsync = 0;
@@ -425,6 +426,8 @@ int cmd_run(int argc, char **argv)
      * of it (the same figures but for the volume's size: M2's span) */
     if (!o.target)
         o.target = sizeof(void *) >= 8 ? "sim:emmc-stm32u5" : "sim:emmc-stm32u5,capacity=1G";
+    if (o.probe)
+        cli_probe_target_check(probed, o.target);
     struct sts_target_spec spec;
     const char *why = NULL;
     if (sts_target_spec_parse(o.target, &spec, &why)) {

@@ -76,11 +76,14 @@ cJSON *cli_load_results(const char *path)
     return doc;
 }
 
-int cli_load_probe(const char *path, struct sts_an_input *in)
+int cli_load_probe(const char *path, struct sts_an_input *in, char *target, size_t target_len)
 {
     cJSON *doc = cli_load_results(path);
     if (!doc)
         return -1;
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(doc, "run"),
+                                                      "target");
+    snprintf(target, target_len, "%s", cJSON_IsString(t) ? t->valuestring : "");
     const cJSON *probe = cJSON_GetObjectItemCaseSensitive(doc, "probe");
     if (!cJSON_IsObject(probe)) {
         cli_error("%s has no probe section (make one with: storscope probe TARGET -o FILE)", path);
@@ -104,6 +107,13 @@ int cli_load_probe(const char *path, struct sts_an_input *in)
     }
     cJSON_Delete(doc);
     return 0;
+}
+
+void cli_probe_target_check(const char *probed, const char *target)
+{
+    if (probed[0] && target && strcmp(probed, target))
+        fprintf(stderr, "storscope: warning: the probe file describes %s, these results %s: "
+                        "its answers are applied as given\n", probed, target);
 }
 
 double cli_num(const cJSON *o, const char *key)

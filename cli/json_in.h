@@ -10,8 +10,11 @@
 cJSON *cli_load_results(const char *path);
 double cli_num(const cJSON *o, const char *key); /* 0 when absent */
 /* What `storscope probe -o FILE` measured, into the analysis input
- * (probe_*); -1 with the reason printed when FILE holds no probe. */
-int cli_load_probe(const char *path, struct sts_an_input *in);
+ * (probe_*), and the target it probed; -1 with the reason printed when
+ * FILE holds no probe. */
+int cli_load_probe(const char *path, struct sts_an_input *in, char *target, size_t target_len);
+/* Warns on stderr when the probe was of another target than `target`. */
+void cli_probe_target_check(const char *probed, const char *target);
 const cJSON *cli_test(const cJSON *doc, const char *id);
 /* Feeds a saved run's tests, points and summaries to a sink (test_begin,
  * point, test_end), so what reads a live run reads a file the same way. */

@@ -1048,8 +1048,14 @@ class Probe(Base):
             self.assertIn("extents to 4 MiB, the allocation unit storscope probe measured", out)
             self.assertIn("at most 2 files at once", out)
             self.assertIn("writers kept 3 open", out)
+        self.assertNotIn("warning", r.stderr)  # the probe was of this very target
         # without --probe the same results say none of it
         self.assertNotIn("storscope probe", run("report", self.out).stdout)
+        # a probe of another target is applied, and said to be of another
+        r = run("run", "-q", "-t", "sim:sd-consumer,capacity=256M", "--tests", "L1",
+                "--duration", "1s", "--probe", probe, "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("the probe file describes " + target, r.stderr)
         # a file without a probe section, or none: refused before anything runs
         for bad, msg in ((self.out, "has no probe section"), ("/nonexistent", "cannot read")):
             r = run("run", "-t", target, "--tests", "L1", "--probe", bad, "-o", probe + ".x")
