@@ -62,7 +62,8 @@ struct sts_plan {
      * never of the CPU-load tasks; S1's runs are bounded by their iteration
      * count. 0 = the default policy. */
     uint32_t rt_priority;
-    const volatile int *stop; /* non-zero asks the run to stop (Ctrl-C) */
+    const volatile int *stop; /* non-zero asks the run to stop (Ctrl-C); set it from a
+                                 signal handler, or from another thread with an atomic store */
 };
 
 /* Memory the caller lends the engine; nothing is allocated while running. */
@@ -142,9 +143,11 @@ int sts_test_begin(struct sts_ctx *c, const struct sts_kv *params, size_t n);
 int sts_emit_point(struct sts_ctx *c, const struct sts_point *p);
 void sts_set_summary(struct sts_ctx *c, struct sts_kv kv);
 void sts_report_progress(struct sts_ctx *c, const char *what, uint64_t done, uint64_t total);
+/* The stop flag may be set by a signal handler or by another thread (a
+ * UI, a test): read atomically, so tasks of a run see it race-free. */
 static inline int sts_should_stop(const struct sts_ctx *c)
 {
-    return c->plan->stop && *c->plan->stop;
+    return c->plan->stop && __atomic_load_n(c->plan->stop, __ATOMIC_RELAXED);
 }
 /* Records a failure message (first one wins) and returns err. */
 int sts_fail(struct sts_ctx *c, int err, const char *msg);

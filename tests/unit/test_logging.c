@@ -56,8 +56,8 @@ static int sfs_write(void *ctx, sts_fh fh, const void *buf, size_t len, size_t *
     (void)fh;
     (void)buf;
     sfs_cost(sfs.write_ns);
-    if (++sfs.writes == sfs.stop_after)
-        stop_flag = 1;
+    if (++sfs.writes == sfs.stop_after) /* from a writer task: another thread */
+        __atomic_store_n(&stop_flag, 1, __ATOMIC_RELAXED);
     sfs.bytes += len;
     sfs.run_bytes += len;
     sfs.max_run_bytes = sfs.run_bytes > sfs.max_run_bytes ? sfs.run_bytes : sfs.max_run_bytes;
