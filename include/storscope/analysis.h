@@ -82,6 +82,9 @@ struct sts_an_input {
     char l1_streams[64];
     int l1_seen[3];
     double l1_need[3], l1_stall[3], l1_lost[3], l1_late[3], l1_scale[3];
+    /* the stream that lost the most records per mode (records_lost_<stream>) */
+    char l1_worst_stream[3][16];
+    double l1_worst_lost[3];
     /* What `storscope probe` found on this device (run/report --probe
      * FILE); 0 where it was not measured. The page and the allocation unit
      * come from the probe's read timing or open-AU test, never from what

@@ -91,6 +91,19 @@ void an_system_point(struct sts_an_input *in, const struct sts_test_info *ti,
         in->l1_stall[mode] = metric(p, "worst_stall_ns");
         in->l1_lost[mode] = metric(p, "records_lost");
         in->l1_late[mode] = metric(p, "records_late");
+        in->l1_worst_lost[mode] = 0;
+        in->l1_worst_stream[mode][0] = '\0';
+        for (size_t i = 0; i < p->n_metrics; i++) { /* records_lost_<stream> */
+            const struct sts_kv *kv = &p->metrics[i];
+            if (strncmp(kv->key, "records_lost_", 13))
+                continue;
+            double v = sts_kv_number(kv);
+            if (v > in->l1_worst_lost[mode]) {
+                in->l1_worst_lost[mode] = v;
+                sts_strlcpy(in->l1_worst_stream[mode], kv->key + 13,
+                            sizeof(in->l1_worst_stream[mode]));
+            }
+        }
     }
 }
 
@@ -298,8 +311,16 @@ static void logging(const struct sts_an_input *in, struct sts_analysis *out)
         an_bytes(need, sizeof(need), sts_d2u64(in->l1_need[m]));
         an_ms(stall, sizeof(stall), in->l1_stall[m]);
         an_fixed(lost, sizeof(lost), in->l1_lost[m] + in->l1_late[m], 0);
+        char most[48] = "";
+        if (in->l1_worst_stream[m][0]) { /* which stream lost them */
+            char n[24];
+            an_fixed(n, sizeof(n), in->l1_worst_lost[m], 0);
+            const char *w[] = {", most lost by ", in->l1_worst_stream[m], ": ", n};
+            for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++)
+                sts_strlcat(most, w[i], sizeof(most));
+        }
         const char *parts[] = {text[0] ? "; " : "", mode_name[m], " needed ", need,
-                               " (worst stall ", stall, ", ", lost, " lost or late)"};
+                               " (worst stall ", stall, ", ", lost, " lost or late", most, ")"};
         for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
             sts_strlcat(text, parts[i], sizeof(text));
         int ok = in->l1_lost[m] == 0 && in->l1_late[m] == 0;

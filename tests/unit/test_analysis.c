@@ -419,6 +419,37 @@ static void logging_buffer_and_io_task_from_l1(void)
 }
 
 
+/* The L1 finding names the stream that lost the most (records_lost_<stream>):
+ * 7 of imu's and 2 of ppg's in direct mode; none named where none was lost. */
+static void l1_finding_names_the_stream_that_lost(void)
+{
+    struct sts_an_input in;
+    struct sts_sink sink;
+    sts_an_collector_init(&in, &sink);
+    struct sts_kv tp[] = {STS_KV_S("streams", "imu:1000x12,ppg:100x24")};
+    struct sts_test_info ti = {"L1", "", tp, 1};
+    struct sts_kv params[] = {STS_KV_S("mode", "direct"), STS_KV_D("rate_scale", 1.0)};
+    struct sts_kv metrics[] = {STS_KV_U("required_buffer_bytes", 1000),
+                               STS_KV_U("worst_stall_ns", 30000000),
+                               STS_KV_U("records_lost", 9), STS_KV_U("records_late", 0),
+                               STS_KV_U("records_lost_ppg", 2), STS_KV_U("records_lost_imu", 7)};
+    feed(&sink, &ti, "sustained", params, 2, metrics, 6);
+    struct sts_kv io[] = {STS_KV_S("mode", "iotask"), STS_KV_D("rate_scale", 1.0)};
+    struct sts_kv io_m[] = {STS_KV_U("required_buffer_bytes", 4096),
+                            STS_KV_U("worst_stall_ns", 30000000), STS_KV_U("records_lost", 0),
+                            STS_KV_U("records_late", 0), STS_KV_U("records_lost_ppg", 0),
+                            STS_KV_U("records_lost_imu", 0)};
+    feed(&sink, &ti, "sustained", io, 2, io_m, 6);
+    struct sts_an_config cfg;
+    static struct sts_analysis an;
+    sts_an_config_default(&cfg);
+    sts_analyze(&in, &cfg, &an);
+    CHECK_EQ(an.n_findings, 1);
+    CHECK(strstr(an.finding[0].text, "9 lost or late, most lost by imu: 7)") != NULL);
+    const char *io_text = strstr(an.finding[0].text, "iotask needed ");
+    CHECK(io_text && strstr(io_text, "30.00 ms, 0 lost or late)") && !strstr(io_text, "most"));
+}
+
 /* ---- issue 12.4: detectors that gave wrong advice ----------------------- */
 /* Known answers computed by hand from the definitions in docs/analysis.md. */
 static void an_all_zero_series_has_no_fit(void)
@@ -546,6 +577,7 @@ static void probe_answers_join_the_guidelines(void)
 const struct sts_test_case test_analysis_cases[] = {
     {"detectors_give_the_known_answers", detectors_give_the_known_answers},
     {"probe_answers_join_the_guidelines", probe_answers_join_the_guidelines},
+    {"l1_finding_names_the_stream_that_lost", l1_finding_names_the_stream_that_lost},
     {"slope_tells_o1_on_on2_apart", slope_tells_o1_on_on2_apart},
     {"metadata_guideline_only_when_cost_grows", metadata_guideline_only_when_cost_grows},
     {"concurrency_guideline_names_the_modes", concurrency_guideline_names_the_modes},
