@@ -14,8 +14,10 @@ import argparse
 import json
 import os
 import shutil
+import signal
 import statistics
 import subprocess
+import sys
 import tempfile
 
 
@@ -104,6 +106,9 @@ def main():
     args.pin = False
     d = args.duration or 10
     work = tempfile.mkdtemp(prefix="fio-cmp-", dir=args.dir)
+    # a kill (SIGTERM) ends through the finally below, as Ctrl-C does: the
+    # scratch directory left behind was found after stopping a run
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     try:
         for i in range(args.rounds):
             def ours_once():
