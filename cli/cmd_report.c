@@ -139,9 +139,7 @@ int cmd_report(int argc, char **argv)
     cli_replay(doc, &sink);
     struct sts_an_input in;
     input_from(doc, &in);
-    in.probe_page_bytes = probe_in.probe_page_bytes;
-    in.probe_au_bytes = probe_in.probe_au_bytes;
-    in.probe_open_aus = probe_in.probe_open_aus;
+    cli_probe_apply(&in, &probe_in);
     struct sts_an_config cfg;
     sts_an_config_default(&cfg);
     static struct sts_analysis an;

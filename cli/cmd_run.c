@@ -619,9 +619,7 @@ int cmd_run(int argc, char **argv)
         struct sts_an_config acfg;
         static struct sts_analysis an;
         sts_an_config_default(&acfg);
-        an_in.probe_page_bytes = probe_in.probe_page_bytes;
-        an_in.probe_au_bytes = probe_in.probe_au_bytes;
-        an_in.probe_open_aus = probe_in.probe_open_aus;
+        cli_probe_apply(&an_in, &probe_in);
         sts_analyze(&an_in, &acfg, &an);
         if (o.tables) {
             cli_print_analysis(stdout, &an);

@@ -109,6 +109,13 @@ int cli_load_probe(const char *path, struct sts_an_input *in, char *target, size
     return 0;
 }
 
+void cli_probe_apply(struct sts_an_input *to, const struct sts_an_input *probe)
+{
+    to->probe_page_bytes = probe->probe_page_bytes;
+    to->probe_au_bytes = probe->probe_au_bytes;
+    to->probe_open_aus = probe->probe_open_aus;
+}
+
 void cli_probe_target_check(const char *probed, const char *target)
 {
     if (probed[0] && target && strcmp(probed, target))

@@ -13,6 +13,8 @@ double cli_num(const cJSON *o, const char *key); /* 0 when absent */
  * (probe_*), and the target it probed; -1 with the reason printed when
  * FILE holds no probe. */
 int cli_load_probe(const char *path, struct sts_an_input *in, char *target, size_t target_len);
+/* Copies the probe's answers (probe_*) into an analysis input. */
+void cli_probe_apply(struct sts_an_input *to, const struct sts_an_input *probe);
 /* Warns on stderr when the probe was of another target than `target`. */
 void cli_probe_target_check(const char *probed, const char *target);
 const cJSON *cli_test(const cJSON *doc, const char *id);

@@ -193,7 +193,7 @@ static int sync_some(struct l1_task *w)
             rc = l1_sync_file(l, l->log_fh);
     } else {
         for (uint32_t i = 0; i < l->n && !rc; i++) {
-            if (!written[i] || (w->s && w->s != &l->s[i]))
+            if (!written[i]) /* 0 for another writer's streams */
                 continue;
             fs_lock(k);
             rc = l1_sync_file(l, l->s[i].fh);
