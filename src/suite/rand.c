@@ -103,23 +103,27 @@ static int rand_point(struct sts_ctx *c, const struct rand_cfg *cfg, int is_writ
             return rc;
         if (!is_write)
             rc = wl_drop_cache(c, fh);
-        uint64_t busy = 0, prev = wl_now(c);
+        uint64_t busy = 0;
         for (uint64_t i = 0; i < ops && !rc; i++) {
             if (sts_should_stop(c)) {
                 rc = STS_EINTR;
                 break;
             }
             uint64_t off = wl_perm_at(blocks, c->plan->seed + r, i) * block;
+            /* positioning is outside the request's time, as fio's pread and
+             * pwrite carry their offset: on a POSIX target the seek is a
+             * system call of its own (~1 us here), no I/O */
             rc = wl_seek(c, fh, off);
-            if (!rc)
-                rc = is_write ? wl_write(c, fh, wl_pattern_src(c, off, block), (size_t)block)
-                              : wl_read(c, fh, c->buf, (size_t)block);
-            uint64_t now = wl_now(c);
-            sts_lat_record(&c->lat[0], now - prev);
-            busy += now - prev;
+            if (rc)
+                break;
+            const void *src = is_write ? wl_pattern_src(c, off, block) : NULL;
+            uint64_t start = wl_now(c);
+            rc = is_write ? wl_write(c, fh, src, (size_t)block) : wl_read(c, fh, c->buf, (size_t)block);
+            uint64_t took = wl_now(c) - start;
+            sts_lat_record(&c->lat[0], took);
+            busy += took;
             if (!rc && !is_write)
-                rc = wl_verify(c, c->buf, off, (size_t)block);
-            prev = wl_now(c); /* verification is not part of the latency */
+                rc = wl_verify(c, c->buf, off, (size_t)block); /* untimed */
         }
         if (!rc && is_write)
             rc = wl_sync(c, fh, STS_SYNC_DATA); /* untimed: the next point starts clean */

@@ -610,6 +610,32 @@ static void rand_reads_each_block_once_per_pass(void)
     CHECK(no_files_left());
 }
 
+/* fio's psync engine passes the offset with the request (pread/pwrite), and
+ * its clat times that call alone; rand's seek before a request is an lseek
+ * of its own on a POSIX target, and was timed with the request. Here every
+ * seek costs 1 ms of virtual time and the requests themselves one clock
+ * step: the latencies must not contain the seek. */
+static struct sts_fs seek_inner;
+static struct sts_fs_ops slow_seek_ops;
+static int slow_seek(void *ctx, sts_fh fh, uint64_t off)
+{
+    (void)ctx;
+    vc.t += 1000000;
+    return seek_inner.ops->seek(seek_inner.ctx, fh, off);
+}
+static void rand_latency_leaves_the_seek_out(void)
+{
+    fixture(UINT64_MAX);
+    seek_inner = target.fs;
+    slow_seek_ops = *target.fs.ops;
+    slow_seek_ops.seek = slow_seek;
+    target.fs.ops = &slow_seek_ops;
+    CHECK_EQ(run_tests("rand", 0, 0, 1024 * 1024), 0);
+    CHECK(cap.lat_count > 0);
+    CHECK(cap.lat_p50 < 100000); /* one clock step, not the 1 ms seek */
+    CHECK(no_files_left());
+}
+
 /* Issue 12.6: fio's randwrite keeps a random map, so each block of the
  * file is written once per pass; fsync drew offsets with replacement, and
  * on a file laid out unwritten (ext4's fallocate) its repeats landed on
@@ -638,6 +664,7 @@ const struct sts_test_case test_engine_cases[] = {
     {"fsync_writes_each_block_once_per_pass", fsync_writes_each_block_once_per_pass},
     {"rand_offsets_are_a_permutation", rand_offsets_are_a_permutation},
     {"rand_reads_each_block_once_per_pass", rand_reads_each_block_once_per_pass},
+    {"rand_latency_leaves_the_seek_out", rand_latency_leaves_the_seek_out},
     {"s2_points_carry_their_own_device_counters", s2_points_carry_their_own_device_counters},
     {"faultfs_fails_the_kth_operation_only", faultfs_fails_the_kth_operation_only},
     {"faultbd_fails_the_kth_command_only", faultbd_fails_the_kth_command_only},
