@@ -139,7 +139,14 @@ def main():
                           ("fsync p99 (ns)", "sync_p99")):
             mo = statistics.median(r[key] for _, tool, r in rows if tool == "storscope")
             mt = statistics.median(r[key] for _, tool, r in rows if tool == "fio")
-            print(f"median {what}: storscope {mo:.0f}, fio {mt:.0f}, difference {100 * (mo - mt) / mt:+.1f} %")
+            # round by round: a round's two runs are back to back, rounds
+            # are minutes apart, and this VM's pace moves between rounds by
+            # more than the tools differ; the median of the rounds' own
+            # ratios takes that drift out
+            paired = statistics.median(
+                a[key] / b[key] for (i, ta, a), (j, tb, b) in zip(rows[0::2], rows[1::2]))
+            print(f"median {what}: storscope {mo:.0f}, fio {mt:.0f}, difference {100 * (mo - mt) / mt:+.1f} %"
+                  f"; round by round {100 * (paired - 1):+.1f} %")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -127,16 +127,18 @@ def main():
     where += ", fio --thread" if args.fio_thread else ""
     # this VM's rounds are bimodal (a round runs at the machine's pace or
     # ~1.4x slower, whichever tool it is): the median of the rounds can land
-    # in either mode, so the fastest round of each is shown beside it
+    # in either mode, so the fastest round of each is shown beside it, and
+    # the median of each round's own ratio (its two runs are adjacent)
     print("| %s | storscope p50 | fio clat p50 | storscope / fio | Python p50 | storscope / Python "
-          "| fastest rounds, storscope / fio |" % where)
-    print("| --- | --- | --- | --- | --- | --- | --- |")
+          "| fastest rounds, storscope / fio | round by round, storscope / fio |" % where)
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     for k in sorted(s_p50):
         sp, fp = statistics.median(s_p50[k]), statistics.median(f_p50[k])
         pp = statistics.median(p_p50[k])
-        print("| rand%s %d KiB | %.1f us | %.1f us | %.2f | %.1f us | %.2f | %.2f |" % (
+        print("| rand%s %d KiB | %.1f us | %.1f us | %.2f | %.1f us | %.2f | %.2f | %.2f |" % (
             k[0], k[1] // 1024, sp / 1e3, fp / 1e3, sp / fp, pp / 1e3, sp / pp,
-            min(s_p50[k]) / min(f_p50[k])))
+            min(s_p50[k]) / min(f_p50[k]), statistics.median(
+                a / b for a, b in zip(s_p50[k], f_p50[k]))))
 
 
 if __name__ == "__main__":
