@@ -112,7 +112,7 @@ static int rand_point(struct sts_ctx *c, const struct rand_cfg *cfg, int is_writ
             uint64_t off = wl_perm_at(blocks, c->plan->seed + r, i) * block;
             /* positioning is outside the request's time, as fio's pread and
              * pwrite carry their offset: on a POSIX target the seek is a
-             * system call of its own (~1 us here), no I/O */
+             * system call of its own, no I/O */
             rc = wl_seek(c, fh, off);
             if (rc)
                 break;
