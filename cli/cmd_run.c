@@ -71,6 +71,8 @@ static void run_usage(FILE *f)
           "      --verify          check every read against the offset-stamped pattern\n"
           "      --overwrite       fsync: write the file before timing (fio --overwrite=1);\n"
           "                        default: allocate it unwritten, fio's default layout\n"
+          "      --m1-offsets chunk|byte  M1: random offsets at multiples of the chunk size\n"
+          "                        (default, as the study's figures imply) or at any byte\n"
           "  -o, --output FILE     write the JSON results (storscope-result/1) to FILE (they\n"
           "                        grow in FILE.partial, renamed to FILE when the run ends)\n"
           "      --csv DIR         write one CSV per test into DIR\n"
@@ -163,6 +165,7 @@ static int parse(int argc, char **argv, struct run_opts *o, struct sts_plan *pla
         {"seed", required_argument, NULL, 'e'},
         {"verify", no_argument, NULL, 'v'},
         {"overwrite", no_argument, NULL, 'W'},
+        {"m1-offsets", required_argument, NULL, 'O'},
         {"output", required_argument, NULL, 'o'},
         {"csv", required_argument, NULL, 'c'},
         {"quiet", no_argument, NULL, 'q'},
@@ -202,6 +205,13 @@ static int parse(int argc, char **argv, struct run_opts *o, struct sts_plan *pla
         case 'p': o->probe = optarg; break;
         case 'v': plan->verify = 1; break;
         case 'W': plan->overwrite = 1; break;
+        case 'O':
+            if (strcmp(optarg, "byte") && strcmp(optarg, "chunk")) {
+                cli_error("bad --m1-offsets '%s' (choose byte or chunk)", optarg);
+                return -1;
+            }
+            plan->m1_byte_offsets = !strcmp(optarg, "byte");
+            break;
         case 'S':
             if (sts_scale_parse(optarg, &plan->scale)) {
                 cli_error("bad --scale '%s' (choose quick or full)", optarg);

@@ -38,6 +38,9 @@ struct sts_plan {
     int verify;              /* check every read against the written pattern */
     int overwrite;           /* fsync: write the file before timing (fio --overwrite=1);
                                 0: allocate it unwritten, fio's default layout */
+    int m1_byte_offsets;     /* M1: offsets at any byte; 0: multiples of the chunk size,
+                                as the study's figures imply (flat to 64 B, one command
+                                at 1 KiB: README, M1) */
     /* M2 (aging). Filling a filesystem is only allowed on one the user set
      * aside: on a user's filesystem M2 needs capacity_bytes and refuses a
      * filesystem larger than it. */

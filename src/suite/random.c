@@ -23,6 +23,7 @@ static int m1_point(struct sts_ctx *c, const struct m1_cfg *cfg, uint64_t chunk,
         STS_KV_U("chunk_bytes", chunk),
         STS_KV_U("file_bytes", cfg->file_bytes),
         STS_KV_U("reads", cfg->reads),
+        STS_KV_S("offsets", c->plan->m1_byte_offsets ? "byte" : "chunk"),
     };
     const char *why = wl_chunk_unusable(c, chunk);
     if (why)
@@ -30,7 +31,9 @@ static int m1_point(struct sts_ctx *c, const struct m1_cfg *cfg, uint64_t chunk,
     /* Same offsets for every chunk size and run: only the size varies. */
     struct sts_rng rng;
     double runs[WL_MAX_RUNS];
-    uint32_t align = c->target->io_align > 1 ? c->target->io_align : 1;
+    uint64_t align = c->target->io_align > 1 ? c->target->io_align : 1;
+    if (!c->plan->m1_byte_offsets) /* a multiple of the chunk and of the target's alignment */
+        align = (chunk + align - 1) / align * align;
     uint64_t slots = (cfg->file_bytes - chunk) / align + 1;
     char label[48];
     wl_label(label, sizeof(label), "randread", chunk);

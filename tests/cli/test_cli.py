@@ -614,6 +614,7 @@ class BadInput(Base):
             (["--duration", "3x"], "bad --duration '3x'"),
             (["--runs", "0"], "bad --runs"),
             (["--scale", "huge"], "bad --scale"),
+            (["--m1-offsets", "sector"], "bad --m1-offsets 'sector' (choose byte or chunk)"),
             (["--frobnicate"], "unknown option '--frobnicate'"),
             (["--tests"], "needs a value"),
             (["--suite", "paper", "--tests", "B0"], "not both"),
@@ -1737,6 +1738,24 @@ class FsyncLayout(Base):
         # a simulated medium has no unwritten extents: the file is written
         r = run("run", "-q", "--tests", "fsync", "-d", "1s", "-o", self.out)
         self.assertEqual(self.load()["tests"][0]["points"][0]["params"]["layout"], "written")
+
+
+class M1Offsets(Base):
+    def test_m1_says_which_offsets_it_drew(self):
+        # issue 17: chunk-aligned by default, any byte when asked; the point
+        # says which. A 1 KiB read at an aligned offset moves two sectors; at
+        # a byte offset it usually spans three, which the device's busy time
+        # shows
+        busy = {}
+        for extra, want in (([], "chunk"), (["--m1-offsets", "byte"], "byte"),
+                            (["--m1-offsets", "chunk"], "chunk")):
+            r = run("run", "-q", "-t", "sim:emmc-stm32u5", "--tests", "M1", "-o", self.out, *extra)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            pts = [p for p in self.load()["tests"][0]["points"] if "metrics" in p]
+            self.assertEqual({p["params"]["offsets"] for p in pts}, {want}, extra)
+            kib = [p for p in pts if p["params"]["chunk_bytes"] == 1024][0]
+            busy[want] = kib["device"]["device_busy_ns"] / kib["device"]["reads"]
+        self.assertGreater(busy["byte"], 1.1 * busy["chunk"])
 
 
 class DirectIO(Base):

@@ -251,6 +251,7 @@ static void fixture(uint64_t bad_addr)
     target.flags = STS_T_KEEPS_DATA | STS_T_VIRTUAL_TIME;
 }
 
+static int m1_byte_offsets; /* the plan's --m1-offsets byte */
 static int run_tests(const char *ids, int verify, uint64_t duration_ns, uint64_t size)
 {
     const struct sts_test_def *tests[8];
@@ -270,6 +271,7 @@ static int run_tests(const char *ids, int verify, uint64_t duration_ns, uint64_t
     struct sts_plan plan = {
         .tests = tests, .n_tests = n, .scale = STS_SCALE_QUICK, .seed = 3,
         .verify = verify, .duration_ns = duration_ns, .size_bytes = size, .stop = &stop_flag,
+        .m1_byte_offsets = m1_byte_offsets,
     };
     struct sts_workspace ws = {sts_test_iobuf, STS_TEST_IOBUF_BYTES, sts_test_hist,
                                STS_HIST_BUCKETS, STS_HIST_SUB_BITS, STS_HIST_MAX_EXP};
@@ -636,6 +638,51 @@ static void rand_latency_leaves_the_seek_out(void)
     CHECK(no_files_left());
 }
 
+/* Issue 17: M1 reads at multiples of its chunk size by default (a 1 KiB
+ * read through FileX at a byte offset is three device commands, at a 1 KiB
+ * one a single command: the study's 1 KiB figure is one), at any byte with
+ * --m1-offsets byte. A seek wrapper keeps the offset; the read after it
+ * checks it against its own length. */
+static uint64_t seek_at;
+static unsigned reads_seen, reads_off_chunk;
+static int seek_recording(void *ctx, sts_fh fh, uint64_t off)
+{
+    (void)ctx;
+    seek_at = off;
+    return seek_inner.ops->seek(seek_inner.ctx, fh, off);
+}
+static int read_checking(void *ctx, sts_fh fh, void *buf, size_t len, size_t *done)
+{
+    (void)ctx;
+    reads_seen++;
+    reads_off_chunk += seek_at % len != 0;
+    seek_at += len;
+    return seek_inner.ops->read(seek_inner.ctx, fh, buf, len, done);
+}
+static void m1_offsets_are_chunk_multiples_unless_asked(void)
+{
+    for (int byte = 0; byte <= 1; byte++) {
+        fixture(UINT64_MAX);
+        seek_inner = target.fs;
+        slow_seek_ops = *target.fs.ops;
+        slow_seek_ops.seek = seek_recording;
+        slow_seek_ops.read = read_checking;
+        target.fs.ops = &slow_seek_ops;
+        reads_seen = reads_off_chunk = 0;
+        m1_byte_offsets = byte;
+        CHECK_EQ(run_tests("M1", 0, 0, 0), 0);
+        m1_byte_offsets = 0;
+        /* 11 chunk sizes x 200 reads x 3 runs at scale quick, and the reads
+         * that lay the file out (sequential, at multiples of their size) */
+        CHECK(reads_seen >= 11 * 200 * 3);
+        if (byte) /* at any byte: all but 1 in 2..1024 of the sizes above 1 B miss */
+            CHECK(reads_off_chunk > 10 * 200 * 3 / 2);
+        else
+            CHECK_EQ(reads_off_chunk, 0);
+        CHECK(no_files_left());
+    }
+}
+
 /* Issue 12.6: fio's randwrite keeps a random map, so each block of the
  * file is written once per pass; fsync drew offsets with replacement, and
  * on a file laid out unwritten (ext4's fallocate) its repeats landed on
@@ -665,6 +712,7 @@ const struct sts_test_case test_engine_cases[] = {
     {"rand_offsets_are_a_permutation", rand_offsets_are_a_permutation},
     {"rand_reads_each_block_once_per_pass", rand_reads_each_block_once_per_pass},
     {"rand_latency_leaves_the_seek_out", rand_latency_leaves_the_seek_out},
+    {"m1_offsets_are_chunk_multiples_unless_asked", m1_offsets_are_chunk_multiples_unless_asked},
     {"s2_points_carry_their_own_device_counters", s2_points_carry_their_own_device_counters},
     {"faultfs_fails_the_kth_operation_only", faultfs_fails_the_kth_operation_only},
     {"faultbd_fails_the_kth_command_only", faultbd_fails_the_kth_command_only},
