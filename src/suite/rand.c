@@ -9,7 +9,7 @@
  * a dropped cache (fio's invalidate=1).
  *
  * M1 is the study's test and keeps the study's habits (1 B .. 1 KiB,
- * byte-granular offsets drawn with replacement); this one is what a
+ * offsets drawn with replacement, unaligned with --m1-offsets byte); this one is what a
  * reader of fio numbers expects. */
 #include "workload.h"
 
