@@ -9,7 +9,14 @@ the shape checks. `--params` sets model parameters (e.g. a recalibration to
 try: --params cmd_read=155us,read_access=0); several --params run side by
 side. Virtual time: the figures repeat exactly.
 
-    python3 bench/study.py BIN [--params K=V,...]...
+    python3 bench/study.py BIN [--params K=V,...]... [--firmware ELF|JSON]
+
+--firmware adds the run where the MCU's CPU counts: the storscope-study-filex
+image (B0, M1, S2 at full scale, FileX on QEMU's Cortex-M33 at 160 MHz,
+firmware/suite_filex_main.c), run here under qemu-system-arm, or the JSON it
+printed. Its cells then stand for the study's stack, the host model's for the
+rest (B1, B2: the device's at sizes where FileX's CPU is negligible), and
+every cell outside 25 % is printed with the reason.
 
 BIN must be a storscope built with FileX; without it the bench says so and
 exits 2 (CI has no FileX: it is a bench, not a test).
@@ -83,12 +90,15 @@ for files, oc, dl, cr in ((200, 723.00, 782.30, 2029.40), (400, 2720.50, 2602.20
 def knee_and_plateau(doc):
     """Shapes: B0's write knee (the chunk after which one doubling gains < 2x
     of what the step before it gained), B2's read plateau start (first chunk
-    within 10 % of the largest), B2's write dip at 128 KiB."""
+    within 10 % of the largest), B2's write dip at 128 KiB; None where the
+    run has no B2."""
     b2 = {c: rate(doc, "B2", "read", c) for c in [1 << k for k in range(22)]}
-    top = max(v for v in b2.values() if v)
-    plateau = min(c for c, v in b2.items() if v and v >= 0.9 * top)
-    w = {c: rate(doc, "B2", "write", c) for c in (64 << 10, 128 << 10, 256 << 10)}
-    dip = w[128 << 10] < 0.8 * min(w[64 << 10], w[256 << 10]) if all(w.values()) else False
+    plateau = dip = None
+    if any(b2.values()):
+        top = max(v for v in b2.values() if v)
+        plateau = min(c for c, v in b2.items() if v and v >= 0.9 * top)
+        w = {c: rate(doc, "B2", "write", c) for c in (64 << 10, 128 << 10, 256 << 10)}
+        dip = w[128 << 10] < 0.8 * min(w[64 << 10], w[256 << 10]) if all(w.values()) else False
     b0 = {c: rate(doc, "B0", "write", c) for c in [1 << k for k in range(11)]}
     step = {c: b0[c] / b0[c // 2] for c in b0 if c > 1 and b0[c] and b0[c // 2]}
     knee = max(step, key=lambda c: step[c])  # the largest single-doubling gain
@@ -113,11 +123,55 @@ def run(bin_, params):
         return json.load(open(out))
 
 
+def run_firmware(path, params):
+    """The study image's results with the model parameters `params`: run it
+    under QEMU (one instruction a ns of guest time, as
+    firmware/run_filex_suite.sh; the parameters reach it as semihosting
+    arguments), or read the JSON it printed (no parameters then)."""
+    if path.endswith(".json"):
+        if params:
+            sys.exit("study.py: --params with --firmware needs the image, not its JSON")
+        return json.load(open(path))
+    args = ",".join(["arg=study"] + ["arg=" + kv for kv in params.split(",") if kv])
+    r = subprocess.run(["qemu-system-arm", "-M", "mps2-an505", "-nographic",
+                        "-semihosting-config", "enable=on,target=native," + args,
+                        "-icount", "shift=0,sleep=off", "-kernel", path],
+                       stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=3600)
+    if r.returncode != 0:
+        sys.exit(f"study.py: {path} under QEMU: exit {r.returncode}: "
+                 f"{(r.stdout + r.stderr).strip()[-300:]}")
+    return json.loads(r.stdout)
+
+
+# Why a cell stays outside 25 %, where the reason is known (printed only
+# for cells that are outside in the study-stack column).
+WHY = {
+    ("B0", "read at 1 B (kB/s)"):
+        "FileX's CPU per 1-byte call: the image runs FileX standalone at one instruction a cycle; "
+        "the study ran it under ThreadX (a media mutex taken per call) inside its own harness, "
+        "whose per-call work it does not state. Not a CPI factor: S2 agrees at one instruction "
+        "a cycle and would be off by the same factor",
+    ("B0", "write at 1 B (kB/s)"): "as for B0 read at 1 B",
+    ("B0", "write at 1 KiB (kB/s)"):
+        "the card's busy time per write command: the model takes a write into its cache in "
+        "15 us + transfer (calibrated on B2's large writes only); the study's 0.62 ms per "
+        "1 KiB call against 0.24 ms per 1 KiB read implies more: --params cmd_write=175us, "
+        "fitted on this very cell, brings it to 1.00x on the MCU (the knee stays at 512 B); "
+        "not shipped yet, as it moves every eMMC write figure in bench/README.md",
+    ("B1", "read at 2 MiB (kB/s)"):
+        "B1 contradicts B2 in the study itself (28 / 26 MB/s at 2 MiB against B2's 14 MB/s "
+        "read plateau; the reference notes: likely caching): the model follows B2",
+    ("B1", "write at 2 MiB (kB/s)"): "as for B1 read at 2 MiB",
+}
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("bin")
     ap.add_argument("--params", action="append", default=[],
                     help="model parameters (key=value,...); repeat to compare")
+    ap.add_argument("--firmware", help="storscope-study-filex.elf (run under qemu-system-arm) "
+                    "or the JSON it printed")
     a = ap.parse_args()
     probe = subprocess.run([a.bin, "list", "targets"], capture_output=True, text=True)
     if "+filex" not in probe.stdout:
@@ -125,40 +179,70 @@ def main():
               "-DSTORSCOPE_FILEX_DIR=<FileX source>)")
         return 2
     configs = a.params or [""]
-    docs = [run(a.bin, p) for p in configs]
     names = [p or "model as shipped" for p in configs]
-    head = "| test | cell | study | " + " | ".join(f"{n} (ratio)" for n in names) + " |"
+    # per configuration: the host run, then (with --firmware) the MCU run and
+    # the study's stack (the MCU's figure where it measured the cell)
+    cols, col_names, stacks = [], [], []
+    for p, n in zip(configs, names):
+        cols.append(run(a.bin, p))
+        col_names.append(f"{n}: host")
+        if a.firmware:
+            cols.append(run_firmware(a.firmware, p))
+            col_names.append(f"{n}: MCU")
+            stacks.append((len(cols) - 2, len(cols) - 1, f"{n}: study's stack"))
+    head = "| test | cell | study | " + " | ".join(col_names + [s[2] for s in stacks]) + " |"
     print(head)
-    print("| --- | --- | --- | " + " | ".join("---" for _ in names) + " |")
-    within = [0] * len(docs)
+    print("| --- | --- | --- |" + " --- |" * (len(cols) + len(stacks)))
+    within = [0] * (len(cols) + len(stacks))
+    measured = [0] * (len(cols) + len(stacks))
+    outside = {}
     for test, label, study, get in CELLS:
-        cells = []
-        for i, d in enumerate(docs):
-            v = get(d)
+        cells, vals = [], [get(d) for d in cols]
+        for i, v in enumerate(vals):
             if v is None:
                 cells.append("-")
                 continue
             ratio = v / study
+            measured[i] += 1
             within[i] += 0.75 <= ratio <= 1.25
             cells.append(f"{v:,.1f} ({ratio:.2f}x)")
+        for k, (host, mcu, name) in enumerate(stacks):
+            v = vals[mcu] if vals[mcu] is not None else vals[host]
+            ratio = v / study
+            measured[len(cols) + k] += 1
+            within[len(cols) + k] += 0.75 <= ratio <= 1.25
+            cells.append(("MCU " if vals[mcu] is not None else "host ") + f"{ratio:.2f}x")
+            if not 0.75 <= ratio <= 1.25:
+                outside.setdefault(name, []).append((test, label, ratio))
         print(f"| {test} | {label} | {study:,} | " + " | ".join(cells) + " |")
+    col_names += [s[2] for s in stacks]
     print()
     print("Cells within +-25 % of the study: " +
-          ", ".join(f"{n}: {w} of {len(CELLS)}" for n, w in zip(names, within)))
+          ", ".join(f"{n}: {w} of {m}" for n, w, m in zip(col_names, within, measured)
+                    if m))
+    for name, cells in outside.items():
+        print()
+        print(f"Outside 25 % ({name}), and why:")
+        print()
+        for test, label, ratio in cells:
+            print(f"- {test} {label}, {ratio:.2f}x: {WHY.get((test, label), 'not known')}")
     print()
-    print("| shape check | study | " + " | ".join(names) + " |")
-    print("| --- | --- | " + " | ".join("---" for _ in names) + " |")
-    shapes = [knee_and_plateau(d) for d in docs]
-    exps = [s2_exponent(d) for d in docs]
+    col_names = col_names[:len(cols)]
+    print("| shape check | study | " + " | ".join(col_names) + " |")
+    print("| --- | --- | " + " | ".join("---" for _ in cols) + " |")
+    shapes = [knee_and_plateau(d) for d in cols]
+    exps = [s2_exponent(d) for d in cols]
 
     def kib(c):
+        if c is None:
+            return "-"
         return f"{c // 1024} KiB" if c >= 1024 else f"{c} B"
     print("| B0 write: largest one-doubling gain at | 512 B | " +
           " | ".join(f"{kib(s[2])} ({s[3]:.1f}x)" for s in shapes) + " |")
     print("| B2 read plateau (within 10 % of the top) from | 64 KiB | " +
           " | ".join(kib(s[0]) for s in shapes) + " |")
     print("| B2 write dip at 128 KiB (> 20 % below both neighbours) | yes | " +
-          " | ".join("yes" if s[1] else "no" for s in shapes) + " |")
+          " | ".join("-" if s[1] is None else "yes" if s[1] else "no" for s in shapes) + " |")
     print("| S2 open+close exponent (O(n) per file: 1) | 0.94 (Table 3) | " +
           " | ".join(f"{e:.2f} +- {c:.2f}" if e is not None else "-" for e, c in exps) + " |")
     return 0

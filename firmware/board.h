@@ -1,5 +1,5 @@
 /* The board template: what a board must provide to run storscope. Copy
- * board_qemu_an505.c, fill in these four functions for your MCU (console,
+ * board_qemu_an505.c, fill in these functions for your MCU (console,
  * exit, tick clock set-up), and link your block device where the suite
  * image uses the simulator. */
 #ifndef STORSCOPE_BOARD_H
@@ -15,5 +15,9 @@ void board_write(const char *s, uint32_t n);
  * go to the console. */
 int board_sink_write(void *ctx, const char *s, size_t n);
 __attribute__((noreturn)) void board_exit(int code); /* end of the run */
+/* The host's command line for the image, NUL-terminated in buf (n bytes):
+ * 0, or -1 (and "") where the board has none. Optional: only images that
+ * take arguments call it. */
+int board_cmdline(char *buf, uint32_t n);
 
 #endif

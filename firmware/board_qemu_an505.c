@@ -49,6 +49,19 @@ void board_puts(const char *s)
     board_write(s, (uint32_t)strlen(s));
 }
 
+int board_cmdline(char *buf, uint32_t n)
+{
+    /* SYS_GET_CMDLINE: QEMU answers with -semihosting-config's arg= words
+     * joined by spaces (the first is the program's name) */
+    uintptr_t args[2] = {(uintptr_t)buf, n};
+    if (!n || semihost(0x15 /* SYS_GET_CMDLINE */, args) != 0) {
+        if (n)
+            buf[0] = '\0';
+        return -1;
+    }
+    return 0;
+}
+
 void board_exit(int code)
 {
     /* ADP_Stopped_ApplicationExit with an exit code */

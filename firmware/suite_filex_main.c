@@ -28,11 +28,58 @@ static uint64_t hist[STS_CTX_LATS * STS_HIST_BUCKETS];
 static struct sts_sim sim;
 static struct sts_filex fx;
 
+#ifdef STS_FILEX_STUDY
+/* Model parameters from the command line (QEMU: -semihosting-config
+ * arg=study,arg=cmd_write=175us), as --params in bench/study.py: a
+ * calibration tried on the MCU without rebuilding the image. The words
+ * applied, comma-joined, go to `applied` for the results' environment. */
+static int apply_cmdline_params(struct sts_sim_params *p, char *applied, size_t n)
+{
+    static char line[256];
+    applied[0] = '\0';
+    if (board_cmdline(line, sizeof(line)))
+        return 0; /* none given */
+    char *word = strchr(line, ' '); /* past the program's name */
+    while (word) {
+        *word++ = '\0';
+        char *next = strchr(word, ' ');
+        if (next)
+            *next = '\0';
+        char *eq = strchr(word, '=');
+        if (*word) {
+            if (!eq)
+                goto bad;
+            *eq = '\0';
+            int rc = sts_sim_param_set(p, word, eq + 1);
+            *eq = '=';
+            if (rc)
+                goto bad;
+            sts_strlcat(applied, *applied ? "," : "", n);
+            sts_strlcat(applied, word, n);
+        }
+        if (next)
+            *next = ' ';
+        word = next;
+    }
+    return 0;
+bad:
+    board_puts("storscope-study-filex: bad model parameter '");
+    board_puts(word);
+    board_puts("'\n");
+    return -1;
+}
+#endif
+
 int main(void)
 {
     struct sts_sim_params p = *sts_sim_profile_find("emmc-stm32u5");
     p.capacity = SIM_CAPACITY;
     p.erase_bytes = 256u * 1024u; /* a small model: erase blocks that fit it */
+#ifdef STS_FILEX_STUDY
+    static char params[256];
+    if (apply_cmdline_params(&p, params, sizeof(params)))
+        return 4;
+#endif
     struct sts_bd bd;
     struct sts_target t;
     memset(&t, 0, sizeof(t));
@@ -54,12 +101,28 @@ int main(void)
     sts_target_env(&t, STS_KV_S("filesystem", "filex"));
     sts_target_env(&t, STS_KV_U("filex_cluster_bytes", fx.cluster_bytes));
     sts_target_env(&t, STS_KV_U("filex_cache_bytes", fx.cfg.cache_bytes));
+#ifdef STS_FILEX_STUDY
+    sts_target_env(&t, STS_KV_S("sim_params", params));
+#endif
 
+#ifdef STS_FILEX_STUDY
+    /* bench/study.py's cells where the MCU's CPU counts: B0, M1 and S2 at
+     * the study's full scale and 10 runs (B1 and B2 are the device's at the
+     * sizes the study publishes, and M2 needs the full-size medium) */
+    const struct sts_test_def *tests[] = {sts_test_find("B0"), sts_test_find("M1"),
+                                          sts_test_find("S2")};
+    struct sts_plan plan = {.tests = tests, .n_tests = 3, .scale = STS_SCALE_FULL, .seed = 1};
+#define SUITE_NAME NULL
+#define SCALE_NAME "full"
+#else
     const struct sts_test_def *tests[] = {sts_test_find("B0"), sts_test_find("B1"),
                                           sts_test_find("B2"), sts_test_find("M1"),
                                           sts_test_find("S2"), sts_test_find("M2")};
     struct sts_plan plan = {.tests = tests, .n_tests = 6, .suite_name = "paper",
                             .scale = STS_SCALE_QUICK, .seed = 1, .runs = 1};
+#define SUITE_NAME "paper"
+#define SCALE_NAME "quick"
+#endif
     /* not verified: checking every byte would count as MCU time in every
      * figure (the host runs of +filex verify; this image is for timing) */
     struct sts_workspace ws = {iobuf, IOBUF_BYTES, hist, STS_HIST_BUCKETS, STS_HIST_SUB_BITS,
@@ -69,7 +132,7 @@ int main(void)
     sts_json_sink_init(&js, &sink, board_sink_write, 0, 0, 1);
     struct sts_run_info ri = {
         .tool_version = STORSCOPE_VERSION, .target = "sim:emmc-stm32u5,capacity=8M+filex",
-        .target_kind = "sim", .suite = "paper", .scale = "quick", .seed = 1,
+        .target_kind = "sim", .suite = SUITE_NAME, .scale = SCALE_NAME, .seed = 1,
         .env = t.env, .n_env = t.n_env,
     };
     int rc = sts_engine_run(&plan, &t, &ws, &sink, 1, &ri);
