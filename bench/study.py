@@ -11,7 +11,7 @@ RTOS images and their sources). `--params` sets model parameters (e.g. a recalib
 try: --params cmd_read=155us,read_access=0); several --params run side by
 side. Virtual time: the figures repeat exactly.
 
-    python3 bench/study.py BIN [--params K=V,...]... [--firmware ELF|JSON]
+    python3 bench/study.py BIN [--params K=V,...]... [--filex OPTS] [--firmware ELF|JSON]
 
 --firmware adds the run where the MCU's CPU counts: the storscope-study-filex
 image (B0, M1, S2 at full scale, FileX on QEMU's Cortex-M33 at 160 MHz,
@@ -205,8 +205,9 @@ def s2_exponent(doc):
     return None, None
 
 
-def run(bin_, params):
-    spec = "sim:emmc-stm32u5" + ("," + params if params else "") + "+filex"
+def run(bin_, params, filex=""):
+    spec = "sim:emmc-stm32u5" + ("," + params if params else "") + "+filex" + (
+        "," + filex if filex else "")
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "r.json")
         r = subprocess.run([bin_, "run", "-q", "-t", spec, "--tests", "B0,B1,B2,M1,S2,M2",
@@ -216,16 +217,18 @@ def run(bin_, params):
         return json.load(open(out))
 
 
-def run_firmware(path, params):
+def run_firmware(path, params, filex=""):
     """The study image's results with the model parameters `params`: run it
     under QEMU (one instruction a ns of guest time, as
     firmware/run_filex_suite.sh; the parameters reach it as semihosting
     arguments), or read the JSON it printed (no parameters then)."""
     if path.endswith(".json"):
-        if params:
-            sys.exit("study.py: --params with --firmware needs the image, not its JSON")
+        if params or filex:
+            sys.exit("study.py: --params or --filex with --firmware needs the image, not its JSON")
         return json.load(open(path))
-    args = ",".join(["arg=study"] + ["arg=" + kv for kv in params.split(",") if kv])
+    # FileX's options as the image names them (fx_cluster=, fx_names=)
+    words = [kv for kv in params.split(",") if kv] + ["fx_" + kv for kv in filex.split(",") if kv]
+    args = ",".join(["arg=study"] + ["arg=" + w for w in words])
     r = subprocess.run(["qemu-system-arm", "-M", "mps2-an505", "-nographic",
                         "-semihosting-config", "enable=on,target=native," + args,
                         "-icount", "shift=0,sleep=off", "-kernel", path],
@@ -257,9 +260,9 @@ WHY = {
     ("B1", "write at 2 MiB (kB/s)"): "as for B1 read at 2 MiB",
     ("M2", "create with 1 GB free (ms)"):
         "create grows linearly with the files in the directory (FileX's walk; the run's "
-        "create_growth_cause says so), not with fill: the FileX set-up that makes it rise "
-        "with fill as the study's did (issue 17 item 2: 512 B clusters, 8.3 names) is not "
-        "the +filex default; 512 B clusters alone cross 200 ms at 72 % free, far too early",
+        "create_growth_cause says so), not with fill. --filex cluster=512,names=upper makes "
+        "it rise with fill (200 ms crossed at 52 % free) but too steeply, and loses S2 at "
+        "200 files and M1 at 1 KiB (bench/README.md): not the +filex default",
     ("M2", "create near full (ms)"): "as for create with 1 GB free",
     ("M2", "open at the end (ms)"): "as for create with 1 GB free",
     ("M2", "create fit A (ms)"): "as for create with 1 GB free",
@@ -279,6 +282,8 @@ def main():
     ap.add_argument("bin")
     ap.add_argument("--params", action="append", default=[],
                     help="model parameters (key=value,...); repeat to compare")
+    ap.add_argument("--filex", default="", help="FileX's options, as +filex takes them "
+                    "(cluster=512,names=upper); the image gets them too")
     ap.add_argument("--firmware", help="storscope-study-filex.elf (run under qemu-system-arm) "
                     "or the JSON it printed")
     a = ap.parse_args()
@@ -288,15 +293,15 @@ def main():
               "-DSTORSCOPE_FILEX_DIR=<FileX source>)")
         return 2
     configs = a.params or [""]
-    names = [p or "model as shipped" for p in configs]
+    names = [(p or "model as shipped") + (f" with +filex,{a.filex}" if a.filex else "") for p in configs]
     # per configuration: the host run, then (with --firmware) the MCU run and
     # the study's stack (the MCU's figure where it measured the cell)
     cols, col_names, stacks = [], [], []
     for p, n in zip(configs, names):
-        cols.append(run(a.bin, p))
+        cols.append(run(a.bin, p, a.filex))
         col_names.append(f"{n}: host")
         if a.firmware:
-            cols.append(run_firmware(a.firmware, p))
+            cols.append(run_firmware(a.firmware, p, a.filex))
             col_names.append(f"{n}: MCU")
             stacks.append((len(cols) - 2, len(cols) - 1, f"{n}: study's stack"))
     head = "| test | cell | study | " + " | ".join(col_names + [s[2] for s in stacks]) + " |"

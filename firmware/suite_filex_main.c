@@ -15,6 +15,7 @@
 #include "storscope/port.h"
 #include "storscope/sim.h"
 #include "storscope/suite.h"
+#include "storscope/units.h"
 
 #include <string.h>
 
@@ -31,9 +32,28 @@ static struct sts_filex fx;
 #ifdef STS_FILEX_STUDY
 /* Model parameters from the command line (QEMU: -semihosting-config
  * arg=study,arg=cmd_write=175us), as --params in bench/study.py: a
- * calibration tried on the MCU without rebuilding the image. The words
- * applied, comma-joined, go to `applied` for the results' environment. */
-static int apply_cmdline_params(struct sts_sim_params *p, char *applied, size_t n)
+ * calibration tried on the MCU without rebuilding the image; fx_cluster=
+ * and fx_names=upper|asis set FileX up as +filex,cluster=,names= does on
+ * the host. The words applied, comma-joined, go to `applied` for the
+ * results' environment. */
+static int filex_param_set(struct sts_filex_config *c, const char *key, const char *value)
+{
+    uint64_t x = 0;
+    if (!strcmp(key, "fx_names") && (!strcmp(value, "upper") || !strcmp(value, "asis"))) {
+        c->upper_names = !strcmp(value, "upper");
+        return 0;
+    }
+    if (!strcmp(key, "fx_cluster")) {
+        if (sts_parse_size(value, &x) || x < 512 || x % 512 || x > 64u * 1024u)
+            return -1;
+        c->sectors_per_cluster = (uint32_t)(x / 512);
+        return 0;
+    }
+    return 1;
+}
+
+static int apply_cmdline_params(struct sts_sim_params *p, struct sts_filex_config *fxc,
+                                char *applied, size_t n)
 {
     static char line[256];
     applied[0] = '\0';
@@ -50,7 +70,9 @@ static int apply_cmdline_params(struct sts_sim_params *p, char *applied, size_t 
             if (!eq)
                 goto bad;
             *eq = '\0';
-            int rc = sts_sim_param_set(p, word, eq + 1);
+            int rc = filex_param_set(fxc, word, eq + 1);
+            if (rc > 0) /* not FileX's: the model's */
+                rc = sts_sim_param_set(p, word, eq + 1);
             *eq = '=';
             if (rc)
                 goto bad;
@@ -75,9 +97,10 @@ int main(void)
     struct sts_sim_params p = *sts_sim_profile_find("emmc-stm32u5");
     p.capacity = SIM_CAPACITY;
     p.erase_bytes = 256u * 1024u; /* a small model: erase blocks that fit it */
+    struct sts_filex_config cfg = {.bd = {0}};
 #ifdef STS_FILEX_STUDY
     static char params[256];
-    if (apply_cmdline_params(&p, params, sizeof(params)))
+    if (apply_cmdline_params(&p, &cfg, params, sizeof(params)))
         return 4;
 #endif
     struct sts_bd bd;
@@ -86,7 +109,7 @@ int main(void)
     if (sts_sim_arena_bytes(&p, SIM_CAPACITY) > sizeof(arena) ||
         sts_sim_init(&sim, &p, 1, arena, sizeof(arena), SIM_CAPACITY, &bd))
         return 2;
-    struct sts_filex_config cfg = {.bd = bd};
+    cfg.bd = bd;
     if (sts_filex_init(&fx, &cfg, &t.fs))
         return 3;
     t.kind = "sim";
@@ -101,6 +124,7 @@ int main(void)
     sts_target_env(&t, STS_KV_S("filesystem", "filex"));
     sts_target_env(&t, STS_KV_U("filex_cluster_bytes", fx.cluster_bytes));
     sts_target_env(&t, STS_KV_U("filex_cache_bytes", fx.cfg.cache_bytes));
+    sts_target_env(&t, STS_KV_S("filex_names", fx.cfg.upper_names ? "upper" : "asis"));
 #ifdef STS_FILEX_STUDY
     sts_target_env(&t, STS_KV_S("sim_params", params));
 #endif

@@ -21,6 +21,13 @@ struct sts_filex_config {
     uint32_t cache_bytes;         /* FileX's media memory: sector cache; 0 = 512 (one
                                      sector, the study's) */
     uint32_t root_entries;        /* FAT12/16 root directory entries; 0 = 512 */
+    uint8_t upper_names;          /* 1: paths are folded to upper case before FileX sees
+                                     them, as a firmware naming its files in capitals
+                                     would: an 8.3-sized name then takes one directory
+                                     entry instead of a long-name entry and its short
+                                     one (FileX gives any lower-case name a long-name
+                                     entry). FAT compares names without case, so what
+                                     the workloads find is the same; 0 = as given */
 };
 
 struct sts_filex {
@@ -30,6 +37,7 @@ struct sts_filex {
     int used[STS_FILEX_FILES];
     UCHAR cache[32768];
     uint32_t cluster_bytes;
+    CHAR name[256]; /* the path as FileX is given it (upper_names) */
 };
 
 /* Formats the device with FileX and opens it. */

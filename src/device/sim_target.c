@@ -307,7 +307,8 @@ static int fat_open_on(struct sim_target *st, struct sts_bd bd, const struct sts
 #endif
 
 #ifdef STORSCOPE_HAVE_FILEX
-/* The user's FileX over the model: cluster=, cache= (bytes), root=. */
+/* The user's FileX over the model: cluster=, cache= (bytes), root=,
+ * names=upper|asis. */
 static int fx_open_on(struct sim_target *st, struct sts_bd bd, const struct sts_target_spec *spec,
                       struct sts_fs *out, struct sts_target *t, char *err, size_t errlen)
 {
@@ -316,14 +317,17 @@ static int fx_open_on(struct sim_target *st, struct sts_bd bd, const struct sts_
         const char *k = spec->fs_opts[i].key, *v = spec->fs_opts[i].value;
         uint64_t x = 0;
         int rc = sts_parse_size(v, &x);
-        if (!rc && !strcmp(k, "cluster") && x >= 512 && x % 512 == 0)
+        if (!strcmp(k, "names") && (!strcmp(v, "upper") || !strcmp(v, "asis")))
+            c.upper_names = !strcmp(v, "upper");
+        else if (!rc && !strcmp(k, "cluster") && x >= 512 && x % 512 == 0)
             c.sectors_per_cluster = (uint32_t)(x / 512);
         else if (!rc && !strcmp(k, "cache"))
             c.cache_bytes = (uint32_t)x;
         else if (!rc && !strcmp(k, "root"))
             c.root_entries = (uint32_t)x;
         else {
-            snprintf(err, errlen, "+filex: bad option '%s=%s' (cluster=, cache=, root=)", k, v);
+            snprintf(err, errlen, "+filex: bad option '%s=%s' (cluster=, cache=, root=, "
+                                  "names=upper|asis)", k, v);
             return STS_EINVAL;
         }
     }
@@ -348,6 +352,7 @@ static int fx_open_on(struct sim_target *st, struct sts_bd bd, const struct sts_
     sts_target_env(t, STS_KV_U("filex_cluster_bytes", st->fx->cluster_bytes));
     sts_target_env(t, STS_KV_U("filex_cache_bytes", st->fx->cfg.cache_bytes));
     sts_target_env(t, STS_KV_U("filex_root_entries", st->fx->cfg.root_entries));
+    sts_target_env(t, STS_KV_S("filex_names", c.upper_names ? "upper" : "asis"));
     sts_target_env(t, STS_KV_U("filex_fats", 1));
     return STS_OK;
 }

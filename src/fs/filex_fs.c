@@ -63,6 +63,24 @@ static int from_fx(UINT r)
     }
 }
 
+/* The path FileX is given: as it is, or folded to upper case into
+ * f->name (upper_names); NULL when it does not fit there. FileX never
+ * writes through it. */
+static CHAR *fx_path(struct sts_filex *f, const char *path)
+{
+    if (!f->cfg.upper_names)
+        return (CHAR *)(uintptr_t)path;
+    size_t i = 0;
+    for (; path[i]; i++) {
+        if (i + 1 >= sizeof(f->name))
+            return NULL;
+        char c = path[i];
+        f->name[i] = (CHAR)(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
+    }
+    f->name[i] = '\0';
+    return f->name;
+}
+
 static FX_FILE *file_of(struct sts_filex *f, sts_fh fh)
 {
     return fh_pool_valid(f->used, STS_FILEX_FILES, fh) ? &f->files[fh] : NULL;
@@ -71,7 +89,9 @@ static FX_FILE *file_of(struct sts_filex *f, sts_fh fh)
 static int fs_open(void *ctx, const char *path, int flags, sts_fh *out)
 {
     struct sts_filex *f = ctx;
-    CHAR *name = (CHAR *)(uintptr_t)path; /* FileX does not write it */
+    CHAR *name = fx_path(f, path);
+    if (!name)
+        return STS_EINVAL;
     if (flags & STS_O_CREAT) {
         UINT r = fx_file_create(&f->media, name);
         if (r != FX_SUCCESS && r != FX_ALREADY_CREATED)
@@ -147,25 +167,30 @@ static int fs_sync(void *ctx, sts_fh fh, enum sts_sync_kind kind)
 static int fs_unlink(void *ctx, const char *path)
 {
     struct sts_filex *f = ctx;
-    return from_fx(fx_file_delete(&f->media, (CHAR *)(uintptr_t)path));
+    CHAR *name = fx_path(f, path);
+    return name ? from_fx(fx_file_delete(&f->media, name)) : STS_EINVAL;
 }
 
 static int fs_mkdir(void *ctx, const char *path)
 {
     struct sts_filex *f = ctx;
-    return from_fx(fx_directory_create(&f->media, (CHAR *)(uintptr_t)path));
+    CHAR *name = fx_path(f, path);
+    return name ? from_fx(fx_directory_create(&f->media, name)) : STS_EINVAL;
 }
 
 static int fs_rmdir(void *ctx, const char *path)
 {
     struct sts_filex *f = ctx;
-    return from_fx(fx_directory_delete(&f->media, (CHAR *)(uintptr_t)path));
+    CHAR *name = fx_path(f, path);
+    return name ? from_fx(fx_directory_delete(&f->media, name)) : STS_EINVAL;
 }
 
 static int fs_stat(void *ctx, const char *path, struct sts_stat *st)
 {
     struct sts_filex *f = ctx;
-    CHAR *name = (CHAR *)(uintptr_t)path;
+    CHAR *name = fx_path(f, path);
+    if (!name)
+        return STS_EINVAL;
     UINT r = fx_directory_name_test(&f->media, name);
     if (r == FX_SUCCESS) {
         st->size = 0;

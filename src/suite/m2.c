@@ -113,14 +113,17 @@ struct m2_state {
     struct m2_trend trend;
 };
 
+/* "m1000012": stream 1's file of lifecycle 12. Eight characters, so a FAT
+ * filesystem that is given upper-case names (+filex,names=upper) keeps
+ * each in one 8.3 directory entry, as an MCU logger naming its files so
+ * would; with names as given FileX adds a long-name entry to each. */
 static void file_name(char *buf, size_t n, uint32_t stream, uint32_t k)
 {
     char num[24];
-    sts_strlcpy(buf, "m2_s", n);
+    sts_strlcpy(buf, "m", n);
     sts_fmt_u64(num, stream);
     sts_strlcat(buf, num, n);
     sts_fmt_u64(num, 1000000 + k); /* fixed width without printf */
-    sts_strlcat(buf, "_", n);
     sts_strlcat(buf, num + 1, n);
 }
 

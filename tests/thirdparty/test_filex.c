@@ -24,6 +24,43 @@ int main(void)
     EXPECT(f.cluster_bytes == 4096 && f.cfg.cache_bytes == 512); /* the study's setup */
     int rc = adapter_failures ? 1 : check_adapter("FileX", fs, 0);
     sts_filex_deinit(&f);
+    /* names=upper: a lower-case 8.3-sized name takes one directory entry
+     * (its short one), as given it takes two (a long-name entry too); the
+     * files are found under either case, as FAT finds them. With FileX's
+     * one-sector cache, looking up a name that is not there reads every
+     * directory sector from the device: twice as many as given (64 x 2
+     * entries x 32 B: 8 sectors) as upper-case (4). (A name just created
+     * would come from FileX's last-found cache without a read.) */
+    unsigned long walked[2];
+    for (int upper = 0; upper <= 1 && !rc; upper++) {
+        struct sts_filex_config c = {.bd = bd, .upper_names = (uint8_t)upper};
+        if (sts_sim_init(&sim, &p, 1, arena, arena_bytes, p.capacity, &bd))
+            return 1;
+        c.bd = bd;
+        EXPECT(sts_filex_init(&f, &c, &fs) == STS_OK);
+        EXPECT(fs.ops->mkdir(fs.ctx, "d") == STS_OK);
+        char name[16] = "d/f00000";
+        sts_fh fh;
+        for (int i = 0; i < 64; i++) {
+            name[6] = (char)('0' + i / 10);
+            name[7] = (char)('0' + i % 10);
+            EXPECT(fs.ops->open(fs.ctx, name, STS_O_WRONLY | STS_O_CREAT, &fh) == STS_OK);
+            EXPECT(fs.ops->close(fs.ctx, fh) == STS_OK);
+        }
+        uint64_t before = sim.n.reads;
+        struct sts_stat st;
+        EXPECT(fs.ops->stat(fs.ctx, "d/x00063", &st) == STS_ENOENT);
+        walked[upper] = (unsigned long)(sim.n.reads - before);
+        EXPECT(fs.ops->stat(fs.ctx, "D/F00063", &st) == STS_OK); /* FAT: any case */
+        EXPECT(fs.ops->stat(fs.ctx, "d/f00007", &st) == STS_OK);
+        sts_filex_deinit(&f);
+    }
     free(arena);
-    return rc;
+    /* one walk each (the lookup fails at the directory-name test), plus
+     * the same reads of the parent on both sides: the difference is the
+     * long-name entries, 64 x 32 B = 4 sectors */
+    printf("FileX names: a missing name looked up among 64 files in %lu device reads as "
+           "given, %lu upper-case\n", walked[0], walked[1]);
+    EXPECT(walked[1] >= 4 && walked[0] - walked[1] == 64 * 32 / 512);
+    return rc || adapter_failures ? 1 : 0;
 }
