@@ -15,7 +15,6 @@
 #include "storscope/port.h"
 #include "storscope/sim.h"
 #include "storscope/suite.h"
-#include "storscope/units.h"
 
 #include <string.h>
 
@@ -32,26 +31,10 @@ static struct sts_filex fx;
 #ifdef STS_FILEX_STUDY
 /* Model parameters from the command line (QEMU: -semihosting-config
  * arg=study,arg=cmd_write=175us), as --params in bench/study.py: a
- * calibration tried on the MCU without rebuilding the image; fx_cluster=
- * and fx_names=upper|asis set FileX up as +filex,cluster=,names= does on
- * the host. The words applied, comma-joined, go to `applied` for the
+ * calibration tried on the MCU without rebuilding the image; fx_cluster=,
+ * fx_names= (any of +filex's options behind fx_) set FileX up as +filex
+ * does on the host. The words applied, comma-joined, go to `applied` for the
  * results' environment. */
-static int filex_param_set(struct sts_filex_config *c, const char *key, const char *value)
-{
-    uint64_t x = 0;
-    if (!strcmp(key, "fx_names") && (!strcmp(value, "upper") || !strcmp(value, "asis"))) {
-        c->upper_names = !strcmp(value, "upper");
-        return 0;
-    }
-    if (!strcmp(key, "fx_cluster")) {
-        if (sts_parse_size(value, &x) || x < 512 || x % 512 || x > 64u * 1024u)
-            return -1;
-        c->sectors_per_cluster = (uint32_t)(x / 512);
-        return 0;
-    }
-    return 1;
-}
-
 static int apply_cmdline_params(struct sts_sim_params *p, struct sts_filex_config *fxc,
                                 char *applied, size_t n)
 {
@@ -70,17 +53,14 @@ static int apply_cmdline_params(struct sts_sim_params *p, struct sts_filex_confi
             if (!eq)
                 goto bad;
             *eq = '\0';
-            int rc = filex_param_set(fxc, word, eq + 1);
-            if (rc > 0) /* not FileX's: the model's */
-                rc = sts_sim_param_set(p, word, eq + 1);
+            int rc = !strncmp(word, "fx_", 3) ? sts_filex_option(fxc, word + 3, eq + 1)
+                                               : sts_sim_param_set(p, word, eq + 1);
             *eq = '=';
             if (rc)
                 goto bad;
             sts_strlcat(applied, *applied ? "," : "", n);
             sts_strlcat(applied, word, n);
         }
-        if (next)
-            *next = ' ';
         word = next;
     }
     return 0;
@@ -127,9 +107,7 @@ int main(void)
     sts_target_env(&t, STS_KV_S("filex_names", fx.cfg.upper_names ? "upper" : "asis"));
 #ifdef STS_FILEX_STUDY
     sts_target_env(&t, STS_KV_S("sim_params", params));
-#endif
 
-#ifdef STS_FILEX_STUDY
     /* bench/study.py's cells where the MCU's CPU counts: B0, M1 and S2 at
      * the study's full scale and 10 runs (B1 and B2 are the device's at the
      * sizes the study publishes, and M2 needs the full-size medium) */

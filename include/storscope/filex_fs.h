@@ -40,6 +40,11 @@ struct sts_filex {
     CHAR name[256]; /* the path as FileX is given it (upper_names) */
 };
 
+/* Sets one option as +filex takes it (cluster=BYTES, cache=BYTES,
+ * root=N, names=upper|asis): 0 set, -1 a value it cannot take, 1 not an
+ * option of FileX's. The host's target parser and the MCU image share it. */
+int sts_filex_option(struct sts_filex_config *c, const char *key, const char *value);
+
 /* Formats the device with FileX and opens it. */
 int sts_filex_init(struct sts_filex *f, const struct sts_filex_config *cfg, struct sts_fs *out);
 void sts_filex_deinit(struct sts_filex *f);

@@ -315,17 +315,7 @@ static int fx_open_on(struct sim_target *st, struct sts_bd bd, const struct sts_
     struct sts_filex_config c = {.bd = bd};
     for (uint32_t i = 0; i < spec->n_fs_opts; i++) {
         const char *k = spec->fs_opts[i].key, *v = spec->fs_opts[i].value;
-        uint64_t x = 0;
-        int rc = sts_parse_size(v, &x);
-        if (!strcmp(k, "names") && (!strcmp(v, "upper") || !strcmp(v, "asis")))
-            c.upper_names = !strcmp(v, "upper");
-        else if (!rc && !strcmp(k, "cluster") && x >= 512 && x % 512 == 0)
-            c.sectors_per_cluster = (uint32_t)(x / 512);
-        else if (!rc && !strcmp(k, "cache"))
-            c.cache_bytes = (uint32_t)x;
-        else if (!rc && !strcmp(k, "root"))
-            c.root_entries = (uint32_t)x;
-        else {
+        if (sts_filex_option(&c, k, v)) {
             snprintf(err, errlen, "+filex: bad option '%s=%s' (cluster=, cache=, root=, "
                                   "names=upper|asis)", k, v);
             return STS_EINVAL;

@@ -3,6 +3,7 @@
 #include "storscope/filex_fs.h"
 #include "fh_pool.h"
 #include "storscope/error.h"
+#include "storscope/units.h"
 
 #include <string.h>
 
@@ -235,6 +236,32 @@ static const struct sts_fs_ops filex_ops = {
     .statvfs = fs_statvfs,
     .advise = NULL,
 };
+
+int sts_filex_option(struct sts_filex_config *c, const char *key, const char *value)
+{
+    uint64_t x = 0;
+    int sized = !sts_parse_size(value, &x);
+    if (!strcmp(key, "names")) {
+        if (strcmp(value, "upper") && strcmp(value, "asis"))
+            return -1;
+        c->upper_names = !strcmp(value, "upper");
+    } else if (!strcmp(key, "cluster")) {
+        if (!sized || x < SECTOR || x % SECTOR)
+            return -1;
+        c->sectors_per_cluster = (uint32_t)(x / SECTOR);
+    } else if (!strcmp(key, "cache")) {
+        if (!sized)
+            return -1;
+        c->cache_bytes = (uint32_t)x;
+    } else if (!strcmp(key, "root")) {
+        if (!sized)
+            return -1;
+        c->root_entries = (uint32_t)x;
+    } else {
+        return 1;
+    }
+    return 0;
+}
 
 int sts_filex_init(struct sts_filex *f, const struct sts_filex_config *cfg, struct sts_fs *out)
 {

@@ -9,8 +9,8 @@
  * a dropped cache (fio's invalidate=1).
  *
  * M1 is the study's test and keeps the study's habits (1 B .. 1 KiB,
- * offsets drawn with replacement, unaligned with --m1-offsets byte); this one is what a
- * reader of fio numbers expects. */
+ * offsets drawn with replacement; at any byte with --m1-offsets byte);
+ * this one is what a reader of fio numbers expects. */
 #include "workload.h"
 
 #define RAND_PATH "rand.dat"

@@ -618,7 +618,7 @@ static void rand_reads_each_block_once_per_pass(void)
  * seek costs 1 ms of virtual time and the requests themselves one clock
  * step: the latencies must not contain the seek. */
 static struct sts_fs seek_inner;
-static struct sts_fs_ops slow_seek_ops;
+static struct sts_fs_ops wrapped_ops;
 static int slow_seek(void *ctx, sts_fh fh, uint64_t off)
 {
     (void)ctx;
@@ -629,9 +629,9 @@ static void rand_latency_leaves_the_seek_out(void)
 {
     fixture(UINT64_MAX);
     seek_inner = target.fs;
-    slow_seek_ops = *target.fs.ops;
-    slow_seek_ops.seek = slow_seek;
-    target.fs.ops = &slow_seek_ops;
+    wrapped_ops = *target.fs.ops;
+    wrapped_ops.seek = slow_seek;
+    target.fs.ops = &wrapped_ops;
     CHECK_EQ(run_tests("rand", 0, 0, 1024 * 1024), 0);
     CHECK(cap.lat_count > 0);
     CHECK(cap.lat_p50 < 100000); /* one clock step, not the 1 ms seek */
@@ -664,10 +664,10 @@ static void m1_offsets_are_chunk_multiples_unless_asked(void)
     for (int byte = 0; byte <= 1; byte++) {
         fixture(UINT64_MAX);
         seek_inner = target.fs;
-        slow_seek_ops = *target.fs.ops;
-        slow_seek_ops.seek = seek_recording;
-        slow_seek_ops.read = read_checking;
-        target.fs.ops = &slow_seek_ops;
+        wrapped_ops = *target.fs.ops;
+        wrapped_ops.seek = seek_recording;
+        wrapped_ops.read = read_checking;
+        target.fs.ops = &wrapped_ops;
         reads_seen = reads_off_chunk = 0;
         m1_byte_offsets = byte;
         CHECK_EQ(run_tests("M1", 0, 0, 0), 0);
