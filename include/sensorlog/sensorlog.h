@@ -34,7 +34,7 @@
 extern "C" {
 #endif
 
-#define SL_FORMAT_VERSION 2
+#define SL_FORMAT_VERSION 3 /* written by sl_format(); 2 and 3 are read (docs/sensorlog-format.md) */
 #define SL_NAME_MAX 15       /* stream name, bytes including the terminating NUL */
 #define SL_MAX_STREAMS 65535 /* stream ids are two bytes; see sl_config.streams */
 #define SL_MAX_PAGES 64      /* catalog pages (a page is one chunk of entries) */
@@ -75,6 +75,7 @@ struct sl_seg_info {
     uint8_t erased;        /* known erased (or trimmed): can be opened without an erase */
     uint8_t bad;           /* retired: an erase or a program failed there */
     uint8_t rebuilt;       /* mount: the header did not check, chunk 1 stood in for it */
+    uint8_t version;       /* mount: the format version its header states (0 rebuilt) */
 };
 
 struct sl_config {
@@ -239,6 +240,16 @@ struct sl_record {
 struct sl_log;
 
 /* Reads stream records in log order. */
+/* Where decoding a chunk's records stands: what a record may repeat of the
+ * one before it (docs/sensorlog-format.md, "Data payload"). */
+struct sl_rec_state {
+    uint64_t step;     /* the last record's step from the one before it (records store
+                          the change of step: a steady rate costs nothing) */
+    uint32_t len;      /* the last record's length (a record of the same omits it) */
+    uint16_t stream;   /* the last record's stream (a run repeats it) */
+    uint16_t run_left; /* records of the current run still to come */
+};
+
 struct sl_iter {
     struct sl_log *log;
     uint16_t stream;       /* 0 = every stream */
@@ -248,9 +259,7 @@ struct sl_iter {
     uint32_t pos;          /* byte offset of the next record in read_buf */
     uint32_t used, n_left; /* payload bytes, records left in the loaded chunk */
     uint64_t gseq, ts_last;  /* next record's sequence number; the last one's timestamp */
-    uint64_t step_last;      /* the last record's step from the one before it (records
-                                store the change of step: a steady rate costs nothing) */
-    uint32_t len_last;       /* the last record's length (a record of the same omits it) */
+    struct sl_rec_state rec; /* decoding the loaded chunk's records */
     uint64_t from_gseq, from_ts;
     uint32_t seg_seq, gen;  /* the loaded chunk's segment and the buffer's generation */
     int loaded, done;
@@ -299,6 +308,14 @@ struct sl_log {
     uint32_t staged_data;        /* of staged: the records' data (the rest is their headers) */
     uint64_t staged_gseq, staged_ts_base, staged_ts_last, staged_step_last;
     uint32_t staged_len_last;    /* the last staged record's length (the next may omit it) */
+    uint16_t staged_stream_last; /* the last staged record's stream */
+    uint32_t staged_plain_at;    /* offset of the last staged record's head when it was a
+                                    plain repeat of the record before (one byte, no
+                                    fields): the next such one turns it into a run;
+                                    UINT32_MAX none */
+    uint32_t staged_run_at;      /* offset of the open run's count byte; UINT32_MAX none */
+    uint16_t version;            /* format version of the log on the medium (written into
+                                    each segment header: a log keeps its version) */
     /* shared with producers, under cfg.lock */
     uint64_t taken;              /* records that left the RAM buffer (staged or dropped) */
     uint64_t sync_target;        /* sync done once taken reaches this and all is flushed */

@@ -129,6 +129,7 @@ int sl_geometry(struct sl_log *log, const struct sl_config *cfg)
             return SL_EINVAL;
         log->erase_block = u;
     }
+    log->version = SL_FORMAT_VERSION; /* a log mount finds keeps its own */
     log->erasing = SL_NO_SEG;
     log->cur_seg = SL_NO_SEG;
     log->cat_chunk = SL_NO_CAT;
@@ -190,7 +191,7 @@ void sl_seg_hdr_encode(const struct sl_log *log, uint8_t *buf, const struct sl_s
 {
     memset(buf, 0xFF, log->chunk); /* the unused rest stays as erased flash */
     sl_put32(buf, SL_SEG_MAGIC);
-    sl_put16(buf + 4, SL_FORMAT_VERSION);
+    sl_put16(buf + 4, log->version);
     sl_put16(buf + 6, SL_SEG_HDR + 4);
     sl_put32(buf + 8, h->seq);
     sl_put32(buf + 12, h->erase_count);
@@ -211,8 +212,9 @@ int sl_seg_hdr_decode(const struct sl_log *log, const uint8_t *buf, struct sl_se
     if (sl_get32(buf) != SL_SEG_MAGIC || sl_get16(buf + 6) != SL_SEG_HDR + 4 ||
         !SL_CRC_MATCH(sl_get32(buf + SL_SEG_HDR), crc(log, 0, buf, SL_SEG_HDR)))
         return SL_ENOENT; /* torn or foreign: not a header */
-    if (sl_get16(buf + 4) != SL_FORMAT_VERSION)
-        return SL_ECORRUPT; /* another format (version 1 never shipped): refuse rather than misread */
+    h->version = sl_get16(buf + 4);
+    if (h->version < 2 || h->version > SL_FORMAT_VERSION)
+        return SL_ECORRUPT; /* a newer format, or version 1 (never shipped): refuse rather than misread */
     h->seq = sl_get32(buf + 8);
     h->erase_count = sl_get32(buf + 12);
     h->first_gseq = sl_get64(buf + 16);
@@ -336,6 +338,8 @@ int sl_chunk_written(const uint8_t *buf, uint32_t seg_seq, uint32_t index)
            sl_get16(buf + 14) == index;
 }
 
+/* A run's records take no header byte and may hold no data: the writer
+ * closes a chunk at this many, so mount's count of a damaged chunk holds. */
 uint32_t sl_chunk_max_records(const struct sl_log *log)
 {
     return (log->chunk - SL_CHUNK_HDR) / SL_REC_HDR_MIN;

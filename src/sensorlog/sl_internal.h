@@ -54,6 +54,7 @@ struct sl_seg_hdr {
     uint64_t first_gseq, ts_start;
     uint32_t chunk_bytes, segment_bytes, n_segments, catalog_version;
     uint32_t max_streams, page_entries, n_pages;
+    uint32_t version;
 };
 
 static inline void sl_put16(uint8_t *p, uint16_t v)
@@ -127,25 +128,14 @@ static inline int sl_get_varint(const uint8_t **p, const uint8_t *end, uint64_t 
 /* A record's head: its stream, and which of the fields after it are
  * there. A record of the length of the record before it in the chunk has
  * no length field, one whose step equals the step before it no step field:
- * a stream of fixed-size samples at a steady rate pays one byte a record. */
+ * a stream of fixed-size samples at a steady rate pays one byte a record.
+ * From version 3, a head of 0 (stream 0, which no record has) opens a run:
+ * a count byte follows, and that many records, each of the stream, length
+ * and step of the record before the run, follow with no header at all. */
 enum { SL_REC_STEP_CHANGES = 1, SL_REC_LEN_FOLLOWS = 2, SL_REC_HEAD_SHIFT = 2 };
-
-/* Decodes one record header at *p (before end): *stream, *len (len_last
- * when the head says the length is unchanged), *dts (the zigzag change of
- * step, 0 when absent); -1 when it runs past end or the data would. */
-static inline int sl_get_rec_hdr(const uint8_t **p, const uint8_t *end, uint64_t len_last,
-                                 uint64_t *stream, uint64_t *len, uint64_t *dts)
-{
-    uint64_t head;
-    *len = len_last;
-    *dts = 0;
-    if (sl_get_varint(p, end, &head) ||
-        ((head & SL_REC_LEN_FOLLOWS) && sl_get_varint(p, end, len)) ||
-        ((head & SL_REC_STEP_CHANGES) && sl_get_varint(p, end, dts)))
-        return -1;
-    *stream = head >> SL_REC_HEAD_SHIFT;
-    return *stream > UINT16_MAX || *len > (uint64_t)(end - *p) ? -1 : 0;
-}
+#define SL_REC_RUN 0u       /* the head that opens a run */
+#define SL_RUN_MAX 255u     /* records in one run: its count is one byte */
+#define SL_VERSION_RUNS 3u  /* the first format version with runs */
 
 static inline uint64_t sl_zigzag(uint64_t delta)
 {

@@ -33,7 +33,9 @@ int sl_scan_segment(struct sl_log *log, uint32_t i)
         if (drc == SL_ECORRUPT || drc == SL_ENOMEM)
             return drc; /* another format or geometry: refuse, change nothing */
         if (drc == SL_OK) {
-            *s = (struct sl_seg_info){h.seq, h.erase_count, h.first_gseq, h.ts_start, 0, 0, 0};
+            *s = (struct sl_seg_info){.seq = h.seq, .erase_count = h.erase_count,
+                                      .first_gseq = h.first_gseq, .ts_start = h.ts_start,
+                                      .version = (uint8_t)h.version};
             return SL_OK;
         }
         if (all_bytes(buf, log->chunk, 0xFF)) {
@@ -50,7 +52,7 @@ int sl_scan_segment(struct sl_log *log, uint32_t i)
     if (rc == SL_OK && sl_chunk_check(log, buf, sl_get32(buf + 8), 1, &c) == SL_OK &&
         c.type == SL_CHUNK_CATALOG && c.seg_seq) {
         *s = (struct sl_seg_info){c.seg_seq, sl_get32(buf + SL_CHUNK_HDR + 4), c.first_gseq,
-                                  c.ts_hi, 0, 0, 1};
+                                  c.ts_hi, 0, 0, 1, 0}; /* its version: the others' */
     }
     return rc == SL_EIO || rc == SL_OK ? SL_OK : rc;
 }
@@ -261,6 +263,10 @@ int sl_mount(struct sl_log *log, const struct sl_config *cfg)
         rc = load_catalog(log, head, end - 1, SL_CATALOG_DEPTH);
         if (rc)
             return rc;
+        /* a log is written in the version it was formatted with (the
+         * newest header says which; one rebuilt from its catalog page does
+         * not, and the library's own is taken) */
+        log->version = hs->version ? hs->version : SL_FORMAT_VERSION;
         log->seq = hs->seq;
         log->next_gseq = hs->first_gseq;
         log->ts_max = hs->ts_start;

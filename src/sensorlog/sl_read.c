@@ -152,6 +152,35 @@ static uint32_t written_end(struct sl_log *log, uint32_t seg)
     return lo;
 }
 
+/* The next record of a chunk at *p (before end), after the one *s
+ * describes: *s then describes it and *p points at its data; -1 when it
+ * runs past end or makes no sense (a chunk sensorlog did not write). */
+static int next_record(const uint8_t **p, const uint8_t *end, struct sl_rec_state *s)
+{
+    if (s->run_left) {
+        s->run_left--;
+    } else {
+        uint64_t head, len = s->len, dts = 0;
+        if (sl_get_varint(p, end, &head))
+            return -1;
+        if (head == SL_REC_RUN) { /* a count of records like the last one, this the first */
+            if (*p >= end || !**p || !s->stream)
+                return -1;
+            s->run_left = (uint16_t)(*(*p)++ - 1);
+        } else {
+            uint64_t stream = head >> SL_REC_HEAD_SHIFT;
+            if (((head & SL_REC_LEN_FOLLOWS) && sl_get_varint(p, end, &len)) ||
+                ((head & SL_REC_STEP_CHANGES) && sl_get_varint(p, end, &dts)) || !stream ||
+                stream > UINT16_MAX || len > UINT16_MAX)
+                return -1;
+            s->stream = (uint16_t)stream;
+            s->len = (uint32_t)len;
+            s->step += sl_unzigzag(dts);
+        }
+    }
+    return s->len > (uint64_t)(end - *p) ? -1 : 0;
+}
+
 /* Counts the records of `it->stream` (every stream: 0) in the data chunk
  * in it->buf, oldest first, stopping at the stop_after-th (0: none) whose
  * sequence number *gseq_of_last then holds; -1 when the records do not
@@ -160,14 +189,14 @@ static int64_t chunk_matches(const struct sl_iter *it, const struct sl_chunk_hdr
                              uint64_t stop_after, uint64_t *gseq_of_last)
 {
     const uint8_t *r = it->buf + SL_CHUNK_HDR, *end = r + h->used;
-    uint64_t m = 0, len = 0;
+    uint64_t m = 0;
+    struct sl_rec_state s = {0, 0, 0, 0};
     for (uint32_t i = 0; i < h->n_records; i++) {
-        uint64_t stream, dts;
-        if (sl_get_rec_hdr(&r, end, len, &stream, &len, &dts))
+        if (next_record(&r, end, &s))
             return -1;
-        r += len;
+        r += s.len;
         uint64_t g = h->first_gseq + i;
-        if ((!it->stream || stream == it->stream) && g >= it->created_gseq) {
+        if ((!it->stream || s.stream == it->stream) && g >= it->created_gseq) {
             *gseq_of_last = g;
             if (++m == stop_after)
                 break;
@@ -186,8 +215,7 @@ static void take_chunk(struct sl_iter *it, const struct sl_chunk_hdr *h)
     it->pos = SL_CHUNK_HDR;
     it->gseq = h->first_gseq;
     it->ts_last = h->ts_base; /* the first record's step is from it */
-    it->step_last = 0;
-    it->len_last = 0;
+    it->rec = (struct sl_rec_state){0, 0, 0, 0};
     it->seg_end_gseq = h->first_gseq + h->n_records;
 }
 
@@ -344,23 +372,20 @@ static int iter_next(struct sl_iter *it, struct sl_record *rec)
         }
         const uint8_t *r = it->buf + it->pos;
         const uint8_t *end = it->buf + SL_CHUNK_HDR + it->used;
-        uint64_t stream, len, dts;
-        if (sl_get_rec_hdr(&r, end, it->len_last, &stream, &len, &dts)) {
+        if (next_record(&r, end, &it->rec)) {
             /* the CRC held, the records do not: not sensorlog's writing */
             it->skipped++;
             log->st.corrupt_chunks++;
             it->n_left = 0;
             continue;
         }
-        it->step_last += sl_unzigzag(dts);
-        it->ts_last += it->step_last;
-        it->len_last = (uint32_t)len;
-        rec->stream = (uint16_t)stream;
-        rec->len = (uint16_t)len;
+        it->ts_last += it->rec.step;
+        rec->stream = it->rec.stream;
+        rec->len = (uint16_t)it->rec.len;
         rec->ts = it->ts_last;
         rec->gseq = it->gseq++;
         rec->data = r;
-        it->pos = (uint32_t)(r + len - it->buf);
+        it->pos = (uint32_t)(r + it->rec.len - it->buf);
         it->n_left--;
         if ((!it->stream || rec->stream == it->stream) && rec->gseq >= it->from_gseq &&
             rec->ts >= it->from_ts && rec->gseq >= it->created_gseq)

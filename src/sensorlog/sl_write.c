@@ -256,6 +256,8 @@ static int stage(struct sl_log *log)
             log->staged_ts_base = log->staged_ts_last = ts;
             log->staged_step_last = 0;
             log->staged_len_last = 0;
+            log->staged_stream_last = 0;
+            log->staged_plain_at = log->staged_run_at = SL_NO_SEG;
             log->staged_gseq = log->next_gseq;
         }
         uint16_t stream = ring_hdr_stream(hdr);
@@ -265,26 +267,56 @@ static int stage(struct sl_log *log)
         uint64_t head = (uint64_t)stream << SL_REC_HEAD_SHIFT |
                         (len != log->staged_len_last ? SL_REC_LEN_FOLLOWS : 0) |
                         (dts ? SL_REC_STEP_CHANGES : 0);
-        uint32_t rec = (uint32_t)(sl_varint_len(head) +
-                                  (head & SL_REC_LEN_FOLLOWS ? sl_varint_len(len) : 0) +
-                                  (dts ? sl_varint_len(dts) : 0));
-        if (log->staged + rec + len > cap) {
+        /* a record just like the one before (stream, length, step) joins
+         * its run for no header byte; the second such in a row opens one
+         * in place of its predecessor's one-byte head (streams up to 31:
+         * the run's 0 and count take one byte more), so a run never costs
+         * more than plain heads would */
+        uint32_t grow = (uint32_t)sl_varint_len(head), run = log->staged_run_at;
+        int like = stream == log->staged_stream_last && !(head & 3) &&
+                   log->version >= SL_VERSION_RUNS;
+        int kind = !like                                        ? 0
+                   : run != SL_NO_SEG && out[run] < SL_RUN_MAX ? 2
+                   : log->staged_plain_at != SL_NO_SEG && grow == 1 ? 3
+                                                                     : 1;
+        if (kind == 2)
+            grow = 0;
+        else if (!kind)
+            grow += (uint32_t)((head & SL_REC_LEN_FOLLOWS ? sl_varint_len(len) : 0) +
+                               (dts ? sl_varint_len(dts) : 0));
+        if (log->staged + grow + len > cap || log->staged_records >= sl_chunk_max_records(log)) {
             sl_unlock(log);
             return 1;
         }
         uint8_t *r = out + log->staged;
-        r += sl_put_varint(r, head);
-        if (head & SL_REC_LEN_FOLLOWS)
-            r += sl_put_varint(r, len);
-        if (dts)
-            r += sl_put_varint(r, dts);
+        if (kind == 2) {
+            out[run]++;
+        } else if (kind == 3) { /* the predecessor's data moves up a byte */
+            uint32_t at = log->staged_plain_at;
+            for (uint8_t *q = r; q > out + at; q--)
+                *q = q[-1];
+            out[at] = SL_REC_RUN;
+            out[at + 1] = 2; /* the record before and this one */
+            log->staged_run_at = at + 1;
+            log->staged_plain_at = SL_NO_SEG;
+            r++;
+        } else {
+            log->staged_plain_at = kind ? log->staged : SL_NO_SEG;
+            log->staged_run_at = SL_NO_SEG;
+            r += sl_put_varint(r, head);
+            if (head & SL_REC_LEN_FOLLOWS)
+                r += sl_put_varint(r, len);
+            if (dts)
+                r += sl_put_varint(r, dts);
+        }
         ring_read(log, ring_at(log, log->tail, SL_RING_HDR), r, len);
         ring_consume(log, SL_RING_HDR + len);
         sl_unlock(log);
         log->staged_ts_last = ts;
         log->staged_step_last = step;
         log->staged_len_last = len;
-        log->staged += rec + len;
+        log->staged_stream_last = stream;
+        log->staged += grow + len;
         log->staged_data += len;
         log->staged_records++;
         log->next_gseq++;
@@ -445,7 +477,8 @@ static int open_segment(struct sl_log *log)
         evict(log, target);
     if (!s->erased)
         return erase_or_trim(log, target);
-    struct sl_seg_hdr h = {log->seq + 1, s->erase_count, log->next_gseq, log->ts_max, 0, 0, 0, 0, 0, 0, 0};
+    struct sl_seg_hdr h = {.seq = log->seq + 1, .erase_count = s->erase_count,
+                           .first_gseq = log->next_gseq, .ts_start = log->ts_max};
     log->read_gen++; /* the header is built in the read buffer */
     sl_seg_hdr_encode(log, log->cfg.read_buf, &h);
     log->open_target = target;

@@ -404,15 +404,25 @@ static void crafted_chunk_is_skipped_not_overread(void)
     uint32_t used = (uint32_t)(c[4] | c[5] << 8), pos = 52, n = (uint32_t)(c[6] | c[7] << 8);
     /* records (docs/sensorlog-format.md): a head varint (stream << 2, bit 1
      * a length varint follows, bit 0 a change-of-step varint follows), then
-     * those, then the data. The last record with a length field of its own
+     * those, then the data; a head of 0 opens a run. The last record with a length field of its own
      * gets one that runs past `used` (lengths vary: 10..29 bytes). */
-    uint32_t len_last = 0, victim = 0, victim_at = 0;
+    uint32_t len_last = 0, victim = 0, victim_at = 0, run_left = 0;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t head = 0, len = len_last;
+        if (run_left) { /* in a run (a head of 0, then a count): no header */
+            run_left--;
+            pos += len;
+            continue;
+        }
         for (uint32_t shift = 0;; shift += 7) {
             head |= (uint32_t)(c[pos] & 0x7F) << shift;
             if (!(c[pos++] & 0x80))
                 break;
+        }
+        if (head == 0) { /* a run of records like the last: this one and count - 1 */
+            run_left = c[pos++] - 1u;
+            pos += len;
+            continue;
         }
         if (head & 2) {
             victim = i;
