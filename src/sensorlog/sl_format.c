@@ -56,7 +56,7 @@ int sl_layout(const struct sl_config *cfg, struct sl_layout *out)
          * per segment: at most 64 segments, each doubled from the smallest
          * (max(erase block, 16 chunks)), which stays a multiple of both */
         seg = erase > 16 * chunk ? erase : 16 * chunk;
-        while (size / seg > 64 && seg <= UINT32_MAX / 4)
+        while (size >= 65ull * seg && seg <= UINT32_MAX / 4) /* size / seg > 64 */
             seg *= 2;
     }
     *out = (struct sl_layout){page, chunk, seg, erase, size / seg, raw};

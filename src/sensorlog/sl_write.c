@@ -264,50 +264,46 @@ static int stage(struct sl_log *log)
         /* the change of step (wrapping 64-bit arithmetic): samples at a
          * steady rate store 0, one byte, whatever the clock's unit */
         uint64_t step = ts - log->staged_ts_last, dts = sl_zigzag(step - log->staged_step_last);
-        uint64_t head = (uint64_t)stream << SL_REC_HEAD_SHIFT |
+        uint32_t head = (uint32_t)stream << SL_REC_HEAD_SHIFT |
                         (len != log->staged_len_last ? SL_REC_LEN_FOLLOWS : 0) |
                         (dts ? SL_REC_STEP_CHANGES : 0);
+        uint8_t h[SL_REC_HDR_MAX]; /* the record's header, were it written in full */
+        uint32_t grow = (uint32_t)sl_put_varint(h, head), n = grow;
+        if (head & SL_REC_LEN_FOLLOWS)
+            n += (uint32_t)sl_put_varint(h + n, len);
+        if (dts)
+            n += (uint32_t)sl_put_varint(h + n, dts);
         /* a record just like the one before (stream, length, step) joins
          * its run for no header byte; the second such in a row opens one
          * in place of its predecessor's one-byte head (streams up to 31:
          * the run's 0 and count take one byte more), so a run never costs
          * more than plain heads would */
-        uint32_t grow = (uint32_t)sl_varint_len(head), run = log->staged_run_at;
-        int like = stream == log->staged_stream_last && !(head & 3) &&
+        uint32_t run = log->staged_run_at, plain = log->staged_plain_at;
+        int like = stream == log->staged_stream_last && n == grow &&
                    log->version >= SL_VERSION_RUNS;
-        int kind = !like                                        ? 0
-                   : run != SL_NO_SEG && out[run] < SL_RUN_MAX ? 2
-                   : log->staged_plain_at != SL_NO_SEG && grow == 1 ? 3
-                                                                     : 1;
-        if (kind == 2)
-            grow = 0;
-        else if (!kind)
-            grow += (uint32_t)((head & SL_REC_LEN_FOLLOWS ? sl_varint_len(len) : 0) +
-                               (dts ? sl_varint_len(dts) : 0));
+        int extend = like && run != SL_NO_SEG && out[run] < SL_RUN_MAX;
+        int open = like && !extend && plain != SL_NO_SEG && grow == 1;
+        grow = extend ? 0 : open ? 1 : n;
         if (log->staged + grow + len > cap || log->staged_records >= sl_chunk_max_records(log)) {
             sl_unlock(log);
             return 1;
         }
         uint8_t *r = out + log->staged;
-        if (kind == 2) {
+        if (extend) {
             out[run]++;
-        } else if (kind == 3) { /* the predecessor's data moves up a byte */
-            uint32_t at = log->staged_plain_at;
-            for (uint8_t *q = r; q > out + at; q--)
+        } else if (open) { /* the predecessor's data moves up a byte */
+            for (uint8_t *q = r; q > out + plain; q--)
                 *q = q[-1];
-            out[at] = SL_REC_RUN;
-            out[at + 1] = 2; /* the record before and this one */
-            log->staged_run_at = at + 1;
+            out[plain] = SL_REC_RUN;
+            out[plain + 1] = 2; /* the record before and this one */
+            log->staged_run_at = plain + 1;
             log->staged_plain_at = SL_NO_SEG;
             r++;
         } else {
-            log->staged_plain_at = kind ? log->staged : SL_NO_SEG;
+            log->staged_plain_at = like ? log->staged : SL_NO_SEG;
             log->staged_run_at = SL_NO_SEG;
-            r += sl_put_varint(r, head);
-            if (head & SL_REC_LEN_FOLLOWS)
-                r += sl_put_varint(r, len);
-            if (dts)
-                r += sl_put_varint(r, dts);
+            memcpy(r, h, n);
+            r += n;
         }
         ring_read(log, ring_at(log, log->tail, SL_RING_HDR), r, len);
         ring_consume(log, SL_RING_HDR + len);

@@ -48,28 +48,32 @@ struct sweep_config {
     int reformat;          /* an old log is written, then formatted over (format
                               leaves its segments to be erased lazily) first */
     uint32_t erase_slice_ns; /* cfg.erase_slice_ns: erases suspended between slices */
+    uint32_t record_len;   /* every record this long, in bursts of one stream (format 3's
+                              runs form); 0: 8 .. 48 bytes, streams at random */
 };
 
 /* Media small enough that the workload recycles every segment several
  * times within the commands swept. */
 static const struct sweep_config configs[] = {
-    {"nor-defaults", "nor-spi", 256u << 10, 0, 0, 0, 0, 900, 0, 0, 0},
-    {"nor-1k-chunks", "nor-spi", 128u << 10, 0, 1024, 8192, 0, 900, 0, 0, 0},
+    {"nor-defaults", "nor-spi", 256u << 10, 0, 0, 0, 0, 900, 0, 0, 0, 0},
+    {"nor-1k-chunks", "nor-spi", 128u << 10, 0, 1024, 8192, 0, 900, 0, 0, 0, 0},
     /* 2 MiB in 1 KiB chunks: the default segment (16 KiB) doubles to 32 KiB */
-    {"nor-doubled-segments", "nor-spi", 2u << 20, 0, 1024, 0, 0, 7200, 0, 0, 0},
+    {"nor-doubled-segments", "nor-spi", 2u << 20, 0, 1024, 0, 0, 7200, 0, 0, 0, 0},
     /* the pump erases 64 KiB blocks (SPI NOR's large erase): cuts inside one */
-    {"nor-large-erase", "nor-spi", 1u << 20, 0, 1024, 64u << 10, 0, 900, 64u << 10, 0, 0},
+    {"nor-large-erase", "nor-spi", 1u << 20, 0, 1024, 64u << 10, 0, 900, 64u << 10, 0, 0, 0},
     /* a log formatted over an old one: its segments must never come back */
-    {"nor-reformatted", "nor-spi", 256u << 10, 0, 1024, 16u << 10, 0, 900, 0, 1, 0},
-    {"emmc-reformatted", "emmc-stm32u5", 2u << 20, 256u << 10, 0, 0, 0, 900, 0, 1, 0},
-    {"nand-defaults", "nand-slc", 1u << 20, 0, 0, 0, 0, 900, 0, 0, 0},
-    {"emmc-defaults", "emmc-stm32u5", 2u << 20, 256u << 10, 0, 0, 0, 900, 0, 0, 0},
-    {"emmc-nonblocking", "emmc-stm32u5", 2u << 20, 256u << 10, 0, 0, 1, 900, 0, 0, 0},
-    {"sd-defaults", "sd-consumer", 2u << 20, 256u << 10, 0, 0, 0, 900, 0, 0, 0},
+    {"nor-reformatted", "nor-spi", 256u << 10, 0, 1024, 16u << 10, 0, 900, 0, 1, 0, 0},
+    {"emmc-reformatted", "emmc-stm32u5", 2u << 20, 256u << 10, 0, 0, 0, 900, 0, 1, 0, 0},
+    {"nand-defaults", "nand-slc", 1u << 20, 0, 0, 0, 0, 900, 0, 0, 0, 0},
+    {"emmc-defaults", "emmc-stm32u5", 2u << 20, 256u << 10, 0, 0, 0, 900, 0, 0, 0, 0},
+    {"emmc-nonblocking", "emmc-stm32u5", 2u << 20, 256u << 10, 0, 0, 1, 900, 0, 0, 0, 0},
+    {"sd-defaults", "sd-consumer", 2u << 20, 256u << 10, 0, 0, 0, 900, 0, 0, 0, 0},
     /* erases suspended every 1 ms (SPI NOR erase suspend): cuts between the
      * slices, with writes in between, and in a suspended 64 KiB block */
-    {"nor-sliced-erase", "nor-spi", 256u << 10, 0, 1024, 16u << 10, 0, 900, 0, 0, 1000000},
-    {"nor-large-sliced", "nor-spi", 512u << 10, 0, 1024, 64u << 10, 0, 1800, 64u << 10, 0, 5000000},
+    {"nor-sliced-erase", "nor-spi", 256u << 10, 0, 1024, 16u << 10, 0, 900, 0, 0, 1000000, 0},
+    {"nor-large-sliced", "nor-spi", 512u << 10, 0, 1024, 64u << 10, 0, 1800, 64u << 10, 0, 5000000, 0},
+    /* fixed-size records in bursts: runs, cut anywhere in them */
+    {"nor-runs", "nor-spi", 256u << 10, 0, 0, 0, 0, 900, 0, 0, 0, 12},
 };
 
 static uint8_t *got;      /* by timestamp: the record was read back */
@@ -108,11 +112,14 @@ struct trial {
     uint64_t ts;           /* global append counter: every record's timestamp */
     struct sts_rng rng;
     char why[200];
+    uint32_t last_pick; /* the stream pick_alive chose last */
 };
+
+static uint32_t fixed_len; /* the configuration's record_len */
 
 static size_t record_bytes(uint32_t inc, uint64_t k, uint64_t ts, uint8_t *out)
 {
-    size_t len = 8 + (size_t)(sts_mix64(inc * 7919ull + k) % 41);
+    size_t len = fixed_len ? fixed_len : 8 + (size_t)(sts_mix64(inc * 7919ull + k) % 41);
     out[0] = (uint8_t)inc;
     out[1] = (uint8_t)(inc >> 8);
     for (int i = 0; i < 4; i++)
@@ -148,6 +155,8 @@ static int trial_init(struct trial *t, const struct sweep_config *c, uint64_t se
     if (!t->arena || sts_sim_init(&t->sim, &p, seed, t->arena, need, c->capacity, &t->bd))
         return -1;
     t->c = c;
+    fixed_len = c->record_len;
+    t->last_pick = UINT32_MAX;
     memset(&t->cfg, 0, sizeof(t->cfg));
     t->cfg.bd = t->bd;
     t->cfg.chunk_bytes = c->chunk;
@@ -211,10 +220,14 @@ static int pick_alive(struct trial *t)
     uint32_t n = alive_count(t);
     if (!n)
         return -1;
+    /* bursts: a sensor's samples come several at a time */
+    if (fixed_len && t->last_pick < t->n_inc && t->inc[t->last_pick].alive &&
+        sts_rng_below(&t->rng, 4))
+        return (int)t->last_pick;
     uint32_t want = (uint32_t)sts_rng_below(&t->rng, n);
     for (uint32_t i = 0; i < t->n_inc; i++)
         if (t->inc[i].alive && want-- == 0)
-            return (int)i;
+            return (int)(t->last_pick = i);
     return -1;
 }
 
