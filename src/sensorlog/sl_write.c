@@ -264,26 +264,28 @@ static int stage(struct sl_log *log)
         /* the change of step (wrapping 64-bit arithmetic): samples at a
          * steady rate store 0, one byte, whatever the clock's unit */
         uint64_t step = ts - log->staged_ts_last, dts = sl_zigzag(step - log->staged_step_last);
-        uint32_t head = (uint32_t)stream << SL_REC_HEAD_SHIFT |
-                        (len != log->staged_len_last ? SL_REC_LEN_FOLLOWS : 0) |
-                        (dts ? SL_REC_STEP_CHANGES : 0);
-        uint8_t h[SL_REC_HDR_MAX]; /* the record's header, were it written in full */
-        uint32_t grow = (uint32_t)sl_put_varint(h, head), n = grow;
-        if (head & SL_REC_LEN_FOLLOWS)
-            n += (uint32_t)sl_put_varint(h + n, len);
-        if (dts)
-            n += (uint32_t)sl_put_varint(h + n, dts);
         /* a record just like the one before (stream, length, step) joins
          * its run for no header byte; the second such in a row opens one
          * in place of its predecessor's one-byte head (streams up to 31:
          * the run's 0 and count take one byte more), so a run never costs
          * more than plain heads would */
         uint32_t run = log->staged_run_at, plain = log->staged_plain_at;
-        int like = stream == log->staged_stream_last && n == grow &&
+        int like = stream == log->staged_stream_last && len == log->staged_len_last && !dts &&
                    log->version >= SL_VERSION_RUNS;
         int extend = like && run != SL_NO_SEG && out[run] < SL_RUN_MAX;
-        int open = like && !extend && plain != SL_NO_SEG && grow == 1;
-        grow = extend ? 0 : open ? 1 : n;
+        int open = like && !extend && plain != SL_NO_SEG && stream < 32;
+        uint8_t h[SL_REC_HDR_MAX]; /* the header, when it is written */
+        uint32_t grow = extend ? 0 : 1;
+        if (!extend && !open) {
+            uint32_t head = (uint32_t)stream << SL_REC_HEAD_SHIFT |
+                            (len != log->staged_len_last ? SL_REC_LEN_FOLLOWS : 0) |
+                            (dts ? SL_REC_STEP_CHANGES : 0);
+            grow = (uint32_t)sl_put_varint(h, head);
+            if (head & SL_REC_LEN_FOLLOWS)
+                grow += (uint32_t)sl_put_varint(h + grow, len);
+            if (dts)
+                grow += (uint32_t)sl_put_varint(h + grow, dts);
+        }
         if (log->staged + grow + len > cap || log->staged_records >= sl_chunk_max_records(log)) {
             sl_unlock(log);
             return 1;
@@ -302,8 +304,8 @@ static int stage(struct sl_log *log)
         } else {
             log->staged_plain_at = like ? log->staged : SL_NO_SEG;
             log->staged_run_at = SL_NO_SEG;
-            memcpy(r, h, n);
-            r += n;
+            memcpy(r, h, grow);
+            r += grow;
         }
         ring_read(log, ring_at(log, log->tail, SL_RING_HDR), r, len);
         ring_consume(log, SL_RING_HDR + len);
