@@ -31,13 +31,14 @@ static uint32_t crc(const struct sl_log *log, uint32_t prev, const void *data, s
 }
 
 /* ---- geometry --------------------------------------------------------- */
-int sl_layout(const struct sl_config *cfg, struct sl_layout *out)
+/* sl_layout, and what the device said (*gp) */
+static int layout(const struct sl_config *cfg, struct sl_layout *out, struct sts_bd_geometry *gp)
 {
     if (!cfg->bd.ops)
         return SL_EINVAL;
-    struct sts_bd_geometry g;
-    memset(&g, 0, sizeof(g));
-    cfg->bd.ops->geometry(cfg->bd.ctx, &g);
+    memset(gp, 0, sizeof(*gp));
+    cfg->bd.ops->geometry(cfg->bd.ctx, gp);
+    const struct sts_bd_geometry g = *gp;
     uint32_t prog = g.prog_size ? g.prog_size : 1;
     int raw = (g.flags & STS_BD_NEEDS_ERASE) != 0;
     /* the unit a cut may destroy: a chunk never shares one with another */
@@ -68,6 +69,12 @@ int sl_layout(const struct sl_config *cfg, struct sl_layout *out)
     return SL_OK;
 }
 
+int sl_layout(const struct sl_config *cfg, struct sl_layout *out)
+{
+    struct sts_bd_geometry g;
+    return layout(cfg, out, &g);
+}
+
 size_t sl_ram_bytes(const struct sl_config *cfg)
 {
     struct sl_layout l;
@@ -81,8 +88,9 @@ size_t sl_ram_bytes(const struct sl_config *cfg)
 int sl_geometry(struct sl_log *log, const struct sl_config *cfg)
 {
     struct sl_layout l;
+    struct sts_bd_geometry g;
     if (!cfg->buffer || !cfg->chunk_buf || !cfg->read_buf || !cfg->segs || !cfg->streams ||
-        !cfg->max_streams || sl_layout(cfg, &l))
+        !cfg->max_streams || layout(cfg, &l, &g))
         return SL_EINVAL;
     memset(log, 0, sizeof(*log));
     log->cfg = *cfg;
@@ -96,9 +104,6 @@ int sl_geometry(struct sl_log *log, const struct sl_config *cfg)
     log->prog = l.page_bytes;
     log->chunk = chunk;
     /* a search reads headers only: as many bytes as the device reads at once */
-    struct sts_bd_geometry g;
-    memset(&g, 0, sizeof(g));
-    cfg->bd.ops->geometry(cfg->bd.ctx, &g);
     log->prog_unit = g.prog_size && chunk % g.prog_size == 0 ? g.prog_size : chunk;
     uint32_t unit = g.read_size ? g.read_size : 1;
     log->hdr_read = (SL_CHUNK_HDR + unit - 1) / unit * unit;
@@ -219,17 +224,10 @@ int sl_seg_hdr_decode(const struct sl_log *log, const uint8_t *buf, struct sl_se
     h->erase_count = sl_get32(buf + 12);
     h->first_gseq = sl_get64(buf + 16);
     h->ts_start = sl_get64(buf + 24);
-    h->chunk_bytes = sl_get32(buf + 32);
-    h->segment_bytes = sl_get32(buf + 36);
-    h->n_segments = sl_get32(buf + 40);
-    h->catalog_version = sl_get32(buf + 44);
-    h->max_streams = sl_get32(buf + 48);
-    h->page_entries = sl_get16(buf + 52);
-    h->n_pages = sl_get16(buf + 54);
-    if (h->chunk_bytes != log->chunk || h->segment_bytes != log->seg_bytes ||
-        h->n_segments != log->n_segs || h->seq == 0)
+    if (sl_get32(buf + 32) != log->chunk || sl_get32(buf + 36) != log->seg_bytes ||
+        sl_get32(buf + 40) != log->n_segs || h->seq == 0)
         return SL_ECORRUPT; /* formatted with another geometry */
-    if (h->max_streams != log->max_streams || h->n_pages != log->n_pages)
+    if (sl_get32(buf + 48) != log->max_streams || sl_get16(buf + 54) != log->n_pages)
         return SL_ENOMEM; /* formatted for another catalog size */
     return SL_OK;
 }

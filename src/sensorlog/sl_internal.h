@@ -48,15 +48,23 @@ struct sl_chunk_hdr {
     uint32_t catalog_version;
 };
 
-/* Decoded segment header; the catalog pages follow it as chunks 1 .. n. */
+/* Decoded segment header, what of it varies between segments (the rest is
+ * the log's geometry, checked against it); the catalog pages follow it as
+ * chunks 1 .. n. */
 struct sl_seg_hdr {
     uint32_t seq, erase_count;
     uint64_t first_gseq, ts_start;
-    uint32_t chunk_bytes, segment_bytes, n_segments, catalog_version;
-    uint32_t max_streams, page_entries, n_pages;
     uint32_t version;
 };
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* The CPU's byte order is the format's: a field is one store (unaligned
+ * where the CPU allows it, bytes where it does not), where a loop of
+ * shifted bytes is tens of bytes of code a field on a 32-bit MCU. */
+static inline void sl_put16(uint8_t *p, uint16_t v) { memcpy(p, &v, 2); }
+static inline void sl_put32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
+static inline void sl_put64(uint8_t *p, uint64_t v) { memcpy(p, &v, 8); }
+#else
 static inline void sl_put16(uint8_t *p, uint16_t v)
 {
     p[0] = (uint8_t)v;
@@ -72,6 +80,7 @@ static inline void sl_put64(uint8_t *p, uint64_t v)
     for (int i = 0; i < 8; i++)
         p[i] = (uint8_t)(v >> (8 * i));
 }
+#endif
 static inline uint16_t sl_get16(const uint8_t *p)
 {
     return (uint16_t)(p[0] | (p[1] << 8));
