@@ -42,8 +42,10 @@ static void configure(void)
 }
 
 /* STORSCOPE_FUZZ_WRITE_SEED=FILE: writes a seed image of this geometry (3
- * streams, a few hundred records, wrapped once) and exits; the committed
- * corpus was made so. */
+ * streams, a few hundred records, wrapped once, then bursts of like
+ * records: format 3's runs) and exits; the committed corpus was made so
+ * (three-streams-wrapped.img by the version-2 library, before the bursts;
+ * three-streams-runs.img as it is now). */
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -68,6 +70,19 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         while (!rc && (rc = sl_pump(&log)) == SL_BUSY)
             rc = 0;
         if (!rc && i % 97 == 0)
+            rc = sl_sync(&log);
+    }
+    /* bursts of one stream at a steady rate and size (runs), one of them
+     * longer than a 1 KiB chunk holds, then short ones between streams */
+    for (uint32_t i = 0; i < 600 && !rc; i++) {
+        memset(rec, (int)i, sizeof(rec));
+        uint32_t burst = i < 200 ? 200 : 3 + i % 5;
+        rc = sl_append(&log, id[(i / burst) % 3], 4000000ull + 10ull * i, rec, 12);
+        if (rc == SL_EFULL)
+            rc = 0;
+        while (!rc && (rc = sl_pump(&log)) == SL_BUSY)
+            rc = 0;
+        if (!rc && i % 150 == 149)
             rc = sl_sync(&log);
     }
     rc = rc ? rc : sl_sync(&log);
