@@ -6,12 +6,19 @@ simulator holds it - `sim:emmc-stm32u5+filex` (FileX built from the
 developer's own copy: -DSTORSCOPE_FILEX_DIR) - and prints every number the
 study publishes for them beside storscope's, with the ratio per cell (for a
 range or a bound the study gives, 1 when it is met), then the shape checks.
-S1's figures are compared in bench/README.md's S1 section (they need the
-RTOS images and their sources). `--params` sets model parameters (e.g. a recalibration to
-try: --params cmd_read=155us,read_access=0); several --params run side by
-side. Virtual time: the figures repeat exactly.
+`--params` sets model parameters (e.g. a recalibration to try: --params
+cmd_read=155us,read_access=0); several --params run side by side. Virtual
+time: the figures repeat exactly.
 
     python3 bench/study.py BIN [--params K=V,...]... [--filex OPTS] [--firmware ELF|JSON]
+                           [--s1 JSON]
+
+--s1 adds S1's figures (section 5.6) from the document of the
+storscope-s1-filex-threadx image: S1 at equal priority on ThreadX + FileX
+over the model as shipped, on QEMU's Cortex-M33 (firmware/run_s1.sh writes
+it as s1-threadx-filex-equal.json; it needs ThreadX's and FileX's sources,
+bench/s1_rtos.sh). The storage task writes and reads directly, as the
+study's one storage thread beside its four worker threads did.
 
 --firmware adds the run where the MCU's CPU counts: the storscope-study-filex
 image (B0, M1, S2 at full scale, FileX on QEMU's Cortex-M33 at 160 MHz,
@@ -146,6 +153,55 @@ CELLS += [
 ]
 
 
+# S1 (section 5.6, Figure 7): throughput by chunk (1 B .. 8 KiB) with 0..4
+# CPU-load tasks at the storage task's priority; the text gives ranges over
+# the chunk sizes and the loss with one task. Cells: the slowest and the
+# fastest chunk where the text gives a range, the loss (read, median over
+# the chunks) with one task.
+def s1_rates(doc, op, tasks):
+    t = doc["tests"][0] if doc and doc.get("tests") else None
+    if not t or t.get("id") != "S1":
+        return []
+    return [p["runs"]["mean"] / KB for p in t["points"]
+            if p["params"]["op"] == op and p["params"]["mode"] == "direct"
+            and p["params"]["load_tasks"] == tasks and "runs" in p]
+
+
+def s1_loss(doc, op, tasks):
+    t = doc["tests"][0] if doc and doc.get("tests") else None
+    if not t or t.get("id") != "S1":
+        return None
+    v = sorted(100 * p["metrics"]["degradation"] for p in t["points"]
+               if p["params"]["op"] == op and p["params"]["mode"] == "direct"
+               and p["params"]["load_tasks"] == tasks and "metrics" in p)
+    return v[len(v) // 2] if v else None
+
+
+def lowest(v):
+    return min(v) if v else None
+
+
+def highest(v):
+    return max(v) if v else None
+
+
+S1_CELLS = [
+    ("S1", "read, no load, slowest chunk (kB/s)", 800, lambda d: lowest(s1_rates(d, "read", 0))),
+    ("S1", "read, no load, fastest chunk (kB/s)", 8000, lambda d: highest(s1_rates(d, "read", 0))),
+    ("S1", "read lost with 1 load task, median over chunks (%)", 50,
+     lambda d: s1_loss(d, "read", 1)),
+    ("S1", "read, 2 load tasks, slowest chunk (kB/s)", 150, lambda d: lowest(s1_rates(d, "read", 2))),
+    ("S1", "read, 2 load tasks, fastest chunk (kB/s)", 1000,
+     lambda d: highest(s1_rates(d, "read", 2))),
+    ("S1", "read, 3 load tasks, slowest chunk (kB/s)", 5, lambda d: lowest(s1_rates(d, "read", 3))),
+    ("S1", "read, 4 load tasks, fastest chunk (kB/s)", 200,
+     lambda d: highest(s1_rates(d, "read", 4))),
+    ("S1", "write, 4 load tasks, slowest chunk (kB/s)", 3, lambda d: lowest(s1_rates(d, "write", 4))),
+    ("S1", "write, 4 load tasks, fastest chunk (kB/s)", 100,
+     lambda d: highest(s1_rates(d, "write", 4))),
+]
+
+
 def judge(v, study):
     """The cell's ratio: v over the study's number; for a range or a bound,
     1 when v satisfies it, else v over the side it misses."""
@@ -270,6 +326,22 @@ WHY = {
     ("M2", "open fit A (ms)"): "as for create with 1 GB free",
     ("M2", "open fit B (per day)"): "as for create with 1 GB free",
     ("M2", "create at the start (ms)"): "as for create with 1 GB free",
+    ("S1", "read, no load, slowest chunk (kB/s)"):
+        "S1's baseline came from a chunk range and iteration scheme other than B0's (the "
+        "reference notes: not a calibration point); the image's 1 B reads are FileX's CPU per "
+        "call as in B0",
+    ("S1", "read, no load, fastest chunk (kB/s)"): "as for the slowest chunk with no load",
+    ("S1", "read lost with 1 load task, median over chunks (%)"):
+        "how the study's ThreadX shared the CPU is not stated (time slice, the worker threads' "
+        "priority against the storage thread's, what a worker does per slice); the image runs "
+        "a 1 ms tick with round robin among equal priorities, the storage task blocked while "
+        "the device works (the load runs meanwhile)",
+    ("S1", "read, 2 load tasks, slowest chunk (kB/s)"): "as for the loss with 1 load task",
+    ("S1", "read, 2 load tasks, fastest chunk (kB/s)"): "as for the loss with 1 load task",
+    ("S1", "read, 3 load tasks, slowest chunk (kB/s)"): "as for the loss with 1 load task",
+    ("S1", "read, 4 load tasks, fastest chunk (kB/s)"): "as for the loss with 1 load task",
+    ("S1", "write, 4 load tasks, slowest chunk (kB/s)"): "as for the loss with 1 load task",
+    ("S1", "write, 4 load tasks, fastest chunk (kB/s)"): "as for the loss with 1 load task",
     ("M2", "close, median (ms)"):
         "FileX's close updates the directory entry in its sector cache: no device time, and the "
         "host run counts no CPU (M2 needs the full 4 GiB medium, which the MCU image cannot "
@@ -286,7 +358,17 @@ def main():
                     "(cluster=512,names=upper); the image gets them too")
     ap.add_argument("--firmware", help="storscope-study-filex.elf (run under qemu-system-arm) "
                     "or the JSON it printed")
+    ap.add_argument("--s1", help="S1's document from the storscope-s1-filex-threadx image "
+                    "(s1-threadx-filex-equal.json)")
     a = ap.parse_args()
+    s1 = None
+    if a.s1:
+        try:
+            s1 = json.load(open(a.s1))
+        except (OSError, ValueError) as e:
+            sys.exit(f"study.py: --s1 {a.s1}: {e}")
+        if not s1_rates(s1, "read", 0):
+            sys.exit(f"study.py: --s1 {a.s1}: no S1 points of the direct mode in it")
     probe = subprocess.run([a.bin, "list", "targets"], capture_output=True, text=True)
     if "+filex" not in probe.stdout:
         print("study.py: skipped: this storscope has no +filex (build it with "
@@ -333,10 +415,34 @@ def main():
                 outside.setdefault(name, []).append((test, label, ratio))
         print(f"| {test} | {label} | {show(study)} | " + " | ".join(cells) + " |")
     col_names += [s[2] for s in stacks]
+    s1_within = s1_measured = 0
+    if s1:
+        print()
+        print("S1 on ThreadX + FileX, the storage task at the load's priority, writing and "
+              "reading directly (the RTOS image; the model as shipped):")
+        print()
+        print("| test | cell | study | ThreadX + FileX on the MCU |")
+        print("| --- | --- | --- | --- |")
+        for test, label, study, get in S1_CELLS:
+            v = get(s1)
+            if v is None:
+                print(f"| {test} | {label} | {show(study)} | - |")
+                continue
+            ratio = judge(v, study)
+            s1_measured += 1
+            s1_within += 0.75 <= ratio <= 1.25
+            print(f"| {test} | {label} | {show(study)} | " +
+                  (f"{v:,.1f}" if abs(v) >= 10 else f"{v:.2f}") + f" ({ratio:.2f}x) |")
+            if not 0.75 <= ratio <= 1.25 and stacks:
+                outside.setdefault(stacks[0][2], []).append((test, label, ratio))
     print()
     print("Cells within +-25 % of the study: " +
           ", ".join(f"{n}: {w} of {m}" for n, w, m in zip(col_names, within, measured)
                     if m))
+    if s1 and stacks:
+        w0, m0 = within[len(cols)], measured[len(cols)]
+        print(f"With S1 ({s1_within} of {s1_measured}): {stacks[0][2]}: {w0 + s1_within} of "
+              f"{m0 + s1_measured} ({100 * (w0 + s1_within) / (m0 + s1_measured):.0f} %)")
     for name, cells in outside.items():
         print()
         print(f"Outside 25 % ({name}), and why:")

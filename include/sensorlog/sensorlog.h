@@ -394,8 +394,10 @@ const struct sl_stream_info *sl_stream_info(const struct sl_log *log, uint16_t i
  * chooses (ms, us, ns, a counter): the log stores how much each record's
  * step from the one before it differs from the step before that, in as
  * few bytes as it needs (1 byte up to 63, 2 up to 8,191, ...; any 64-bit
- * value fits), so samples at a steady rate cost one byte whatever the
- * clock's unit, and gaps of days a few bytes, never a chunk. len is 0 .. sl_record_max():
+ * value fits), so samples at a steady rate cost one header byte whatever
+ * the clock's unit (none in a run of like records of one stream: a few
+ * bytes a chunk), and gaps of days a few bytes, never a chunk. len is
+ * 0 .. sl_record_max():
  * SL_EINVAL beyond; SL_ENOMEM if the record could never fit cfg.buffer. */
 int sl_append(struct sl_log *log, uint16_t stream, uint64_t ts, const void *data, size_t len);
 /* The largest record a chunk holds: chunk_bytes - 68 (4,028 bytes with
