@@ -53,22 +53,52 @@ static uint32_t find_seg(const struct sl_log *log, int by_ts, uint64_t key)
     return (oldest + lo) % n;
 }
 
-/* First chunk of seg that can hold the target: bisection over chunks by
- * their headers alone (a header read costs a command, not a chunk's
- * transfer), an unreadable header counting as past the end. */
+/* First chunk of seg that can hold the target, by its headers alone (a
+ * header read costs a command, not a chunk's transfer), an unreadable
+ * header counting as past the end. The first probe is where the key
+ * should lie if keys grew evenly from the segment's start to the next
+ * one's (both in RAM); from there probes gallop toward the target (2, 4,
+ * 8 ... chunks on) until they pass it, and bisection finishes. A steady
+ * stream, whose guess is off by two chunks at most, takes three reads;
+ * keys that do not grow evenly (a facade's per-file offsets, a clock that
+ * jumped) at most about twice bisection's log2(n). */
 static uint32_t find_chunk(struct sl_log *log, uint32_t seg, int by_ts, uint64_t key)
 {
-    uint32_t lo = log->hdr_chunks, hi = seg_end(log, seg);
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
+    uint32_t lo = log->hdr_chunks, hi = seg_end(log, seg), next = next_seg(log, seg);
+    if (seg == log->cur_seg && log->mount_end)
+        hi = log->mount_end; /* after a mount: where the data ends (the rest is unwritten) */
+    const struct sl_seg_info *s = &log->cfg.segs[seg];
+    /* keys as chunk ends: the largest timestamp so far, or one past the
+     * last sequence number (the target's end is past `key`) */
+    uint64_t end = key + (!by_ts && key < UINT64_MAX);
+    uint64_t klo = by_ts ? s->ts_start : s->first_gseq;
+    uint64_t khi = next != SL_NO_SEG ? (by_ts ? log->cfg.segs[next].ts_start
+                                              : log->cfg.segs[next].first_gseq)
+                   : by_ts ? log->ts_max
+                           : log->next_gseq;
+    uint64_t per = (khi > klo && hi > lo ? (khi - klo) / (hi - lo) : 0) + 1; /* keys a chunk */
+    uint64_t mid = end <= klo ? lo : end >= khi ? hi : lo + (end - klo) / per;
+    int first = -1, after = 0; /* the first probe's answer; -1 once galloping is over */
+    uint32_t jump = 2;
+    for (int probe = 0; lo < hi; probe++) {
+        if (probe && first == after) { /* still on the first probe's side: gallop */
+            mid = after ? (hi - lo > jump ? hi - jump : lo) : lo + jump - 1;
+            jump = jump < 0x40000000u ? 2 * jump : jump;
+        } else if (probe) { /* passed the target: bisection */
+            first = -1;
+            mid = lo + (hi - lo) / 2;
+        }
+        mid = mid < hi ? mid : hi - 1;
         struct sl_chunk_hdr h;
-        int at_or_after = 1;
-        if (sl_read_chunk_hdr(log, seg, mid, &h) == SL_OK)
-            at_or_after = by_ts ? h.ts_hi >= key : h.first_gseq + h.n_records > key;
-        if (at_or_after)
-            hi = mid;
+        after = 1;
+        if (sl_read_chunk_hdr(log, seg, (uint32_t)mid, &h) == SL_OK)
+            after = by_ts ? h.ts_hi >= key : h.first_gseq + h.n_records > key;
+        if (!probe)
+            first = after;
+        if (after)
+            hi = (uint32_t)mid;
         else
-            lo = mid + 1;
+            lo = (uint32_t)mid + 1;
     }
     return lo;
 }

@@ -730,6 +730,81 @@ static void records_as_large_as_a_chunk_holds(void)
     CHECK_EQ(sl_append(&lg, id, 0, data, 400 - 12), SL_OK);
 }
 
+/* A steady stream is found where its timestamps say it should be: the
+ * first header read is a guess between the segment's start and the next
+ * one's (both in RAM), the next steps to the neighbour; bisection alone
+ * took log2(64) = 6 reads. By sequence number the same. */
+static void a_steady_stream_is_found_in_three_header_reads(void)
+{
+    CHECK_EQ(nor_log(1024 * 1024, 64 * 1024), 0); /* 64 chunks a segment */
+    uint16_t id;
+    CHECK_EQ(sl_stream_create(&lg, "imu", &id), 0);
+    uint64_t k = 0, ts = 1;
+    CHECK_EQ(append_rounds(&id, 1, &k, 8000, &ts), 0); /* several segments */
+    CHECK_EQ(sl_sync(&lg), 0);
+    uint64_t most = 0, searches = 0;
+    for (uint64_t want = 1; want < ts; want += 331, searches++) {
+        struct sl_iter it;
+        struct sl_record r;
+        uint64_t reads = cnt.reads;
+        CHECK_EQ(sl_iter_from_ts(&lg, &it, id, want), 0);
+        uint64_t n = cnt.reads - reads;
+        most = n > most ? n : most;
+        CHECK_EQ(sl_iter_next(&it, &r), SL_OK);
+        CHECK_EQ(r.ts, want + (10 - (want - 1) % 10) % 10); /* stamps 1, 11, 21, ... */
+        reads = cnt.reads;
+        CHECK_EQ(sl_iter_from_gseq(&lg, &it, id, r.gseq), 0);
+        n = cnt.reads - reads;
+        most = n > most ? n : most;
+        CHECK_EQ(sl_iter_next(&it, &r), SL_OK);
+        CHECK_EQ(r.ts, want + (10 - (want - 1) % 10) % 10);
+    }
+    CHECK(searches > 200);
+    CHECK(most <= 3);
+    /* after a mount the newest segment's data ends where mount found it,
+     * not at the segment's end: the guess must know */
+    CHECK_EQ(sl_mount(&lg, &cfg), 0);
+    most = 0;
+    for (uint64_t want = ts - 5000; want < ts; want += 97) {
+        struct sl_iter it;
+        struct sl_record r;
+        uint64_t reads = cnt.reads;
+        CHECK_EQ(sl_iter_from_ts(&lg, &it, id, want), 0);
+        uint64_t n = cnt.reads - reads;
+        most = n > most ? n : most;
+        CHECK_EQ(sl_iter_next(&it, &r), SL_OK);
+        CHECK_EQ(r.ts, want + (10 - (want - 1) % 10) % 10);
+    }
+    CHECK(most <= 3);
+
+    /* a clock that jumps (a day, in the middle of a segment) misleads the
+     * guess: the search still finds every record, in at most twice
+     * bisection's reads */
+    CHECK_EQ(nor_log(1024 * 1024, 64 * 1024), 0);
+    CHECK_EQ(sl_stream_create(&lg, "imu", &id), 0);
+    k = 0;
+    ts = 1;
+    CHECK_EQ(append_rounds(&id, 1, &k, 1200, &ts), 0);
+    uint64_t jump_at = ts;
+    ts += 86400000000ull;
+    CHECK_EQ(append_rounds(&id, 1, &k, 1200, &ts), 0);
+    CHECK_EQ(sl_sync(&lg), 0);
+    most = 0;
+    for (uint64_t i = 0; i < 2400; i += 37) {
+        uint64_t want = i < 1200 ? 1 + 10 * i : jump_at + 86400000000ull + 10 * (i - 1200);
+        struct sl_iter it;
+        struct sl_record r;
+        uint64_t reads = cnt.reads;
+        CHECK_EQ(sl_iter_from_ts(&lg, &it, id, want), 0);
+        uint64_t n = cnt.reads - reads;
+        most = n > most ? n : most;
+        CHECK_EQ(sl_iter_next(&it, &r), SL_OK);
+        CHECK_EQ(r.ts, want);
+        CHECK(record_ok(&r, i));
+    }
+    CHECK(most <= 2 * 6 + 1);
+}
+
 static void searches_by_time_and_sequence_read_log_n_chunks(void)
 {
     CHECK_EQ(nor_log(1024 * 1024, 65536), 0);
@@ -1648,6 +1723,8 @@ const struct sts_test_case test_sensorlog_cases[] = {
      steady_rate_fixed_size_costs_bytes_a_chunk_not_a_record},
     {"latest_n_reads_only_the_chunks_they_are_in", latest_n_reads_only_the_chunks_they_are_in},
     {"records_as_large_as_a_chunk_holds", records_as_large_as_a_chunk_holds},
+    {"a_steady_stream_is_found_in_three_header_reads",
+     a_steady_stream_is_found_in_three_header_reads},
     {"searches_by_time_and_sequence_read_log_n_chunks",
      searches_by_time_and_sequence_read_log_n_chunks},
     {"power_cuts_lose_nothing_synced", power_cuts_lose_nothing_synced},
