@@ -734,6 +734,18 @@ static void records_as_large_as_a_chunk_holds(void)
  * first header read is a guess between the segment's start and the next
  * one's (both in RAM), the next steps to the neighbour; bisection alone
  * took log2(64) = 6 reads. By sequence number the same. */
+/* The first record of stream id at or after ts `want` (by_ts), or at
+ * sequence number `want`, into *r; *most grows to the reads the search took. */
+static int search(uint16_t id, int by_ts, uint64_t want, struct sl_record *r, uint64_t *most)
+{
+    struct sl_iter it;
+    uint64_t reads = cnt.reads;
+    int rc = by_ts ? sl_iter_from_ts(&lg, &it, id, want) : sl_iter_from_gseq(&lg, &it, id, want);
+    uint64_t n = cnt.reads - reads;
+    *most = n > *most ? n : *most;
+    return rc ? rc : sl_iter_next(&it, r);
+}
+
 static void a_steady_stream_is_found_in_three_header_reads(void)
 {
     CHECK_EQ(nor_log(1024 * 1024, 64 * 1024), 0); /* 64 chunks a segment */
@@ -743,21 +755,13 @@ static void a_steady_stream_is_found_in_three_header_reads(void)
     CHECK_EQ(append_rounds(&id, 1, &k, 8000, &ts), 0); /* several segments */
     CHECK_EQ(sl_sync(&lg), 0);
     uint64_t most = 0, searches = 0;
+    struct sl_record r;
     for (uint64_t want = 1; want < ts; want += 331, searches++) {
-        struct sl_iter it;
-        struct sl_record r;
-        uint64_t reads = cnt.reads;
-        CHECK_EQ(sl_iter_from_ts(&lg, &it, id, want), 0);
-        uint64_t n = cnt.reads - reads;
-        most = n > most ? n : most;
-        CHECK_EQ(sl_iter_next(&it, &r), SL_OK);
-        CHECK_EQ(r.ts, want + (10 - (want - 1) % 10) % 10); /* stamps 1, 11, 21, ... */
-        reads = cnt.reads;
-        CHECK_EQ(sl_iter_from_gseq(&lg, &it, id, r.gseq), 0);
-        n = cnt.reads - reads;
-        most = n > most ? n : most;
-        CHECK_EQ(sl_iter_next(&it, &r), SL_OK);
-        CHECK_EQ(r.ts, want + (10 - (want - 1) % 10) % 10);
+        uint64_t at = want + (10 - (want - 1) % 10) % 10; /* stamps 1, 11, 21, ... */
+        CHECK_EQ(search(id, 1, want, &r, &most), SL_OK);
+        CHECK_EQ(r.ts, at);
+        CHECK_EQ(search(id, 0, r.gseq, &r, &most), SL_OK);
+        CHECK_EQ(r.ts, at);
     }
     CHECK(searches > 200);
     CHECK(most <= 3);
@@ -766,13 +770,7 @@ static void a_steady_stream_is_found_in_three_header_reads(void)
     CHECK_EQ(sl_mount(&lg, &cfg), 0);
     most = 0;
     for (uint64_t want = ts - 5000; want < ts; want += 97) {
-        struct sl_iter it;
-        struct sl_record r;
-        uint64_t reads = cnt.reads;
-        CHECK_EQ(sl_iter_from_ts(&lg, &it, id, want), 0);
-        uint64_t n = cnt.reads - reads;
-        most = n > most ? n : most;
-        CHECK_EQ(sl_iter_next(&it, &r), SL_OK);
+        CHECK_EQ(search(id, 1, want, &r, &most), SL_OK);
         CHECK_EQ(r.ts, want + (10 - (want - 1) % 10) % 10);
     }
     CHECK(most <= 3);
@@ -792,13 +790,7 @@ static void a_steady_stream_is_found_in_three_header_reads(void)
     most = 0;
     for (uint64_t i = 0; i < 2400; i += 37) {
         uint64_t want = i < 1200 ? 1 + 10 * i : jump_at + 86400000000ull + 10 * (i - 1200);
-        struct sl_iter it;
-        struct sl_record r;
-        uint64_t reads = cnt.reads;
-        CHECK_EQ(sl_iter_from_ts(&lg, &it, id, want), 0);
-        uint64_t n = cnt.reads - reads;
-        most = n > most ? n : most;
-        CHECK_EQ(sl_iter_next(&it, &r), SL_OK);
+        CHECK_EQ(search(id, 1, want, &r, &most), SL_OK);
         CHECK_EQ(r.ts, want);
         CHECK(record_ok(&r, i));
     }
