@@ -158,22 +158,22 @@ CELLS += [
 # the chunk sizes and the loss with one task. Cells: the slowest and the
 # fastest chunk where the text gives a range, the loss (read, median over
 # the chunks) with one task.
-def s1_rates(doc, op, tasks):
+def s1_points(doc, op, tasks):
+    """The direct mode's points of S1 for op with `tasks` load tasks."""
     t = doc["tests"][0] if doc and doc.get("tests") else None
     if not t or t.get("id") != "S1":
         return []
-    return [p["runs"]["mean"] / KB for p in t["points"]
-            if p["params"]["op"] == op and p["params"]["mode"] == "direct"
-            and p["params"]["load_tasks"] == tasks and "runs" in p]
+    return [p for p in t["points"] if p["params"]["op"] == op and
+            p["params"]["mode"] == "direct" and p["params"]["load_tasks"] == tasks]
+
+
+def s1_rates(doc, op, tasks):
+    return [p["runs"]["mean"] / KB for p in s1_points(doc, op, tasks) if "runs" in p]
 
 
 def s1_loss(doc, op, tasks):
-    t = doc["tests"][0] if doc and doc.get("tests") else None
-    if not t or t.get("id") != "S1":
-        return None
-    v = sorted(100 * p["metrics"]["degradation"] for p in t["points"]
-               if p["params"]["op"] == op and p["params"]["mode"] == "direct"
-               and p["params"]["load_tasks"] == tasks and "metrics" in p)
+    v = sorted(100 * p["metrics"]["degradation"] for p in s1_points(doc, op, tasks)
+               if "metrics" in p)
     return v[len(v) // 2] if v else None
 
 

@@ -46,6 +46,18 @@ static void configure(void)
  * records: format 3's runs) and exits; the committed corpus was made so
  * (three-streams-wrapped.img by the version-2 library, before the bursts;
  * three-streams-runs.img as it is now). */
+/* The seed writer's record: appended (dropped when the RAM ring is full),
+ * pumped until the device is idle, then synced when asked. */
+static int seed_record(uint16_t id, uint64_t ts, const uint8_t *rec, size_t len, int sync)
+{
+    int rc = sl_append(&log, id, ts, rec, len);
+    if (rc == SL_EFULL)
+        rc = 0;
+    while (!rc && (rc = sl_pump(&log)) == SL_BUSY)
+        rc = 0;
+    return !rc && sync ? sl_sync(&log) : rc;
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -64,26 +76,14 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     uint8_t rec[24];
     for (uint32_t i = 0; i < 4000 && !rc; i++) {
         memset(rec, (int)i, sizeof(rec));
-        rc = sl_append(&log, id[i % 3], 1000ull * i, rec, 4 + i % 20);
-        if (rc == SL_EFULL)
-            rc = 0;
-        while (!rc && (rc = sl_pump(&log)) == SL_BUSY)
-            rc = 0;
-        if (!rc && i % 97 == 0)
-            rc = sl_sync(&log);
+        rc = seed_record(id[i % 3], 1000ull * i, rec, 4 + i % 20, i % 97 == 0);
     }
     /* bursts of one stream at a steady rate and size (runs), one of them
      * longer than a 1 KiB chunk holds, then short ones between streams */
     for (uint32_t i = 0; i < 600 && !rc; i++) {
         memset(rec, (int)i, sizeof(rec));
         uint32_t burst = i < 200 ? 200 : 3 + i % 5;
-        rc = sl_append(&log, id[(i / burst) % 3], 4000000ull + 10ull * i, rec, 12);
-        if (rc == SL_EFULL)
-            rc = 0;
-        while (!rc && (rc = sl_pump(&log)) == SL_BUSY)
-            rc = 0;
-        if (!rc && i % 150 == 149)
-            rc = sl_sync(&log);
+        rc = seed_record(id[(i / burst) % 3], 4000000ull + 10ull * i, rec, 12, i % 150 == 149);
     }
     rc = rc ? rc : sl_sync(&log);
     FILE *f = fopen(seed, "wb");
