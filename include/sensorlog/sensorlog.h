@@ -38,8 +38,10 @@ extern "C" {
 #define SL_NAME_MAX 15       /* stream name, bytes including the terminating NUL */
 #define SL_MAX_STREAMS 65535 /* stream ids are two bytes; see sl_config.streams */
 #define SL_MAX_PAGES 64      /* catalog pages (a page is one chunk of entries) */
-#define SL_CATALOG_UPDATES 32 /* catalog chunks a segment takes before a fresh one
-                                 starts; bounds what mount reads */
+#define SL_CATALOG_UPDATES 32 /* mount finds every catalog page among the newest
+                                 SL_CATALOG_UPDATES + 1 catalog chunks of a segment
+                                 (the writer rewrites every page in time); bounds
+                                 what mount reads */
 #define SL_MIN_BUFFER 64      /* bytes of cfg.buffer at the least */
 #define SL_MANAGED_PAGE 16384 /* page assumed behind an FTL that does not report one */
 
@@ -116,7 +118,9 @@ struct sl_config {
     /* 0: sl_pump() erases ahead whenever it has nothing else to do. 1: it
      * never does; the caller spends its idle time with sl_maintain(), one
      * erase block per call (a writer with no idle time of its own, such as
-     * a filesystem facade, spreads the erases over its operations). */
+     * a filesystem facade, erases after each operation about as many bytes
+     * as the operation took, or it falls behind and the write that opens a
+     * segment waits for all of its erase). */
     uint8_t manual_maintenance;
     /* Bytes one erase step of the pump (or sl_maintain) erases: the pump's
      * longest step, so what the RAM buffer must outlast. 0 = the device's
@@ -290,7 +294,12 @@ struct sl_log {
     uint32_t max_streams, page_entries, n_pages;
     uint32_t catalog_version;
     uint64_t dirty_pages;        /* pages changed since they were last written */
-    uint32_t cat_updates;        /* catalog chunks written in cur_seg after its header */
+    uint32_t cat_updates;        /* catalog chunks written in cur_seg since its header's
+                                    copy or since the last rewrite of every page began */
+    uint32_t touched_pages;      /* pages updated in cur_seg since its header's copy: the
+                                    others' newest copy is that one (up to 14 pages) */
+    uint32_t refresh_pages;      /* touched pages still to be written again (so mount's
+                                    walk back finds them) before any update */
     uint32_t flight_page;        /* the page being written */
     uint32_t mirror_page;        /* page whose second copy is due; UINT32_MAX none */
     uint32_t last_slot;

@@ -59,6 +59,8 @@ struct sts_slfs {
     uint64_t byte_clock;           /* payload bytes appended: the next record's timestamp */
     uint32_t last_file;            /* file of the last record appended */
     int unsynced;                  /* records may be in RAM: reads sync first */
+    uint64_t paced;                /* chunk slots the log had taken when the facade last
+                                      erased ahead for them */
     struct {
         int used;
         uint32_t file;

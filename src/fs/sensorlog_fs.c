@@ -27,14 +27,41 @@ static int sl_err(int rc)
     return rc == SL_EFULL ? STS_ENOSPC : rc; /* the other codes are storscope's */
 }
 
-/* What an operation needs written, then one erase block of the idle work
- * an I/O task would have done meanwhile: erases are spread one per call. */
+/* Chunk slots the log has taken so far; a segment left early counts whole. */
+static uint64_t chunks_taken(const struct sl_log *log)
+{
+    return (uint64_t)log->seq * log->chunks_per_seg + log->next_chunk;
+}
+
+/* The idle work an I/O task would have done meanwhile: erasing ahead as
+ * many bytes as the log has taken since the last time (at least one
+ * block). One block per call fell behind whenever an operation took more
+ * than a block (a create on NOR: two 4 KiB chunks against one 4 KiB
+ * sector), and the operation that then opened a segment erased all of it
+ * at once. */
+static int erase_ahead(struct sts_slfs *fs)
+{
+    uint64_t taken = chunks_taken(&fs->log);
+    uint64_t owed = (taken - fs->paced) * fs->log.chunk;
+    fs->paced = taken;
+    uint64_t steps = (owed + fs->log.erase_block - 1) / fs->log.erase_block;
+    for (uint64_t i = 0; i < (steps ? steps : 1); i++) {
+        int rc = sl_maintain(&fs->log);
+        if (rc == SL_OK)
+            break; /* enough is erased ahead */
+        if (rc != SL_BUSY)
+            return rc;
+    }
+    return SL_OK;
+}
+
+/* What an operation needs written, then the erases that keep pace with it. */
 static int pump_all(struct sts_slfs *fs)
 {
     int rc;
     while ((rc = sl_pump(&fs->log)) == SL_BUSY)
         ;
-    if (!rc && sl_maintain(&fs->log) < 0)
+    if (!rc && erase_ahead(fs) < 0)
         rc = SL_EIO;
     return sl_err(rc);
 }
@@ -185,7 +212,8 @@ static int fs_sync(void *ctx, sts_fh fh, enum sts_sync_kind kind)
         e->synced_end = last->ts0 + last->len;
         e->synced_crc = e->crc;
     }
-    return STS_OK;
+    /* the bytes are durable whatever this says: it is the next write's room */
+    return sl_err(erase_ahead(fs));
 }
 
 /* Points the iterator at byte `off` of file f: the run holding it gives its
@@ -487,6 +515,7 @@ int sts_slfs_init(struct sts_slfs *fs, const struct sts_slfs_config *cfg, struct
     if (fs->cfg.n_files > fs->log.max_streams)
         fs->cfg.n_files = fs->log.max_streams;
     fs->last_file = UINT32_MAX;
+    fs->paced = chunks_taken(&fs->log);
     out->ops = &slfs_ops;
     out->ctx = fs;
     return STS_OK;

@@ -204,6 +204,7 @@ static int load_catalog(struct sl_log *log, uint32_t seg, uint32_t last, int dep
     log->catalog_version = h.catalog_version;
     uint32_t idx = h.type == SL_CHUNK_CATALOG ? at : h.cat_chunk, page;
     uint64_t seen = 0;
+    uint32_t found = 0;
     int broken = 0;
     for (uint32_t n = 0; idx != SL_NO_CAT && idx >= log->hdr_chunks && n <= SL_CATALOG_UPDATES;
          n++) {
@@ -219,6 +220,8 @@ static int load_catalog(struct sl_log *log, uint32_t seg, uint32_t last, int dep
             seen |= 1ull << k;
             if (sl_catalog_page_decode(log, log->cfg.read_buf + SL_CHUNK_HDR, h.used))
                 broken = 1;
+            else if (++found == log->n_pages)
+                break; /* every page found: older copies say nothing newer */
         }
         idx = h.cat_chunk;
     }

@@ -4,7 +4,11 @@
  * task stays in control of its timing. */
 #include "sl_internal.h"
 
-enum { FLIGHT_NONE, FLIGHT_DATA, FLIGHT_CATALOG, FLIGHT_HEADER };
+/* FLIGHT_REFRESH: a page written again so that mount finds it among the
+ * newest catalog chunks (SL_REFRESH_MAX_PAGES); one copy is enough, the
+ * page's earlier copies say the same (a change not yet written stays dirty
+ * and goes after, twice). */
+enum { FLIGHT_NONE, FLIGHT_DATA, FLIGHT_CATALOG, FLIGHT_HEADER, FLIGHT_REFRESH };
 
 static uint64_t now(const struct sl_log *log)
 {
@@ -353,6 +357,17 @@ static int program(struct sl_log *log, uint64_t addr, uint8_t *buf, uint32_t use
     return ops->program(log->cfg.bd.ctx, addr, buf, n);
 }
 
+/* Catalog chunks after which the pages updated in the segment are written
+ * again, so that mount, which walks back at most SL_CATALOG_UPDATES + 1
+ * catalog chunks (the bound a version-3 reader keeps), finds each page's
+ * newest copy among them or in the segment's header copy. A rewrite takes
+ * at most P + 1 chunks (a pending mirror, then one copy a page; updates
+ * wait), so from a rewrite cut part-way the walk reaches back through the
+ * cycle before it and that cycle's rewrite: T + P <= 33 with T = 32 - P.
+ * With more than 14 pages a cycle would leave too few chunks for updates:
+ * a fresh segment after 32 catalog chunks, whose header's copy holds all. */
+#define SL_REFRESH_MAX_PAGES 14u
+
 /* What a finished write means for the log. */
 static void written(struct sl_log *log)
 {
@@ -370,18 +385,30 @@ static void written(struct sl_log *log)
         log->mount_end = 0;
         log->cat_chunk = SL_NO_CAT;
         log->cat_updates = 0;
+        log->touched_pages = log->refresh_pages = 0;
         log->dirty_pages = 0; /* they carry every page */
         log->mirror_page = SL_NO_PAGE;
         return;
     }
-    if (what == FLIGHT_CATALOG) {
-        /* an update is written twice, in consecutive chunks: one damaged
-         * copy does not lose a stream's name (mount reads the other) */
-        if (log->next_chunk >= log->hdr_chunks)
-            log->mirror_page = log->mirror_page == SL_NO_PAGE ? log->flight_page : SL_NO_PAGE;
+    if (what != FLIGHT_DATA) { /* a catalog page */
+        uint32_t bit = 1u << (log->flight_page & 31); /* kept only up to 14 pages */
+        if (log->next_chunk >= log->hdr_chunks) {
+            /* an update is written twice, in consecutive chunks: one damaged
+             * copy does not lose a stream's name (mount reads the other) */
+            if (what == FLIGHT_CATALOG)
+                log->mirror_page = log->mirror_page == SL_NO_PAGE ? log->flight_page
+                                                                  : SL_NO_PAGE;
+            log->touched_pages |= bit;
+            log->refresh_pages &= ~bit;
+            if (++log->cat_updates >= SL_CATALOG_UPDATES - log->n_pages) {
+                log->cat_updates = 0;
+                if (log->n_pages > SL_REFRESH_MAX_PAGES)
+                    log->next_chunk = log->chunks_per_seg; /* a fresh segment */
+                else
+                    log->refresh_pages = log->touched_pages;
+            }
+        }
         log->cat_chunk = (uint16_t)log->next_chunk;
-        if (log->next_chunk >= log->hdr_chunks && ++log->cat_updates >= SL_CATALOG_UPDATES)
-            log->next_chunk = log->chunks_per_seg; /* a fresh segment: mount reads stay few */
     } else {
         log->staged = log->staged_records = log->staged_data = 0;
     }
@@ -486,7 +513,7 @@ static int open_segment(struct sl_log *log)
 
 /* Writes catalog page k as the next chunk; it links to the catalog chunk
  * before it, so mount can walk the updates back. */
-static int write_page(struct sl_log *log, uint32_t k)
+static int write_page(struct sl_log *log, uint32_t k, int what)
 {
     uint8_t *buf = log->cfg.read_buf;
     log->read_gen++;
@@ -502,14 +529,19 @@ static int write_page(struct sl_log *log, uint32_t k)
     sl_chunk_seal(log, buf, &h);
     log->dirty_pages &= ~(1ull << k); /* a change from here on dirties it again */
     return program(log, sl_chunk_addr(log, log->cur_seg, log->next_chunk), buf,
-                   SL_CHUNK_HDR + (uint32_t)used, FLIGHT_CATALOG);
+                   SL_CHUNK_HDR + (uint32_t)used, what);
 }
 
+/* In 32-bit halves: a 64-bit shift is a dozen instructions on a 32-bit MCU. */
 static uint32_t lowest_bit(uint64_t v)
 {
-    uint32_t k = 0;
-    while (!(v & 1)) {
-        v >>= 1;
+    uint32_t w = (uint32_t)v, k = 0;
+    if (!w) {
+        w = (uint32_t)(v >> 32);
+        k = 32;
+    }
+    while (!(w & 1)) {
+        w >>= 1;
         k++;
     }
     return k;
@@ -582,16 +614,17 @@ static int pump_step(struct sl_log *log)
     if (log->cur_seg == SL_NO_SEG || log->next_chunk >= log->chunks_per_seg)
         return finish(log, open_segment(log));
     if (log->next_chunk < log->hdr_chunks) /* the new segment's copy of the catalog */
-        return finish(log, write_page(log, log->next_chunk - 1));
-    if (log->mirror_page != SL_NO_PAGE) {
-        uint32_t k = log->mirror_page;
+        return finish(log, write_page(log, log->next_chunk - 1, FLIGHT_CATALOG));
+    if (log->mirror_page != SL_NO_PAGE || log->refresh_pages) {
+        int mirror = log->mirror_page != SL_NO_PAGE;
+        uint32_t k = mirror ? log->mirror_page : lowest_bit(log->refresh_pages);
         uint64_t dirty = log->dirty_pages; /* a change since is still to be written */
-        int rc = write_page(log, k);
+        int rc = write_page(log, k, mirror ? FLIGHT_CATALOG : FLIGHT_REFRESH);
         log->dirty_pages = dirty;
         return finish(log, rc);
     }
     if (log->dirty_pages)
-        return finish(log, write_page(log, lowest_bit(log->dirty_pages)));
+        return finish(log, write_page(log, lowest_bit(log->dirty_pages), FLIGHT_CATALOG));
     int full = stage(log);
     sl_lock(log);
     int sync_due = log->sync_wanted && log->taken >= log->sync_target;
