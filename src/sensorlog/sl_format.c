@@ -330,10 +330,14 @@ int sl_read_chunk(struct sl_log *log, uint32_t seg, uint32_t chunk, struct sl_ch
     return sl_read_chunk_into(log, seg, chunk, log->cfg.read_buf, h);
 }
 
-int sl_chunk_written(const uint8_t *buf, uint32_t seg_seq, uint32_t index)
+int sl_chunk_written(const uint8_t *buf, uint32_t seg_seq, uint32_t index, uint64_t first_gseq)
 {
-    return sl_get16(buf) == SL_CHUNK_MAGIC && sl_get32(buf + 8) == seg_seq &&
-           sl_get16(buf + 14) == index;
+    /* a flip, or 8 bytes in a row, spoils at most two of these four
+     * fields; an earlier lap's chunk matches magic and index but neither
+     * number, a blank one none */
+    int seq = sl_get32(buf + 8) == seg_seq, gseq = sl_get64(buf + 16) == first_gseq;
+    int votes = seq + gseq + (sl_get16(buf) == SL_CHUNK_MAGIC) + (sl_get16(buf + 14) == index);
+    return votes >= 2 && (seq || gseq);
 }
 
 /* A run's records take no header byte and may hold no data: the writer

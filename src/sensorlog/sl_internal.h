@@ -216,10 +216,12 @@ int sl_read_chunk_hdr(struct sl_log *log, uint32_t seg, uint32_t chunk, struct s
 /* Completes the device operation in flight, if any (what the pump started
  * on the non-blocking path), so the device and the read buffer are free. */
 int sl_settle(struct sl_log *log);
-/* 1 when read_buf holds a chunk that was written as chunk `index` of
- * segment seg_seq (magic, sequence number and index) whatever its CRC says:
- * a chunk written and later damaged, as opposed to one never written. */
-int sl_chunk_written(const uint8_t *buf, uint32_t seg_seq, uint32_t index);
+/* 1 when buf holds a chunk that was written as chunk `index` of segment
+ * seg_seq whatever its CRCs say: a chunk written and later damaged (or
+ * torn), as opposed to one never written or an earlier lap's. Two of magic,
+ * segment number, index and first record number (first_gseq, what the
+ * chunk before it implies) must match, one of them a number. */
+int sl_chunk_written(const uint8_t *buf, uint32_t seg_seq, uint32_t index, uint64_t first_gseq);
 /* The most records one chunk can hold. */
 uint32_t sl_chunk_max_records(const struct sl_log *log);
 /* After format: opens the first segment, writes its catalog, flushes. */

@@ -281,8 +281,11 @@ int sl_mount(struct sl_log *log, const struct sl_config *cfg)
             last--;
             damaged++;
         }
+        /* the first record number of the chunk after the last that checks
+         * (when no damaged chunk lies between them; else it does not match) */
+        uint64_t expect = last < log->hdr_chunks ? hs->first_gseq : h.first_gseq + h.n_records;
         if (end < log->chunks_per_seg && sl_read_raw(log, head, end) == SL_OK &&
-            sl_chunk_written(log->cfg.read_buf, hs->seq, end))
+            sl_chunk_written(log->cfg.read_buf, hs->seq, end, expect))
             damaged++; /* written, then damaged: not a torn tail */
         if (last >= log->hdr_chunks) {
             log->next_gseq = h.first_gseq + h.n_records;

@@ -339,7 +339,9 @@ static int load(struct sl_iter *it)
         /* the end of the segment's data, or a chunk written and then
          * damaged: its header still names its place, or the chunk after it
          * checks. A damaged one is passed over and counted, never returned */
-        int written = sl_chunk_written(it->buf, it->seg_seq, it->chunk);
+        int written = sl_chunk_written(it->buf, it->seg_seq, it->chunk,
+                                       it->seg_end_gseq ? it->seg_end_gseq
+                                                        : log->cfg.segs[it->seg].first_gseq);
         int damaged = it->chunk + 1 < seg_end(log, it->seg) &&
                       sl_read_chunk_into(log, it->seg, it->chunk + 1, it->buf, &h) == SL_OK;
         if (!damaged) {
