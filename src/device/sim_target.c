@@ -133,10 +133,12 @@ static void slfs_free(struct slfs_mem *m)
 
 /* sensorlog over the model: chunks of 8 KiB or the medium's page if that is
  * larger (16 KiB on the eMMC and SD models: a chunk never shares a page with
- * one already synced; a catalog page then holds 339 or 680 files), segments
- * of 1 MiB on managed media and of 64 chunks on raw flash (erased block by
- * block: a large one keeps a writer that must wait for it waiting longer),
- * a 256 KiB RAM buffer. */
+ * one already synced; a catalog page then holds 339 or 680 files), on raw
+ * flash no larger than its erase block (NOR: 4 KiB, so a create - a catalog
+ * page written twice - takes two sectors to erase, not four), segments of
+ * 1 MiB (the facade erases ahead as it writes, so a large segment costs no
+ * wait; each segment opens with a copy of the catalog, 14 chunks of 4 KiB
+ * for 2048 files), a 256 KiB RAM buffer. */
 static int slfs_open(struct sim_target *st, struct sts_bd bd, const struct sts_target_spec *spec,
                      uint64_t base, struct sts_fs *out, char *err, size_t errlen)
 {
@@ -162,10 +164,11 @@ static int slfs_open(struct sim_target *st, struct sts_bd bd, const struct sts_t
         struct sl_layout l;
         struct sl_config probe = {.bd = bd};
         (void)sl_layout(&probe, &l); /* only its page size is wanted here */
-        chunk = l.page_bytes > 8192 ? l.page_bytes : 8192;
+        chunk = raw && g.erase_size >= 1024 && g.erase_size < 8192 ? g.erase_size : 8192;
+        chunk = l.page_bytes > chunk ? l.page_bytes : chunk;
     }
     if (!seg)
-        seg = raw ? 64 * chunk : 1u << 20;
+        seg = 1u << 20;
     if (raw && g.erase_size > seg)
         seg = g.erase_size;
     struct slfs_mem *m = calloc(1, sizeof(*m));
