@@ -61,6 +61,9 @@ struct sts_slfs {
     int unsynced;                  /* records may be in RAM: reads sync first */
     uint64_t paced;                /* chunk slots the log had taken when the facade last
                                       erased ahead for them */
+    uint32_t paced_seq;            /* the log's segment number then */
+    uint64_t carried;              /* bytes of segments' header and catalog copies not yet
+                                      matched by erasing ahead */
     struct {
         int used;
         uint32_t file;

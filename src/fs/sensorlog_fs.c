@@ -34,23 +34,38 @@ static uint64_t chunks_taken(const struct sl_log *log)
 }
 
 /* The idle work an I/O task would have done meanwhile: erasing ahead as
- * many bytes as the log has taken since the last time (at least one
- * block). One block per call fell behind whenever an operation took more
- * than a block (a create on NOR: two 4 KiB chunks against one 4 KiB
- * sector), and the operation that then opened a segment erased all of it
- * at once. */
+ * many bytes as the operation took, at least one block. One block per
+ * operation fell behind whenever an operation took more (a create on NOR:
+ * two chunks), and the operation that then opened a segment erased all of
+ * it at once. The header and catalog copy a segment opens with (14 chunks
+ * for 2,048 files) are not the operation's own: they are carried, and each
+ * operation pays SLFS_ERASES_CARRIED blocks of them, so the one that opens
+ * a segment does not wait for all. The segment holds hundreds of chunks:
+ * the carried blocks are paid long before the next one is needed. */
+#define SLFS_ERASES_CARRIED 4u
+
 static int erase_ahead(struct sts_slfs *fs)
 {
-    uint64_t taken = chunks_taken(&fs->log);
-    uint64_t owed = (taken - fs->paced) * fs->log.chunk;
+    const struct sl_log *log = &fs->log;
+    uint64_t taken = chunks_taken(log), block = log->erase_block;
+    uint64_t opened = (uint64_t)(log->seq - fs->paced_seq) * log->hdr_chunks;
+    uint64_t own = taken - fs->paced > opened ? taken - fs->paced - opened : 0;
+    fs->carried += opened * log->chunk;
     fs->paced = taken;
-    uint64_t steps = (owed + fs->log.erase_block - 1) / fs->log.erase_block;
+    fs->paced_seq = log->seq;
+    uint64_t carry = fs->carried / block < SLFS_ERASES_CARRIED ? fs->carried / block
+                                                                : SLFS_ERASES_CARRIED;
+    uint64_t steps = (own * log->chunk + block - 1) / block + carry;
     for (uint64_t i = 0; i < (steps ? steps : 1); i++) {
         int rc = sl_maintain(&fs->log);
-        if (rc == SL_OK)
-            break; /* enough is erased ahead */
+        if (rc == SL_OK) { /* enough is erased ahead */
+            fs->carried = 0;
+            break;
+        }
         if (rc != SL_BUSY)
             return rc;
+        if (i >= steps - carry && fs->carried) /* a carried block paid */
+            fs->carried = fs->carried > block ? fs->carried - block : 0;
     }
     return SL_OK;
 }
@@ -516,6 +531,7 @@ int sts_slfs_init(struct sts_slfs *fs, const struct sts_slfs_config *cfg, struct
         fs->cfg.n_files = fs->log.max_streams;
     fs->last_file = UINT32_MAX;
     fs->paced = chunks_taken(&fs->log);
+    fs->paced_seq = fs->log.seq;
     out->ops = &slfs_ops;
     out->ctx = fs;
     return STS_OK;
