@@ -32,6 +32,7 @@
 #include <string.h>
 
 #define MAX_STREAMS 8   /* catalog slots: small, so slots are reused */
+#define MAX_SLOTS 128   /* the most a configuration asks for */
 #define MAX_INC 4096    /* stream incarnations in one trial */
 #define MAX_RECORDS (1u << 20)
 #define NO_INC 0xFFFFu /* a record the oracle forgot */
@@ -50,30 +51,36 @@ struct sweep_config {
     uint32_t erase_slice_ns; /* cfg.erase_slice_ns: erases suspended between slices */
     uint32_t record_len;   /* every record this long, in bursts of one stream (format 3's
                               runs form); 0: 8 .. 48 bytes, streams at random */
+    uint32_t max_streams;  /* catalog slots; 0: MAX_STREAMS (one page) */
+    uint32_t catalog_pct;  /* percent of steps that create or delete a stream; 0: 7 */
 };
 
 /* Media small enough that the workload recycles every segment several
  * times within the commands swept. */
 static const struct sweep_config configs[] = {
-    {"nor-defaults", "nor-spi", 256u << 10, 0, 0, 0, 0, 900, 0, 0, 0, 0},
-    {"nor-1k-chunks", "nor-spi", 128u << 10, 0, 1024, 8192, 0, 900, 0, 0, 0, 0},
+    {"nor-defaults", "nor-spi", 256u << 10, 0, 0, 0, 0, 900, 0, 0, 0, 0, 0, 0},
+    {"nor-1k-chunks", "nor-spi", 128u << 10, 0, 1024, 8192, 0, 900, 0, 0, 0, 0, 0, 0},
     /* 2 MiB in 1 KiB chunks: the default segment (16 KiB) doubles to 32 KiB */
-    {"nor-doubled-segments", "nor-spi", 2u << 20, 0, 1024, 0, 0, 7200, 0, 0, 0, 0},
+    {"nor-doubled-segments", "nor-spi", 2u << 20, 0, 1024, 0, 0, 7200, 0, 0, 0, 0, 0, 0},
     /* the pump erases 64 KiB blocks (SPI NOR's large erase): cuts inside one */
-    {"nor-large-erase", "nor-spi", 1u << 20, 0, 1024, 64u << 10, 0, 900, 64u << 10, 0, 0, 0},
+    {"nor-large-erase", "nor-spi", 1u << 20, 0, 1024, 64u << 10, 0, 900, 64u << 10, 0, 0, 0, 0, 0},
     /* a log formatted over an old one: its segments must never come back */
-    {"nor-reformatted", "nor-spi", 256u << 10, 0, 1024, 16u << 10, 0, 900, 0, 1, 0, 0},
-    {"emmc-reformatted", "emmc-stm32u5", 2u << 20, 256u << 10, 0, 0, 0, 900, 0, 1, 0, 0},
-    {"nand-defaults", "nand-slc", 1u << 20, 0, 0, 0, 0, 900, 0, 0, 0, 0},
-    {"emmc-defaults", "emmc-stm32u5", 2u << 20, 256u << 10, 0, 0, 0, 900, 0, 0, 0, 0},
-    {"emmc-nonblocking", "emmc-stm32u5", 2u << 20, 256u << 10, 0, 0, 1, 900, 0, 0, 0, 0},
-    {"sd-defaults", "sd-consumer", 2u << 20, 256u << 10, 0, 0, 0, 900, 0, 0, 0, 0},
+    {"nor-reformatted", "nor-spi", 256u << 10, 0, 1024, 16u << 10, 0, 900, 0, 1, 0, 0, 0, 0},
+    {"emmc-reformatted", "emmc-stm32u5", 2u << 20, 256u << 10, 0, 0, 0, 900, 0, 1, 0, 0, 0, 0},
+    {"nand-defaults", "nand-slc", 1u << 20, 0, 0, 0, 0, 900, 0, 0, 0, 0, 0, 0},
+    {"emmc-defaults", "emmc-stm32u5", 2u << 20, 256u << 10, 0, 0, 0, 900, 0, 0, 0, 0, 0, 0},
+    {"emmc-nonblocking", "emmc-stm32u5", 2u << 20, 256u << 10, 0, 0, 1, 900, 0, 0, 0, 0, 0, 0},
+    {"sd-defaults", "sd-consumer", 2u << 20, 256u << 10, 0, 0, 0, 900, 0, 0, 0, 0, 0, 0},
     /* erases suspended every 1 ms (SPI NOR erase suspend): cuts between the
      * slices, with writes in between, and in a suspended 64 KiB block */
-    {"nor-sliced-erase", "nor-spi", 256u << 10, 0, 1024, 16u << 10, 0, 900, 0, 0, 1000000, 0},
-    {"nor-large-sliced", "nor-spi", 512u << 10, 0, 1024, 64u << 10, 0, 1800, 64u << 10, 0, 5000000, 0},
+    {"nor-sliced-erase", "nor-spi", 256u << 10, 0, 1024, 16u << 10, 0, 900, 0, 0, 1000000, 0, 0, 0},
+    {"nor-large-sliced", "nor-spi", 512u << 10, 0, 1024, 64u << 10, 0, 1800, 64u << 10, 0, 5000000, 0, 0, 0},
     /* fixed-size records in bursts: runs, cut anywhere in them */
-    {"nor-runs", "nor-spi", 256u << 10, 0, 0, 0, 0, 900, 0, 0, 0, 12},
+    {"nor-runs", "nor-spi", 256u << 10, 0, 0, 0, 0, 900, 0, 0, 0, 12, 0, 0},
+    /* a catalog of 3 pages, streams created and deleted at 35 % of steps:
+     * segments fill with catalog updates and the updated pages are written
+     * again every 29 catalog chunks, cut anywhere in that */
+    {"nor-catalog-pages", "nor-spi", 256u << 10, 0, 1024, 64u << 10, 0, 900, 0, 0, 0, 0, 120, 35},
 };
 
 static uint8_t *got;      /* by timestamp: the record was read back */
@@ -99,7 +106,7 @@ struct trial {
     struct sl_config cfg;
     struct sl_log log;
     struct sl_seg_info *segs;
-    struct sl_stream_info streams[MAX_STREAMS];
+    struct sl_stream_info streams[MAX_SLOTS];
     uint8_t *ring, *chunk_buf, *read_buf;
     struct inc inc[MAX_INC];
     uint32_t n_inc;
@@ -182,7 +189,7 @@ static int trial_init(struct trial *t, const struct sweep_config *c, uint64_t se
     t->cfg.segs = t->segs;
     t->cfg.n_segs = 4096;
     t->cfg.streams = t->streams;
-    t->cfg.max_streams = MAX_STREAMS;
+    t->cfg.max_streams = c->max_streams ? c->max_streams : MAX_STREAMS;
     memset(t->inc, 0, sizeof(t->inc));
     t->n_inc = 0;
     t->ts = 1;
@@ -291,14 +298,15 @@ static int workload(struct trial *t, uint32_t steps)
     int rc = SL_OK;
     for (uint32_t step = 0; step < steps && !rc; step++) {
         uint32_t dice = (uint32_t)sts_rng_below(&t->rng, 100);
-        if (dice < 4 || alive_count(t) == 0) {
+        uint32_t cat = t->c->catalog_pct ? t->c->catalog_pct : 7;
+        if (dice < cat * 4 / 7 || alive_count(t) == 0) {
             rc = create(t);
-        } else if (dice < 7 && alive_count(t) > 1) {
+        } else if (dice < cat && alive_count(t) > 1) {
             int i = pick_alive(t);
             rc = sl_stream_delete(&t->log, t->inc[i].id);
             t->inc[i].alive = 0;
             t->inc[i].deleted_unsynced = 1;
-        } else if (dice < 22) {
+        } else if (dice < cat + 15) {
             rc = sync_all(t);
         } else {
             int i = pick_alive(t);
