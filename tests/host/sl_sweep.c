@@ -733,6 +733,16 @@ int main(int argc, char **argv)
             return 2;
         }
     }
+    int known = !only;
+    for (size_t ci = 0; ci < sizeof(configs) / sizeof(configs[0]) && !known; ci++)
+        known = !strcmp(only, configs[ci].name);
+    if (!known) { /* a typo would otherwise sweep nothing and pass */
+        fprintf(stderr, "%s: no configuration named '%s'; they are:", argv[0], only);
+        for (size_t ci = 0; ci < sizeof(configs) / sizeof(configs[0]); ci++)
+            fprintf(stderr, " %s", configs[ci].name);
+        fprintf(stderr, "\n");
+        return 2;
+    }
     static struct trial t;
     uint64_t total_cuts = 0, total_lost_trials = 0, total_flips = 0, flip_bad = 0;
     uint64_t flip_lost_records = 0, flip_reported = 0, rerr_trials = 0, rerr_bad = 0;
