@@ -106,9 +106,13 @@ struct sl_config {
      * block and of the chunk. Larger segments mean fewer headers to read at
      * mount but coarser retention (a whole segment is evicted at once).
      * 0 = max(erase block, 16 chunks), doubled until the log has at most
-     * 64 segments (a 16 MiB NOR: 256 KiB; 256 MiB of eMMC: 4 MiB), so the
-     * headers cost little and mount reads at most 64 of them; a segment
-     * is then 1/64 of the log, the unit the oldest data goes in. */
+     * 64 segments, and on while a segment is under 128 chunks and the log
+     * keeps 16 segments or more (a 16 MiB NOR: 512 KiB, 32 segments; 256
+     * MiB of eMMC: 4 MiB, 64), so mount reads at most 64 headers and a
+     * segment's header and catalog page, erased every lap like its data,
+     * are 1/64 of it or less where the log is large enough (with 64-chunk
+     * segments, 3 % more wear than the records need); a segment is then
+     * 1/16 to 1/64 of the log, the unit the oldest data goes in. */
     uint32_t segment_bytes;
     /* Free-space floor: segments kept erased ahead of the writer. Erasing
      * happens in idle pumps, never in front of a write, as long as appends

@@ -52,13 +52,17 @@ static int layout(const struct sl_config *cfg, struct sl_layout *out, struct sts
     uint32_t seg = cfg->segment_bytes;
     uint64_t size = cfg->size ? cfg->size : g.capacity - cfg->offset;
     if (!seg) {
-        /* a segment's header and catalog chunks are overhead (0.22 of the
-         * data with 16-chunk segments on NOR) and mount reads one header
-         * per segment: at most 64 segments, each doubled from the smallest
-         * (max(erase block, 16 chunks)), which stays a multiple of both */
+        /* mount reads one header per segment: at most 64 segments, each
+         * doubled from the smallest (max(erase block, 16 chunks)), which
+         * stays a multiple of both. A segment's header and catalog page are
+         * erased every lap like its data (on NOR, two sectors of a 64-sector
+         * segment: 3 % more wear than the records need), so a segment under
+         * 128 chunks doubles on while the log keeps 16 of them or more (the
+         * step the oldest data goes in and the reserve erased ahead stay
+         * 1/16 of the log or less) */
         seg = erase > 16 * chunk ? erase : 16 * chunk;
-        while (size >= 65ull * seg && seg <= UINT32_MAX / 4) /* size / seg > 64 */
-            seg *= 2;
+        while (size >= (seg < 128 * chunk ? 32ull : 65ull) * seg && seg <= UINT32_MAX / 4)
+            seg *= 2; /* size / seg > 64, or >= 32 while under 128 chunks */
     }
     *out = (struct sl_layout){page, chunk, seg, erase, size / seg, raw};
     if (page % prog || chunk < SL_MIN_CHUNK || chunk % page ||

@@ -60,7 +60,7 @@ struct sweep_config {
 static const struct sweep_config configs[] = {
     {"nor-defaults", "nor-spi", 256u << 10, 0, 0, 0, 0, 900, 0, 0, 0, 0, 0, 0},
     {"nor-1k-chunks", "nor-spi", 128u << 10, 0, 1024, 8192, 0, 900, 0, 0, 0, 0, 0, 0},
-    /* 2 MiB in 1 KiB chunks: the default segment (16 KiB) doubles to 32 KiB */
+    /* 2 MiB in 1 KiB chunks: the default segment (16 KiB) doubles to 128 KiB */
     {"nor-doubled-segments", "nor-spi", 2u << 20, 0, 1024, 0, 0, 7200, 0, 0, 0, 0, 0, 0},
     /* the pump erases 64 KiB blocks (SPI NOR's large erase): cuts inside one */
     {"nor-large-erase", "nor-spi", 1u << 20, 0, 1024, 64u << 10, 0, 900, 64u << 10, 0, 0, 0, 0, 0},

@@ -1525,23 +1525,39 @@ static void layout_defaults_are_what_the_header_says(void)
     struct sl_layout l;
     /* raw NOR: the program unit is the page; chunk max(page, 4 KiB);
      * segment max(erase block, 16 chunks) = 64 KiB, doubled to 256 KiB so
-     * the 16 MiB hold at most 64 segments */
+     * the 16 MiB hold at most 64 segments, and once more so that a
+     * segment's header and catalog page (2 chunks) are 1/128 of it, not
+     * 1/32: 32 segments */
     fake_geo = (struct sts_bd_geometry){.capacity = 16u << 20, .prog_size = 256,
                                         .erase_size = 4096, .flags = STS_BD_NEEDS_ERASE};
     CHECK_EQ(sl_layout(&c, &l), 0);
     CHECK(l.raw && l.page_bytes == 256 && l.chunk_bytes == 4096 && l.erase_bytes == 4096);
-    CHECK_EQ(l.segment_bytes, 262144);
-    CHECK_EQ(l.segments, 64);
-    /* a small one keeps the smallest: 1 MiB in 64 KiB segments (16) */
+    CHECK_EQ(l.segment_bytes, 524288);
+    CHECK_EQ(l.segments, 32);
+    /* a small one keeps the smallest: 1 MiB in 64 KiB segments (16); 2 MiB
+     * doubles once, to 16 segments of 128 KiB, and no further (8 is too few) */
     fake_geo.capacity = 1u << 20;
     CHECK_EQ(sl_layout(&c, &l), 0);
     CHECK_EQ(l.segment_bytes, 65536);
     CHECK_EQ(l.segments, 16);
+    fake_geo.capacity = 2u << 20;
+    CHECK_EQ(sl_layout(&c, &l), 0);
+    CHECK_EQ(l.segment_bytes, 131072);
+    CHECK_EQ(l.segments, 16);
+    /* 1 GiB of NOR: 64 segments of 16 MiB (4,096 chunks) */
+    fake_geo.capacity = 1u << 30;
+    CHECK_EQ(sl_layout(&c, &l), 0);
+    CHECK_EQ(l.segment_bytes, 16u << 20);
     /* managed media that report no page: 16 KiB pages, so 16 KiB chunks */
     fake_geo = (struct sts_bd_geometry){.capacity = 64u << 20, .prog_size = 512};
     CHECK_EQ(sl_layout(&c, &l), 0);
     CHECK(!l.raw && l.page_bytes == 16384 && l.chunk_bytes == 16384);
-    CHECK_EQ(l.segment_bytes, 64 * 16384); /* 16 chunks doubled twice: 64 segments */
+    CHECK_EQ(l.segment_bytes, 128 * 16384); /* 16 chunks doubled 3 times: 32 segments */
+    /* 256 MiB: 64 segments of 4 MiB, 256 chunks each, already past 128 */
+    fake_geo.capacity = 256u << 20;
+    CHECK_EQ(sl_layout(&c, &l), 0);
+    CHECK_EQ(l.segment_bytes, 4u << 20);
+    fake_geo.capacity = 64u << 20;
     /* ... one that reports 4 KiB pages gets 4 KiB chunks; page_bytes overrides */
     fake_geo.page_size = 4096;
     CHECK_EQ(sl_layout(&c, &l), 0);
