@@ -204,7 +204,20 @@ static int fs_write(void *ctx, sts_fh fh, const void *buf, size_t len, size_t *d
         *done += n;
         fs->handles[fh].pos += n;
     }
-    return STS_OK;
+    /* An I/O task writes a chunk once it is full, not when the next sync
+     * comes: left in RAM until then, a second's chunks and their erases all
+     * fell on the sync, and on an aged NOR a sync took over a second. The
+     * erases follow only a chunk written (a pump that only staged records
+     * took nothing to erase for) */
+    if (fs->log.fill < fs->log.chunk)
+        return STS_OK;
+    uint64_t before = chunks_taken(&fs->log);
+    int rc;
+    while ((rc = sl_pump(&fs->log)) == SL_BUSY)
+        ;
+    if (!rc && chunks_taken(&fs->log) != before && erase_ahead(fs) < 0)
+        rc = SL_EIO;
+    return sl_err(rc);
 }
 
 static int fs_sync(void *ctx, sts_fh fh, enum sts_sync_kind kind)
