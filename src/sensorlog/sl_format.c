@@ -161,12 +161,15 @@ size_t sl_catalog_page_encode(const struct sl_log *log, uint32_t k, uint8_t *p)
 {
     uint32_t first = k * log->page_entries, n = log->max_streams - first;
     n = n < log->page_entries ? n : log->page_entries;
+    /* up to the last slot this segment's copies cover: a reader leaves the
+     * slots past n as the copies before said, and those were free */
+    const struct sl_stream_info *s = log->streams + first;
+    while (n && !s[n - 1].id && s[n - 1].in_pages != (uint8_t)log->seq)
+        n--;
     sl_put16(p, (uint16_t)k);
-    sl_put16(p + 2, (uint16_t)n);
-    sl_put32(p + 4, 0);
+    sl_put16(p + 2, (uint16_t)n); /* the spare word after them is the caller's */
     uint8_t *e = p + SL_CAT_PAGE_HDR;
-    for (uint32_t i = 0; i < n; i++, e += SL_CAT_ENTRY) {
-        const struct sl_stream_info *s = &log->streams[first + i];
+    for (uint32_t i = 0; i < n; i++, e += SL_CAT_ENTRY, s++) {
         memset(e, 0, SL_CAT_ENTRY);
         sl_put16(e, s->id);
         if (s->id)
@@ -239,6 +242,9 @@ int sl_seg_hdr_decode(const struct sl_log *log, const uint8_t *buf, struct sl_se
 /* ---- chunks --------------------------------------------------------------- */
 void sl_chunk_seal(const struct sl_log *log, uint8_t *buf, const struct sl_chunk_hdr *h)
 {
+#if SL_CPU_ORDER_IS_FORMAT
+    memcpy(buf, h, SL_CHUNK_FIELDS); /* h->magic is SL_CHUNK_MAGIC */
+#else
     sl_put16(buf, SL_CHUNK_MAGIC);
     buf[2] = h->type;
     buf[3] = h->flags;
@@ -251,8 +257,12 @@ void sl_chunk_seal(const struct sl_log *log, uint8_t *buf, const struct sl_chunk
     sl_put64(buf + 24, h->ts_base);
     sl_put64(buf + 32, h->ts_hi);
     sl_put32(buf + 40, h->catalog_version);
-    sl_put32(buf + 44, crc(log, 0, buf, 44));
-    sl_put32(buf + 48, crc(log, crc(log, 0, buf, 48), buf + SL_CHUNK_HDR, h->used));
+#endif
+    uint32_t fields = crc(log, 0, buf, SL_CHUNK_FIELDS);
+    sl_put32(buf + SL_CHUNK_FIELDS, fields);
+    /* the chunk CRC goes on from the header CRC's state: bytes [0, 48) */
+    sl_put32(buf + 48, crc(log, crc(log, fields, buf + SL_CHUNK_FIELDS, 4), buf + SL_CHUNK_HDR,
+                           h->used));
 }
 
 /* Decodes and checks the header alone: magic, its CRC, and its place. */
@@ -261,7 +271,9 @@ static int hdr_check(const struct sl_log *log, const uint8_t *buf, uint32_t seg_
 {
     if (sl_get16(buf) != SL_CHUNK_MAGIC || !SL_CRC_MATCH(sl_get32(buf + 44), crc(log, 0, buf, 44)))
         return SL_ENOENT; /* torn, or never written */
-
+#if SL_CPU_ORDER_IS_FORMAT
+    memcpy(h, buf, SL_CHUNK_FIELDS);
+#else
     h->type = buf[2];
     h->flags = buf[3];
     h->used = sl_get16(buf + 4);
@@ -273,6 +285,7 @@ static int hdr_check(const struct sl_log *log, const uint8_t *buf, uint32_t seg_
     h->ts_base = sl_get64(buf + 24);
     h->ts_hi = sl_get64(buf + 32);
     h->catalog_version = sl_get32(buf + 40);
+#endif
     if (h->used > log->chunk - SL_CHUNK_HDR)
         return SL_ENOENT;
     /* intact but from an earlier lap of the circle, or misplaced */

@@ -5,6 +5,7 @@
 
 #include "sensorlog/sensorlog.h"
 
+#include <stddef.h>
 #include <string.h>
 
 /* ---- layout, version 1 ------------------------------------------------ */
@@ -39,7 +40,11 @@ enum { SL_CHUNK_DATA = 1, SL_CHUNK_CATALOG = 2 };
 enum { SL_FLAG_PADDED = 0x1 };
 
 /* Decoded chunk header. */
+/* In the order and at the offsets of the format's first 44 bytes (each
+ * field naturally aligned, so no padding comes between them): on a
+ * little-endian CPU a header is copied in and out whole. */
 struct sl_chunk_hdr {
+    uint16_t magic;
     uint8_t type, flags;
     uint16_t used, n_records;
     uint32_t seg_seq;
@@ -47,6 +52,9 @@ struct sl_chunk_hdr {
     uint64_t first_gseq, ts_base, ts_hi;
     uint32_t catalog_version;
 };
+#define SL_CHUNK_FIELDS 44u /* bytes of the fields above, before the two CRCs */
+_Static_assert(offsetof(struct sl_chunk_hdr, catalog_version) + 4 == SL_CHUNK_FIELDS,
+               "struct sl_chunk_hdr is the format's layout");
 
 /* Decoded segment header, what of it varies between segments (the rest is
  * the log's geometry, checked against it); the catalog pages follow it as
@@ -58,6 +66,12 @@ struct sl_seg_hdr {
 };
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define SL_CPU_ORDER_IS_FORMAT 1
+#else
+#define SL_CPU_ORDER_IS_FORMAT 0
+#endif
+
+#if SL_CPU_ORDER_IS_FORMAT
 /* The CPU's byte order is the format's: a field is one store (unaligned
  * where the CPU allows it, bytes where it does not), where a loop of
  * shifted bytes is tens of bytes of code a field on a 32-bit MCU. */

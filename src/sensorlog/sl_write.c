@@ -30,6 +30,7 @@ static void catalog_changed(struct sl_log *log, uint32_t slot)
 {
     log->catalog_version++;
     log->dirty_pages |= 1ull << (slot / log->page_entries);
+    log->streams[slot].in_pages = (uint8_t)log->seq;
 }
 
 static int stream_create(struct sl_log *log, const char *name, uint16_t *id)
@@ -523,7 +524,7 @@ static int write_page(struct sl_log *log, uint32_t k, int what)
      * be rebuilt from catalog page 0 */
     sl_put32(buf + SL_CHUNK_HDR + 4, log->cfg.segs[log->cur_seg].erase_count);
     log->flight_page = k;
-    struct sl_chunk_hdr h = {SL_CHUNK_CATALOG, 0, (uint16_t)used, 0, log->seq,
+    struct sl_chunk_hdr h = {SL_CHUNK_MAGIC, SL_CHUNK_CATALOG, 0, (uint16_t)used, 0, log->seq,
                              log->cat_chunk, (uint16_t)log->next_chunk,
                              log->next_gseq, log->ts_max, log->ts_max, log->catalog_version};
     sl_chunk_seal(log, buf, &h);
@@ -552,7 +553,7 @@ static int write_staged(struct sl_log *log, int closed_by_sync)
     uint8_t *buf = log->cfg.chunk_buf;
     uint32_t cap = log->chunk - SL_CHUNK_HDR;
     memset(buf + SL_CHUNK_HDR + log->staged, 0xFF, cap - log->staged); /* padding */
-    struct sl_chunk_hdr h = {SL_CHUNK_DATA, closed_by_sync ? SL_FLAG_PADDED : 0,
+    struct sl_chunk_hdr h = {SL_CHUNK_MAGIC, SL_CHUNK_DATA, closed_by_sync ? SL_FLAG_PADDED : 0,
                              (uint16_t)log->staged, (uint16_t)log->staged_records, log->seq,
                              log->cat_chunk, (uint16_t)log->next_chunk, log->staged_gseq,
                              log->staged_ts_base, log->ts_max, log->catalog_version};
