@@ -203,11 +203,6 @@ struct sl_config {
 struct sl_stream_info {
     uint16_t id;               /* 1..65535 (its slot + 1); 0 = free slot */
     char name[SL_NAME_MAX];
-    uint8_t in_pages;          /* internal: the low byte of the segment sequence number
-                                  in which the slot was last created or deleted; a page
-                                  is written up to its last slot in use or changed in
-                                  the segment being written (a stale match, 256
-                                  segments on, only writes a free slot more) */
     uint64_t created_gseq;     /* records before this belong to an older stream */
 };
 

@@ -159,16 +159,15 @@ uint64_t sl_chunk_addr(const struct sl_log *log, uint32_t seg, uint32_t chunk)
 /* ---- catalog pages -------------------------------------------------------- */
 size_t sl_catalog_page_encode(const struct sl_log *log, uint32_t k, uint8_t *p)
 {
+    /* every slot of the page, used or not: a create costs the same whatever
+     * the number of streams (written up to the last slot in use, it cost
+     * more with every stream, up to the whole page) */
     uint32_t first = k * log->page_entries, n = log->max_streams - first;
     n = n < log->page_entries ? n : log->page_entries;
-    /* up to the last slot this segment's copies cover: a reader leaves the
-     * slots past n as the copies before said, and those were free */
-    const struct sl_stream_info *s = log->streams + first;
-    while (n && !s[n - 1].id && s[n - 1].in_pages != (uint8_t)log->seq)
-        n--;
     sl_put16(p, (uint16_t)k);
     sl_put16(p + 2, (uint16_t)n); /* the spare word after them is the caller's */
     uint8_t *e = p + SL_CAT_PAGE_HDR;
+    const struct sl_stream_info *s = log->streams + first;
     for (uint32_t i = 0; i < n; i++, e += SL_CAT_ENTRY, s++) {
         memset(e, 0, SL_CAT_ENTRY);
         sl_put16(e, s->id);

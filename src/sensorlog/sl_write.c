@@ -30,7 +30,6 @@ static void catalog_changed(struct sl_log *log, uint32_t slot)
 {
     log->catalog_version++;
     log->dirty_pages |= 1ull << (slot / log->page_entries);
-    log->streams[slot].in_pages = (uint8_t)log->seq;
 }
 
 static int stream_create(struct sl_log *log, const char *name, uint16_t *id)
