@@ -70,12 +70,19 @@ static int erase_ahead(struct sts_slfs *fs)
     return SL_OK;
 }
 
-/* What an operation needs written, then the erases that keep pace with it. */
-static int pump_all(struct sts_slfs *fs)
+/* The pump run until it has nothing left to write. */
+static int pump_through(struct sts_slfs *fs)
 {
     int rc;
     while ((rc = sl_pump(&fs->log)) == SL_BUSY)
         ;
+    return rc;
+}
+
+/* What an operation needs written, then the erases that keep pace with it. */
+static int pump_all(struct sts_slfs *fs)
+{
+    int rc = pump_through(fs);
     if (!rc && erase_ahead(fs) < 0)
         rc = SL_EIO;
     return sl_err(rc);
@@ -212,9 +219,7 @@ static int fs_write(void *ctx, sts_fh fh, const void *buf, size_t len, size_t *d
     if (fs->log.fill < fs->log.chunk)
         return STS_OK;
     uint64_t before = chunks_taken(&fs->log);
-    int rc;
-    while ((rc = sl_pump(&fs->log)) == SL_BUSY)
-        ;
+    int rc = pump_through(fs);
     if (!rc && chunks_taken(&fs->log) != before && erase_ahead(fs) < 0)
         rc = SL_EIO;
     return sl_err(rc);
