@@ -152,10 +152,15 @@ PY
 }
 writer_only=$(linked_sensorlog)
 with_reader=$(linked_sensorlog -DWITH_READER)
+writer_no_parts=$(linked_sensorlog -DSL_PARTS=0)
+reader_no_parts=$(linked_sensorlog -DWITH_READER -DSL_PARTS=0)
 echo "Linked into a logger with \`--gc-sections\` (a \`main\` that mounts or formats,"
 echo "appends, pumps and syncs; then the same reading back the latest records and"
 echo "from a time), sensorlog's code and constants come to **$writer_only B** and"
-echo "**$with_reader B**."
+echo "**$with_reader B**. Built with \`-DSL_PARTS=0\` (no parts: format 4's"
+echo "random reads inside a chunk, which raw NOR's 4 KiB chunks do not use by"
+echo "default; such a build writes none and cannot check a chunk that has them):"
+echo "**$writer_no_parts B** and **$reader_no_parts B**."
 echo
 cmake --preset firmware >/dev/null
 cmake --build --preset firmware -j"$(nproc)" --target storscope-suite >/dev/null

@@ -34,7 +34,7 @@
 extern "C" {
 #endif
 
-#define SL_FORMAT_VERSION 3 /* written by sl_format(); 2 and 3 are read (docs/sensorlog-format.md) */
+#define SL_FORMAT_VERSION 4 /* written by sl_format(); 2, 3 and 4 are read (docs/sensorlog-format.md) */
 #define SL_NAME_MAX 15       /* stream name, bytes including the terminating NUL */
 #define SL_MAX_STREAMS 65535 /* stream ids are two bytes; see sl_config.streams */
 #define SL_MAX_PAGES 64      /* catalog pages (a page is one chunk of entries) */
@@ -93,6 +93,18 @@ struct sl_config {
      * buffer. A multiple of page_bytes (below).
      * 0 = max(page, 4 KiB): 16 KiB on managed media unless told. */
     uint32_t chunk_bytes;
+    /* Part: bytes of a data chunk's records covered by a CRC of their own,
+     * with the records decodable from the part's start (format 4), so a
+     * reader that a search positions inside a chunk reads and checks the
+     * part it lands in and the next, not the whole chunk: on emmc-stm32u5
+     * (16 KiB chunks) a facade's random 1 KiB read ~0.6 ms instead of 1.95
+     * (bench/README.md). Each part costs 16 bytes of table after the chunk
+     * header and a few bytes of record header (its first record repeats
+     * nothing of the record before). A power of two from 256; 0 = 2 KiB
+     * when chunks are 8 KiB or more, none below (a smaller chunk reads in
+     * one command for about what a part would cost); chunk_bytes or more:
+     * none. */
+    uint32_t part_bytes;
     /* The unit a power cut may destroy around a write: the flash page
      * behind an FTL, the program page on raw flash. Every chunk is a whole
      * number of these, so writing a chunk never reprograms a page that holds
@@ -266,11 +278,19 @@ struct sl_iter {
     uint32_t chunk;        /* chunk index in it */
     uint32_t pos;          /* byte offset of the next record in read_buf */
     uint32_t used, n_left; /* payload bytes, records left in the loaded chunk */
+    uint32_t data_off;     /* where the loaded chunk's records start (after its part table) */
+    uint32_t part;         /* its part bytes (0: no parts) */
+    uint32_t avail;        /* payload bytes read and checked: a search lands in a part and
+                              reads on from there, the rest of the chunk when it needs it */
+    uint32_t part_end;     /* the next part boundary, where records start afresh */
+    uint64_t ts_base;      /* the loaded chunk's */
     uint64_t gseq, ts_last;  /* next record's sequence number; the last one's timestamp */
     struct sl_rec_state rec; /* decoding the loaded chunk's records */
     uint64_t from_gseq, from_ts;
     uint32_t seg_seq, gen;  /* the loaded chunk's segment and the buffer's generation */
     int loaded, done;
+    int partial;            /* the next chunk is read in parts too (a search landed in
+                               the one before: a reader after a few records) */
     uint64_t skipped;       /* chunks inside the log passed over: their CRC failed
                                (damage: their records are lost) */
     uint64_t torn;          /* last chunks of a segment that were written but do not
@@ -286,8 +306,12 @@ struct sl_log {
     uint64_t base;
     uint32_t prog, chunk, seg_bytes, chunks_per_seg, hdr_chunks, n_segs;
     uint32_t prog_unit;          /* the device's program unit: a write is rounded up to it */
-    uint32_t hdr_read;           /* bytes a search reads of a chunk: its header, rounded up
-                                    to the device's read unit */
+    uint32_t hdr_read;           /* bytes a search reads of a chunk: its header and part
+                                    table, rounded up to the device's read unit */
+    uint32_t read_unit;          /* the device's read unit (reads of parts align to it) */
+    uint32_t part;               /* payload bytes a part of the data chunks written holds; 0
+                                    none (version 3, or chunks too small to gain) */
+    uint32_t data_off;           /* where their records start: header, then part table */
     uint32_t erase_block;        /* one pump step erases this much (cfg.erase_unit_bytes) */
     uint32_t erase_large;        /* the device's large erase where segments align to it; 0 none */
     int needs_erase;
@@ -327,6 +351,8 @@ struct sl_log {
                                     fields): the next such one turns it into a run;
                                     UINT32_MAX none */
     uint32_t staged_run_at;      /* offset of the open run's count byte; UINT32_MAX none */
+    uint32_t staged_part_end;    /* the next part boundary: the first record at or past it
+                                    starts afresh (repeats nothing) */
     uint16_t version;            /* format version of the log on the medium (written into
                                     each segment header: a log keeps its version) */
     /* shared with producers, under cfg.lock */
@@ -357,13 +383,13 @@ struct sl_layout {
 int sl_layout(const struct sl_config *cfg, struct sl_layout *out);
 
 /* All the RAM a log takes with cfg (0 when sl_layout refuses it), in bytes:
- *     sizeof(struct sl_log)                          the state (624 B on Cortex-M33:
+ *     sizeof(struct sl_log)                          the state (672 B on Cortex-M33:
  *                                                    docs/footprint.md measures it)
  *   + 2 x chunk_bytes                                chunk_buf and read_buf
  *   + segments x sizeof(struct sl_seg_info)          segs (32 B each)
  *   + max_streams x sizeof(struct sl_stream_info)    streams (32 B each)
  *   + buffer_bytes                                   the ring: 12 B + data a record
- * plus sizeof(struct sl_iter) (144 B) for each iterator a reader keeps, and
+ * plus sizeof(struct sl_iter) (176 B) for each iterator a reader keeps, and
  * chunk_bytes more for each that has a buffer of its own. The ring is what
  * decides: it must hold the longest device stall times the appending rate
  * with 12 B a record. The study's three streams (imu 1 kHz x 12 B, ppg

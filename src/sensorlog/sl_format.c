@@ -106,11 +106,21 @@ int sl_geometry(struct sl_log *log, const struct sl_config *cfg)
         return n > cfg->n_segs ? SL_ENOMEM : SL_EINVAL;
     log->base = cfg->offset;
     log->prog = l.page_bytes;
-    log->chunk = chunk;
+    log->chunk = chunk; /* before sl_data_off */
     /* a search reads headers only: as many bytes as the device reads at once */
     log->prog_unit = g.prog_size && chunk % g.prog_size == 0 ? g.prog_size : chunk;
+    /* parts: a power of two from 256 (flags hold its log2 - 7); one as
+     * large as the chunk is none */
+    uint32_t part = cfg->part_bytes ? cfg->part_bytes : chunk >= 8192 ? 2048 : chunk;
+    if (SL_PARTS && (part < 256 || (part < chunk && (part & (part - 1)))))
+        return SL_EINVAL;
+    log->part = SL_PARTS && part < chunk ? part : 0;
+    log->data_off = sl_data_off(log, log->part);
+    /* a search reads headers and part tables only: as many bytes as the
+     * device reads at once */
     uint32_t unit = g.read_size ? g.read_size : 1;
-    log->hdr_read = (SL_CHUNK_HDR + unit - 1) / unit * unit;
+    log->read_unit = unit;
+    log->hdr_read = (log->data_off + unit - 1) / unit * unit;
     log->hdr_read = log->hdr_read < chunk ? log->hdr_read : chunk;
     log->seg_bytes = seg;
     log->chunks_per_seg = seg / chunk;
@@ -239,6 +249,18 @@ int sl_seg_hdr_decode(const struct sl_log *log, const uint8_t *buf, struct sl_se
 }
 
 /* ---- chunks --------------------------------------------------------------- */
+/* The chunk CRC: over bytes [0, 48) and the `len` after the CRCs (the
+ * payload, or with parts the table). */
+static int chunk_sum_ok(const struct sl_log *log, const uint8_t *buf, uint32_t len)
+{
+    return SL_CRC_MATCH(sl_get32(buf + 48), crc(log, crc(log, 0, buf, 48), buf + SL_CHUNK_HDR, len));
+}
+
+uint32_t sl_data_off(const struct sl_log *log, uint32_t part)
+{
+    return SL_CHUNK_HDR + (part ? (log->chunk - SL_CHUNK_HDR + part - 1) / part * SL_PART_ENTRY : 0);
+}
+
 void sl_chunk_seal(const struct sl_log *log, uint8_t *buf, const struct sl_chunk_hdr *h)
 {
 #if SL_CPU_ORDER_IS_FORMAT
@@ -257,16 +279,21 @@ void sl_chunk_seal(const struct sl_log *log, uint8_t *buf, const struct sl_chunk
     sl_put64(buf + 32, h->ts_hi);
     sl_put32(buf + 40, h->catalog_version);
 #endif
+    uint32_t part = sl_flags_part(h->flags), off = sl_data_off(log, part);
+    if (part)
+        sl_part_sums(log, buf, part, h->used, 0, h->used, 1); /* each part's CRC in the table */
     uint32_t fields = crc(log, 0, buf, SL_CHUNK_FIELDS);
     sl_put32(buf + SL_CHUNK_FIELDS, fields);
-    /* the chunk CRC goes on from the header CRC's state: bytes [0, 48) */
+    /* the chunk CRC goes on from the header CRC's state (bytes [0, 48)) over
+     * the payload, or with parts over the table holding their CRCs */
     sl_put32(buf + 48, crc(log, crc(log, fields, buf + SL_CHUNK_FIELDS, 4), buf + SL_CHUNK_HDR,
-                           h->used));
+                           part ? off - SL_CHUNK_HDR : h->used));
 }
 
-/* Decodes and checks the header alone: magic, its CRC, and its place. */
-static int hdr_check(const struct sl_log *log, const uint8_t *buf, uint32_t seg_seq,
-                     uint32_t index, struct sl_chunk_hdr *h)
+/* Decodes and checks the header alone: magic, its CRC, and its place;
+ * with parts the table too, which the chunk CRC covers. */
+int sl_chunk_hdr_check(const struct sl_log *log, const uint8_t *buf, uint32_t seg_seq,
+                       uint32_t index, struct sl_chunk_hdr *h)
 {
     if (sl_get16(buf) != SL_CHUNK_MAGIC || !SL_CRC_MATCH(sl_get32(buf + 44), crc(log, 0, buf, 44)))
         return SL_ENOENT; /* torn, or never written */
@@ -285,30 +312,49 @@ static int hdr_check(const struct sl_log *log, const uint8_t *buf, uint32_t seg_
     h->ts_hi = sl_get64(buf + 32);
     h->catalog_version = sl_get32(buf + 40);
 #endif
-    if (h->used > log->chunk - SL_CHUNK_HDR)
+    uint32_t part = sl_flags_part(h->flags), off = sl_data_off(log, part);
+    if (h->used > log->chunk - off || (!SL_PARTS && h->flags >> SL_FLAG_PART_SHIFT) ||
+        (part && (h->type != SL_CHUNK_DATA || !chunk_sum_ok(log, buf, off - SL_CHUNK_HDR))))
         return SL_ENOENT;
     /* intact but from an earlier lap of the circle, or misplaced */
     return h->seg_seq == seg_seq && h->index == index ? SL_OK : SL_ENOENT;
 }
 
+uint32_t sl_part_sums(const struct sl_log *log, uint8_t *buf, uint32_t part, uint32_t used,
+                      uint32_t from, uint32_t to, int put)
+{
+    uint32_t off = sl_data_off(log, part);
+    for (uint32_t at = from; at < to; at += part) {
+        uint32_t n = used - at < part ? used - at : part, sum = crc(log, 0, buf + off + at, n);
+        uint8_t *e = buf + SL_CHUNK_HDR + at / part * SL_PART_ENTRY;
+        if (put)
+            sl_put32(e, sum);
+        else if (!SL_CRC_MATCH(sl_get32(e), sum))
+            return at;
+    }
+    return to;
+}
+
 int sl_chunk_check(const struct sl_log *log, const uint8_t *buf, uint32_t seg_seq,
                    uint32_t index, struct sl_chunk_hdr *h)
 {
-    int rc = hdr_check(log, buf, seg_seq, index, h);
-    if (rc)
-        return rc;
-    uint32_t sum = crc(log, crc(log, 0, buf, 48), buf + SL_CHUNK_HDR, h->used);
-    return SL_CRC_MATCH(sl_get32(buf + 48), sum) ? SL_OK : SL_ENOENT; /* a torn payload */
+    int rc = sl_chunk_hdr_check(log, buf, seg_seq, index, h);
+    uint32_t part = sl_flags_part(h->flags);
+    if (!rc && !(part ? sl_part_sums(log, (uint8_t *)buf, part, h->used, 0, h->used, 0) == h->used
+                      : chunk_sum_ok(log, buf, h->used)))
+        rc = SL_ENOENT; /* a torn payload */
+    return rc;
 }
 
-/* The first len bytes of a chunk, retrying read errors. */
-static int read_part(struct sl_log *log, uint32_t seg, uint32_t chunk, uint8_t *buf, uint32_t len)
+int sl_read_at(struct sl_log *log, uint32_t seg, uint32_t chunk, uint8_t *buf, uint32_t from,
+               uint32_t len)
 {
     int rc = SL_EIO;
     if (buf == log->cfg.read_buf)
         log->read_gen++;
     for (int i = 0; i < SL_READ_TRIES && rc == SL_EIO; i++)
-        rc = log->cfg.bd.ops->read(log->cfg.bd.ctx, sl_chunk_addr(log, seg, chunk), buf, len);
+        rc = log->cfg.bd.ops->read(log->cfg.bd.ctx, sl_chunk_addr(log, seg, chunk) + from,
+                                   buf + from, len);
     if (rc == SL_EIO)
         log->st.read_errors++;
     return rc;
@@ -316,15 +362,15 @@ static int read_part(struct sl_log *log, uint32_t seg, uint32_t chunk, uint8_t *
 
 int sl_read_into(struct sl_log *log, uint32_t seg, uint32_t chunk, uint8_t *buf)
 {
-    return read_part(log, seg, chunk, buf, log->chunk);
+    return sl_read_at(log, seg, chunk, buf, 0, log->chunk);
 }
 
 int sl_read_chunk_hdr(struct sl_log *log, uint32_t seg, uint32_t chunk, struct sl_chunk_hdr *h)
 {
-    int rc = read_part(log, seg, chunk, log->cfg.read_buf, log->hdr_read);
+    int rc = sl_read_at(log, seg, chunk, log->cfg.read_buf, 0, log->hdr_read);
     if (rc)
         return rc == SL_EIO ? SL_ENOENT : rc;
-    return hdr_check(log, log->cfg.read_buf, log->cfg.segs[seg].seq, chunk, h);
+    return sl_chunk_hdr_check(log, log->cfg.read_buf, log->cfg.segs[seg].seq, chunk, h);
 }
 
 int sl_read_raw(struct sl_log *log, uint32_t seg, uint32_t chunk)
@@ -365,7 +411,7 @@ uint32_t sl_chunk_max_records(const struct sl_log *log)
 
 uint32_t sl_record_max(const struct sl_log *log)
 {
-    return log->chunk - SL_CHUNK_HDR - SL_REC_HDR_MAX;
+    return log->chunk - log->data_off - SL_REC_HDR_MAX;
 }
 
 void sl_live_range(const struct sl_log *log, uint32_t *oldest, uint32_t *count)

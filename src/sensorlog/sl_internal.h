@@ -39,6 +39,30 @@
 enum { SL_CHUNK_DATA = 1, SL_CHUNK_CATALOG = 2 };
 enum { SL_FLAG_PADDED = 0x1 };
 
+/* Parts (version 4): a data chunk's records in pieces of 2^(v + 7) bytes,
+ * v in flags bits 4-7 (0: no parts), each with a CRC of its own in a table
+ * between the header and the records, one entry a part: its CRC, where
+ * its first record starts (SL_NO_ENTRY: none starts in it) and that
+ * record's index in the chunk, and the running maximum of the timestamps
+ * before that record. */
+#define SL_VERSION_PARTS 4u
+#define SL_FLAG_PART_SHIFT 4
+#define SL_PART_ENTRY 16u
+#define SL_NO_ENTRY 0xFFFFu
+/* Parts take about 500 bytes of the writer's code on a Cortex-M33 (and
+ * 1.7 KB with the readers). A build that never meets them - raw NOR, whose
+ * chunks are under 8 KiB, has none by default - may leave them out with
+ * -DSL_PARTS=0: it writes none and takes a chunk that has them for one
+ * it cannot check (docs/footprint.md measures both). */
+#ifndef SL_PARTS
+#define SL_PARTS 1
+#endif
+static inline uint32_t sl_flags_part(uint8_t flags)
+{
+    uint32_t v = (uint32_t)flags >> SL_FLAG_PART_SHIFT;
+    return SL_PARTS && v ? 1u << (v + 7) : 0;
+}
+
 /* Decoded chunk header. */
 /* In the order and at the offsets of the format's first 44 bytes (each
  * field naturally aligned, so no padding comes between them): on a
@@ -206,12 +230,30 @@ void sl_seg_hdr_encode(const struct sl_log *log, uint8_t *buf, const struct sl_s
 /* SL_OK when buf holds a version-1 header of this geometry. */
 int sl_seg_hdr_decode(const struct sl_log *log, const uint8_t *buf, struct sl_seg_hdr *h);
 
-/* Writes header fields and CRC over header + payload[0, used). */
+/* Bytes before a data chunk's records: the header, and the part table
+ * when its parts hold `part` bytes (0: none). */
+uint32_t sl_data_off(const struct sl_log *log, uint32_t part);
+/* Writes header fields, the part CRCs and the CRCs over the header and
+ * payload[0, used) (with parts: over the header and the table). */
 void sl_chunk_seal(const struct sl_log *log, uint8_t *buf, const struct sl_chunk_hdr *h);
 /* SL_OK when buf holds an intact chunk written as chunk `index` of the
  * segment with sequence number seg_seq. */
 int sl_chunk_check(const struct sl_log *log, const uint8_t *buf, uint32_t seg_seq,
                    uint32_t index, struct sl_chunk_hdr *h);
+/* The header alone checked: its CRC, its place, and with parts the table
+ * (the chunk CRC covers it), so buf needs the header and table only. */
+int sl_chunk_hdr_check(const struct sl_log *log, const uint8_t *buf, uint32_t seg_seq,
+                       uint32_t index, struct sl_chunk_hdr *h);
+/* The CRCs of the parts (of `part` bytes) holding payload [from, to) of a
+ * chunk of `used` payload bytes, from a part boundary: written into the
+ * table (put), or checked against it. Returns where the parts stop
+ * checking (the start of the first that does not), `to` when all do. */
+uint32_t sl_part_sums(const struct sl_log *log, uint8_t *buf, uint32_t part, uint32_t used,
+                      uint32_t from, uint32_t to, int put);
+/* Reads bytes [from, from + len) of a chunk into buf + from, retrying read
+ * errors (the reader widens a read to the device's read unit). */
+int sl_read_at(struct sl_log *log, uint32_t seg, uint32_t chunk, uint8_t *buf, uint32_t from,
+               uint32_t len);
 
 /* Reads one chunk into log->cfg.read_buf, retrying read errors: a
  * transient one is not evidence of a torn or erased page. */

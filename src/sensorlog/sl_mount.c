@@ -270,6 +270,10 @@ int sl_mount(struct sl_log *log, const struct sl_config *cfg)
          * newest header says which; one rebuilt from its catalog page does
          * not, and the library's own is taken) */
         log->version = hs->version ? hs->version : SL_FORMAT_VERSION;
+        if (log->version < SL_VERSION_PARTS) { /* written on without parts */
+            log->part = 0;
+            log->data_off = SL_CHUNK_HDR;
+        }
         log->seq = hs->seq;
         log->next_gseq = hs->first_gseq;
         log->ts_max = hs->ts_start;

@@ -53,6 +53,18 @@ static uint32_t find_seg(const struct sl_log *log, int by_ts, uint64_t key)
     return (oldest + lo) % n;
 }
 
+/* 1 when every chunk before the one whose header h (and part table) is in
+ * read_buf ends before the key: by number, its first record's says so; by
+ * time, the running maximum before its first record, in its part table. */
+static int starts_past(const struct sl_log *log, const struct sl_chunk_hdr *h, int by_ts,
+                       uint64_t key)
+{
+    if (!by_ts)
+        return h->first_gseq <= key;
+    uint32_t part = sl_flags_part(h->flags);
+    return part && sl_get64(log->cfg.read_buf + SL_CHUNK_HDR + 8) < key; /* checked with h */
+}
+
 /* First chunk of seg that can hold the target, by its headers alone (a
  * header read costs a command, not a chunk's transfer), an unreadable
  * header counting as past the end. The first probe is where the key
@@ -61,7 +73,12 @@ static uint32_t find_seg(const struct sl_log *log, int by_ts, uint64_t key)
  * 8 ... chunks on) until they pass it, and bisection finishes. A steady
  * stream, whose guess is off by two chunks at most, takes three reads;
  * keys that do not grow evenly (a facade's per-file offsets, a clock that
- * jumped) at most about twice bisection's log2(n). */
+ * jumped) at most about twice bisection's log2(n). Where a probe can tell
+ * that the chunk before it ends before the target (by number; by time
+ * with parts, whose table holds the running maximum before the chunk), a
+ * probe that lands on the target ends the search: a first probe short of
+ * it aims the second by how far short it fell, and galloping steps by 1,
+ * 2, 4 ... from there: a steady stream in one or two reads. */
 static uint32_t find_chunk(struct sl_log *log, uint32_t seg, int by_ts, uint64_t key)
 {
     uint32_t lo = log->hdr_chunks, hi = seg_end(log, seg), next = next_seg(log, seg);
@@ -79,9 +96,18 @@ static uint32_t find_chunk(struct sl_log *log, uint32_t seg, int by_ts, uint64_t
     uint64_t per = (khi > klo && hi > lo ? (khi - klo) / (hi - lo) : 0) + 1; /* keys a chunk */
     uint64_t mid = end <= klo ? lo : end >= khi ? hi : lo + (end - klo) / per;
     int first = -1, after = 0; /* the first probe's answer; -1 once galloping is over */
-    uint32_t jump = 2;
-    for (int probe = 0; lo < hi; probe++) {
-        if (probe && first == after) { /* still on the first probe's side: gallop */
+    /* a probe can tell that the chunk before it ends before the target (by
+     * number always, by time with parts): one read lands on the target. Else
+     * the target is two probes, before and after it */
+    int lands = !by_ts || log->part;
+    uint32_t jump = lands ? 1 : 2;
+    uint64_t reach = 0; /* where the last probe's chunk ended, when before the target */
+    for (int probe = 0, aimed = 0; lo < hi; probe++) {
+        if (probe == 1 && !after && lands) { /* short of the target by (end - reach) keys: aimed there,
+                                       and galloping starts over from that probe */
+            mid = lo - 1 + (end - reach - 1) / per + 1;
+            aimed = 1;
+        } else if (probe && first == after) { /* still on the first probe's side: gallop */
             mid = after ? (hi - lo > jump ? hi - jump : lo) : lo + jump - 1;
             jump = jump < 0x40000000u ? 2 * jump : jump;
         } else if (probe) { /* passed the target: bisection */
@@ -91,14 +117,21 @@ static uint32_t find_chunk(struct sl_log *log, uint32_t seg, int by_ts, uint64_t
         mid = mid < hi ? mid : hi - 1;
         struct sl_chunk_hdr h;
         after = 1;
-        if (sl_read_chunk_hdr(log, seg, (uint32_t)mid, &h) == SL_OK)
-            after = by_ts ? h.ts_hi >= key : h.first_gseq + h.n_records > key;
-        if (!probe)
+        int past = 0;
+        if (sl_read_chunk_hdr(log, seg, (uint32_t)mid, &h) == SL_OK) {
+            reach = by_ts ? h.ts_hi : h.first_gseq + h.n_records;
+            after = reach >= end;
+            past = after && starts_past(log, &h, by_ts, key);
+        }
+        if (!probe || aimed)
             first = after;
+        aimed = 0;
         if (after)
             hi = (uint32_t)mid;
         else
             lo = (uint32_t)mid + 1;
+        if (past)
+            lo = (uint32_t)mid; /* found: one read when the guess was right */
     }
     return lo;
 }
@@ -123,6 +156,70 @@ static int iter_begin(struct sl_log *log, struct sl_iter *it, uint16_t stream)
     return SL_OK;
 }
 
+/* Loads chunk it->chunk in part, when it has parts: its header and table
+ * (in the buffer already when the search's last read was of this chunk),
+ * then two parts, from the last part whose records before it are all
+ * before the key (pick), or from the first (read with the header, in one
+ * command). On managed media a chunk is 16 KiB, a part 2. 1 when loaded;
+ * 0 when anything does not check, and the chunk is then read whole, as a
+ * chunk without parts is, where damage is sorted out. */
+static void take_chunk(struct sl_iter *it, const struct sl_chunk_hdr *h);
+
+/* Bytes [from, to) of the iterator's chunk into its buffer, widened to the
+ * device's read unit (an eMMC reads 512-byte sectors). */
+static int read_aligned(struct sl_log *log, const struct sl_iter *it, uint32_t from, uint32_t to)
+{
+    uint32_t u = log->read_unit;
+    from -= from % u;
+    to = (to + u - 1) / u * u;
+    to = to < log->chunk ? to : log->chunk;
+    return sl_read_at(log, it->seg, it->chunk, it->buf, from, to - from);
+}
+
+static int load_parts(struct sl_iter *it, int pick, int by_ts, uint64_t key)
+{
+    struct sl_log *log = it->log;
+    struct sl_chunk_hdr h;
+    uint8_t *b = it->buf;
+    uint32_t lead = pick ? log->hdr_read : log->data_off + 2 * log->part;
+    if (!SL_PARTS || !log->part || it->chunk >= seg_end(log, it->seg))
+        return 0; /* nothing on this medium has parts (raw flash): no read spent */
+    if ((!pick || sl_chunk_hdr_check(log, b, it->seg_seq, it->chunk, &h) != SL_OK) &&
+        (read_aligned(log, it, 0, lead) ||
+         sl_chunk_hdr_check(log, b, it->seg_seq, it->chunk, &h) != SL_OK))
+        return 0;
+    uint32_t part = sl_flags_part(h.flags), off = sl_data_off(log, part);
+    if (!part || off > log->hdr_read)
+        return 0;
+    const uint8_t *e = b + SL_CHUNK_HDR, *t = e;
+    uint32_t from = 0;
+    for (uint32_t at = part; pick && at < h.used; at += part) {
+        t += SL_PART_ENTRY;
+        if (sl_get16(t + 4) == SL_NO_ENTRY)
+            continue; /* a record longer than a part covers it */
+        if (by_ts ? sl_get64(t + 8) >= key : h.first_gseq + sl_get16(t + 6) > key)
+            break;
+        e = t;
+        from = at;
+    }
+    uint32_t to = h.used - from > 2 * part ? from + 2 * part : h.used;
+    uint32_t first = sl_get16(e + 4), index = sl_get16(e + 6);
+    if (first < from || index >= h.n_records ||
+        ((pick || off + to > lead) && read_aligned(log, it, off + from, off + to)))
+        return 0;
+    /* the parts that check: a damaged one ends what this chunk gives */
+    to = sl_part_sums(log, b, part, h.used, from, to, 0);
+    if (first >= to)
+        return 0;
+    take_chunk(it, &h);
+    it->pos = off + first;
+    it->n_left -= index;
+    it->gseq += index;
+    it->avail = to;
+    it->part_end = from + part;
+    return 1;
+}
+
 static int iter_init(struct sl_log *log, struct sl_iter *it, uint16_t stream, int by_ts,
                      uint64_t key)
 {
@@ -140,6 +237,9 @@ static int iter_init(struct sl_log *log, struct sl_iter *it, uint16_t stream, in
     }
     it->chunk = find_chunk(log, it->seg, by_ts, key);
     it->seg_seq = log->cfg.segs[it->seg].seq;
+    /* a search is how a reader after a few records starts: the chunk it
+     * lands in and the next are read in parts */
+    it->partial = load_parts(it, 1, by_ts, key);
     return SL_OK;
 }
 
@@ -211,6 +311,21 @@ static int next_record(const uint8_t **p, const uint8_t *end, struct sl_rec_stat
     return s->len > (uint64_t)(end - *p) ? -1 : 0;
 }
 
+/* Before the record at payload offset `at`: a part's first record repeats
+ * nothing of the one before it (the writer started it afresh, so a reader
+ * can start there), and neither does the decoder. 1 when it starts afresh,
+ * 0 when not, -1 in the middle of a run (the writer never lets one cross
+ * into a part: not sensorlog's writing). */
+static int part_start(uint32_t at, uint32_t part, uint32_t *part_end, struct sl_rec_state *s)
+{
+    if (!part || at < *part_end)
+        return 0;
+    *part_end = at / part * part + part;
+    int bad = s->run_left != 0;
+    *s = (struct sl_rec_state){0, 0, 0, 0};
+    return bad ? -1 : 1;
+}
+
 /* Counts the records of `it->stream` (every stream: 0) in the data chunk
  * in it->buf, oldest first, stopping at the stop_after-th (0: none) whose
  * sequence number *gseq_of_last then holds; -1 when the records do not
@@ -218,11 +333,12 @@ static int next_record(const uint8_t **p, const uint8_t *end, struct sl_rec_stat
 static int64_t chunk_matches(const struct sl_iter *it, const struct sl_chunk_hdr *h,
                              uint64_t stop_after, uint64_t *gseq_of_last)
 {
-    const uint8_t *r = it->buf + SL_CHUNK_HDR, *end = r + h->used;
+    uint32_t part = sl_flags_part(h->flags), part_end = part;
+    const uint8_t *base = it->buf + sl_data_off(it->log, part), *r = base, *end = r + h->used;
     uint64_t m = 0;
     struct sl_rec_state s = {0, 0, 0, 0};
     for (uint32_t i = 0; i < h->n_records; i++) {
-        if (next_record(&r, end, &s))
+        if (part_start((uint32_t)(r - base), part, &part_end, &s) < 0 || next_record(&r, end, &s))
             return -1;
         r += s.len;
         uint64_t g = h->first_gseq + i;
@@ -242,9 +358,12 @@ static void take_chunk(struct sl_iter *it, const struct sl_chunk_hdr *h)
     it->loaded = 1;
     it->used = h->used;
     it->n_left = h->type == SL_CHUNK_DATA ? h->n_records : 0;
-    it->pos = SL_CHUNK_HDR;
+    it->part = sl_flags_part(h->flags);
+    it->data_off = it->pos = sl_data_off(it->log, it->part);
+    it->avail = h->used;
+    it->part_end = it->part;
     it->gseq = h->first_gseq;
-    it->ts_last = h->ts_base; /* the first record's step is from it */
+    it->ts_base = it->ts_last = h->ts_base; /* the first record's step is from it */
     it->rec = (struct sl_rec_state){0, 0, 0, 0};
     it->seg_end_gseq = h->first_gseq + h->n_records;
 }
@@ -333,6 +452,11 @@ static int load(struct sl_iter *it)
         return 1; /* recycled under the reader */
     if (it->chunk >= seg_end(log, it->seg))
         return 1;
+    if (!it->loaded && it->partial) {
+        it->partial = 0;
+        if (load_parts(it, 0, 0, 0))
+            return 0;
+    }
     struct sl_chunk_hdr h;
     int rc = sl_read_chunk_into(log, it->seg, it->chunk, it->buf, &h);
     if (rc == SL_ENOENT) {
@@ -359,6 +483,7 @@ static int load(struct sl_iter *it)
         return rc;
     if (it->loaded) { /* a reload: the position stays */
         it->gen = log->read_gen;
+        it->avail = it->used;
         return 0;
     }
     take_chunk(it, &h);
@@ -403,9 +528,27 @@ static int iter_next(struct sl_iter *it, struct sl_record *rec)
             continue;
         }
         const uint8_t *r = it->buf + it->pos;
-        const uint8_t *end = it->buf + SL_CHUNK_HDR + it->used;
-        if (next_record(&r, end, &it->rec)) {
-            /* the CRC held, the records do not: not sensorlog's writing */
+        const uint8_t *end = it->buf + it->data_off + it->avail;
+        int fresh = part_start(it->pos - it->data_off, it->part, &it->part_end, &it->rec);
+        if (fresh > 0)
+            it->ts_last = it->ts_base;
+        struct sl_rec_state was = it->rec;
+        if (fresh < 0 || next_record(&r, end, &it->rec)) {
+            if (fresh >= 0 && it->avail < it->used) {
+                /* entered at a part: more of the chunk, now the records get there
+                 * (up to twice the offset reached: a reader going on through the
+                 * chunk reads it in a few commands, one that wanted 1 KiB in one) */
+                it->rec = was;
+                uint32_t from = it->avail, to = from < it->used / 2 ? 2 * from : it->used;
+                if (read_aligned(log, it, it->data_off + from, it->data_off + to) == SL_OK) {
+                    it->gen = log->read_gen;
+                    it->avail = sl_part_sums(log, it->buf, it->part, it->used, from, to, 0);
+                    if (it->avail > from)
+                        continue; /* (up to a part that does not check, if one does not) */
+                }
+            }
+            /* the CRC held, the records do not: not sensorlog's writing (or
+             * the rest of a chunk entered at a part did not check) */
             it->skipped++;
             log->st.corrupt_chunks++;
             it->n_left = 0;

@@ -198,7 +198,7 @@ static void ring_drop(struct sl_log *log)
 
 int sl_append(struct sl_log *log, uint16_t stream, uint64_t ts, const void *data, size_t len)
 {
-    if (len > log->chunk - SL_CHUNK_HDR - SL_REC_HDR_MAX || !stream ||
+    if (len > log->chunk - log->data_off - SL_REC_HDR_MAX || !stream ||
         stream > log->max_streams || (len && !data))
         return SL_EINVAL;
     size_t need = SL_RING_HDR + len;
@@ -237,8 +237,8 @@ int sl_append(struct sl_log *log, uint16_t stream, uint64_t ts, const void *data
 /* 1 when the chunk cannot take the next record (it must be written). */
 static int stage(struct sl_log *log)
 {
-    uint32_t cap = log->chunk - SL_CHUNK_HDR;
-    uint8_t *out = log->cfg.chunk_buf + SL_CHUNK_HDR;
+    uint32_t cap = log->chunk - log->data_off;
+    uint8_t *out = log->cfg.chunk_buf + log->data_off;
     for (;;) {
         sl_lock(log);
         /* a sync closes the chunk at the records appended before it; taking
@@ -256,13 +256,25 @@ static int stage(struct sl_log *log)
             sl_unlock(log);
             continue;
         }
+        uint32_t part = SL_PARTS ? log->part : 0;
         if (!log->staged_records) {
-            log->staged_ts_base = log->staged_ts_last = ts;
+            log->staged_ts_base = ts;
+            log->staged_gseq = log->next_gseq;
+            if (part) /* the part table: no entry yet */
+                memset(log->cfg.chunk_buf + SL_CHUNK_HDR, 0xFF, log->data_off - SL_CHUNK_HDR);
+        }
+        /* a chunk's first record, and with parts each part's first, starts
+         * afresh: it repeats nothing of the record before it, so a reader
+         * can start decoding there */
+        int fresh = !log->staged_records || (part && log->staged >= log->staged_part_end);
+        if (fresh) {
+            log->staged_ts_last = log->staged_ts_base;
             log->staged_step_last = 0;
             log->staged_len_last = 0;
             log->staged_stream_last = 0;
             log->staged_plain_at = log->staged_run_at = SL_NO_SEG;
-            log->staged_gseq = log->next_gseq;
+            if (part)
+                log->staged_part_end = (log->staged | (part - 1)) + 1;
         }
         uint16_t stream = ring_hdr_stream(hdr);
         /* the change of step (wrapping 64-bit arithmetic): samples at a
@@ -277,7 +289,9 @@ static int stage(struct sl_log *log)
         int like = stream == log->staged_stream_last && len == log->staged_len_last && !dts &&
                    log->version >= SL_VERSION_RUNS;
         int extend = like && run != SL_NO_SEG && out[run] < SL_RUN_MAX;
-        int open = like && !extend && plain != SL_NO_SEG && stream < 32;
+        /* (a run's record never starts past a part boundary) */
+        int open = like && !extend && plain != SL_NO_SEG && stream < 32 &&
+                   (!part || log->staged + 1 < log->staged_part_end);
         uint8_t h[SL_REC_HDR_MAX]; /* the header, when it is written */
         uint32_t grow = extend ? 0 : 1;
         if (!extend && !open) {
@@ -293,6 +307,12 @@ static int stage(struct sl_log *log)
         if (log->staged + grow + len > cap || log->staged_records >= sl_chunk_max_records(log)) {
             sl_unlock(log);
             return 1;
+        }
+        if (fresh && part) { /* the part's entry: where decoding may start */
+            uint8_t *e = log->cfg.chunk_buf + SL_CHUNK_HDR + log->staged / part * SL_PART_ENTRY;
+            sl_put16(e + 4, (uint16_t)log->staged);
+            sl_put16(e + 6, (uint16_t)log->staged_records);
+            sl_put64(e + 8, log->ts_max); /* the records before it: all below a key above this */
         }
         uint8_t *r = out + log->staged;
         if (extend) {
@@ -343,8 +363,8 @@ static int program(struct sl_log *log, uint64_t addr, uint8_t *buf, uint32_t use
     log->st.programmed_bytes += n;
     if (what == FLIGHT_DATA) { /* where the bytes of a data chunk go */
         log->st.record_header_bytes += log->staged - log->staged_data;
-        log->st.chunk_header_bytes += SL_CHUNK_HDR;
-        log->st.padding_bytes += n - SL_CHUNK_HDR - log->staged;
+        log->st.chunk_header_bytes += log->data_off;
+        log->st.padding_bytes += n - log->data_off - log->staged;
     } else {
         log->st.meta_bytes += n;
     }
@@ -550,15 +570,18 @@ static uint32_t lowest_bit(uint64_t v)
 static int write_staged(struct sl_log *log, int closed_by_sync)
 {
     uint8_t *buf = log->cfg.chunk_buf;
-    uint32_t cap = log->chunk - SL_CHUNK_HDR;
-    memset(buf + SL_CHUNK_HDR + log->staged, 0xFF, cap - log->staged); /* padding */
-    struct sl_chunk_hdr h = {SL_CHUNK_MAGIC, SL_CHUNK_DATA, closed_by_sync ? SL_FLAG_PADDED : 0,
+    uint32_t cap = log->chunk - log->data_off, v = 0;
+    memset(buf + log->data_off + log->staged, 0xFF, cap - log->staged); /* padding */
+    while (SL_PARTS && log->part >> (v + 8)) /* flags hold log2(part) - 7 */
+        v++;
+    struct sl_chunk_hdr h = {SL_CHUNK_MAGIC, SL_CHUNK_DATA,
+                             (uint8_t)(v << SL_FLAG_PART_SHIFT | (closed_by_sync ? SL_FLAG_PADDED : 0)),
                              (uint16_t)log->staged, (uint16_t)log->staged_records, log->seq,
                              log->cat_chunk, (uint16_t)log->next_chunk, log->staged_gseq,
                              log->staged_ts_base, log->ts_max, log->catalog_version};
     sl_chunk_seal(log, buf, &h);
     return program(log, sl_chunk_addr(log, log->cur_seg, log->next_chunk), buf,
-                   SL_CHUNK_HDR + log->staged, FLIGHT_DATA);
+                   log->data_off + log->staged, FLIGHT_DATA);
 }
 
 /* Keeps cfg.free_segments erased ahead of the writer, in idle pumps. */

@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 
+#include "storscope/sim.h"
 #include "storscope/suite.h"
 
 #ifdef STS_FIRMWARE
@@ -19,5 +20,16 @@ extern uint64_t sts_test_hist[STS_CTX_LATS * STS_HIST_BUCKETS];
 /* A simulator arena for the sensorlog tests (one test at a time uses it). */
 #define STS_TEST_SIM_ARENA_BYTES (1536u * 1024u)
 extern uint64_t sts_test_sim_arena[STS_TEST_SIM_ARENA_BYTES / 8];
+
+/* XORs mask into the byte a simulated medium stores at addr (wear, a
+ * disturbed cell): -1 when nothing is stored there. */
+static inline int sts_test_flip(struct sts_sim *s, uint64_t addr, uint8_t mask)
+{
+    uint32_t pb = s->p.page_bytes, page = (uint32_t)(addr / pb);
+    if (!s->store_map[page])
+        return -1;
+    s->store[(size_t)(s->store_map[page] - 1) * pb + addr % pb] ^= mask;
+    return 0;
+}
 
 #endif

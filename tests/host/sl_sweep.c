@@ -333,6 +333,44 @@ static uint32_t get32(const uint8_t *p)
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
+/* 1 when r is the record the oracle appended as number r->ts. */
+static int rec_matches(const struct trial *t, const struct sl_record *r)
+{
+    uint32_t inc = r->len >= 6 ? (uint32_t)(r->data[0] | r->data[1] << 8) : UINT32_MAX;
+    uint64_t k = r->len >= 6 ? get32(r->data + 2) : 0;
+    uint8_t want[64];
+    return inc < t->n_inc && r->ts < t->ts && t->rec_inc[r->ts] == inc && t->rec_k[r->ts] == k &&
+           record_bytes(inc, k, r->ts, want) == r->len && !memcmp(want, r->data, r->len);
+}
+
+/* Records found again by a search: some of those the pass from the start
+ * read, each by its sequence number and by its timestamp (the oracle's
+ * append index: unique, and growing in log order), must come back as the
+ * first record there - what a reader positioned inside a chunk (in parts,
+ * on managed media) gets must be what reading from the start got. */
+#define SAMPLES 48
+static uint64_t sample_gseq[SAMPLES], sample_ts[SAMPLES];
+
+static void check_searches(struct trial *t, uint32_t n, uint64_t *wrong)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        struct sl_iter it;
+        struct sl_record r;
+        int by_ts = 0;
+        if (sl_iter_from_gseq(&t->log, &it, 0, sample_gseq[i]) ||
+            sl_iter_next(&it, &r) || r.gseq != sample_gseq[i] || !rec_matches(t, &r) ||
+            /* a log formatted over may hold segments of the old one, which a
+             * search by time may take (check() looks for that) */
+            (by_ts = 1, !t->c->reformat &&
+                            (sl_iter_from_ts(&t->log, &it, 0, sample_ts[i]) ||
+                             sl_iter_next(&it, &r) || r.ts != sample_ts[i] || !rec_matches(t, &r)))) {
+            (*wrong)++;
+            snprintf(t->why, sizeof(t->why), "a search by %s for gseq %" PRIu64 " found another",
+                     by_ts ? "time" : "number", sample_gseq[i]);
+        }
+    }
+}
+
 /* Reads everything back and checks it against the oracle: 0, or -1 with
  * t->why set; *lost counts synced records that are missing, *wrong records
  * returned that were never appended there (or twice, or out of order). */
@@ -348,20 +386,22 @@ static int check(struct trial *t, uint64_t *lost, uint64_t *wrong)
     if (sl_iter_from_gseq(&t->log, &it, 0, 0))
         return snprintf(t->why, sizeof(t->why), "iterator refused"), -1;
     uint64_t last_gseq = 0, oldest_ts = UINT64_MAX, oldest_gseq = UINT64_MAX;
+    uint32_t samples = 0;
     int rc;
     while ((rc = sl_iter_next(&it, &r)) == SL_OK) {
         uint32_t inc = r.len >= 6 ? (uint32_t)(r.data[0] | r.data[1] << 8) : UINT32_MAX;
         uint64_t k = r.len >= 6 ? get32(r.data + 2) : 0;
-        uint8_t want[64];
-        if (inc >= t->n_inc || r.ts >= t->ts || t->rec_inc[r.ts] != inc ||
-            t->rec_k[r.ts] != k || record_bytes(inc, k, r.ts, want) != r.len ||
-            memcmp(want, r.data, r.len) || got[r.ts]) {
+        if (!rec_matches(t, &r) || got[r.ts]) {
             (*wrong)++;
             snprintf(t->why, sizeof(t->why), "wrong or repeated record at gseq %" PRIu64, r.gseq);
             continue;
         }
         got[r.ts] = 1;
         gseq_at[r.ts] = r.gseq;
+        if (samples < SAMPLES && r.gseq % 37 == 0) {
+            sample_gseq[samples] = r.gseq;
+            sample_ts[samples++] = r.ts;
+        }
         if (oldest_gseq != UINT64_MAX && r.gseq <= last_gseq) {
             (*wrong)++;
             snprintf(t->why, sizeof(t->why), "sequence number %" PRIu64 " after %" PRIu64,
@@ -384,6 +424,7 @@ static int check(struct trial *t, uint64_t *lost, uint64_t *wrong)
         s->next = k + 1;
     }
     t->torn = it.torn;
+    check_searches(t, samples, wrong);
     if (rc == SL_ENOENT && t->c->reformat) {
         /* a search by time starts at the oldest segment by its start time:
          * a segment of the log formatted over, taken for live, shows here

@@ -111,14 +111,9 @@ static void power_cycle_and_mount(void)
     sts_sim_set_faults(&sim, &none);
 }
 
-/* XORs mask into the stored byte at addr (wear, a disturbed cell). */
 static int flip(uint64_t addr, uint8_t mask)
 {
-    uint32_t pb = sim.p.page_bytes, page = (uint32_t)(addr / pb);
-    if (!sim.store_map[page])
-        return -1;
-    sim.store[(size_t)(sim.store_map[page] - 1) * pb + addr % pb] ^= mask;
-    return 0;
+    return sts_test_flip(&sim, addr, mask);
 }
 
 /* A NOR log of 1 KiB chunks in 8 KiB segments holding records 0 .. n-1 of
