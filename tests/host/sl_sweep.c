@@ -348,7 +348,7 @@ static int rec_matches(const struct trial *t, const struct sl_record *r)
  * append index: unique, and growing in log order), must come back as the
  * first record there - what a reader positioned inside a chunk (in parts,
  * on managed media) gets must be what reading from the start got. */
-#define SAMPLES 48
+#define SAMPLES 16
 static uint64_t sample_gseq[SAMPLES], sample_ts[SAMPLES];
 
 static void check_searches(struct trial *t, uint32_t n, uint64_t *wrong)
@@ -398,7 +398,7 @@ static int check(struct trial *t, uint64_t *lost, uint64_t *wrong)
         }
         got[r.ts] = 1;
         gseq_at[r.ts] = r.gseq;
-        if (samples < SAMPLES && r.gseq % 37 == 0) {
+        if (samples < SAMPLES && r.gseq % 97 == 0) {
             sample_gseq[samples] = r.gseq;
             sample_ts[samples++] = r.ts;
         }

@@ -896,6 +896,67 @@ static void a_damaged_part_loses_its_chunk_rest_and_nothing_else(void)
     CHECK_EQ(it.skipped, 0);
 }
 
+/* A log found in version 3 is written on in version 3: no parts, whatever
+ * the configuration says, so the firmware that wrote it can read it. The
+ * segment headers of part_log's log are rewritten to say 3 (with their CRC),
+ * as a version-3 library would have written them. */
+static void a_version_3_log_is_written_on_without_parts(void)
+{
+    part_log();
+    for (uint32_t seg = 0; seg < lg.n_segs; seg++) {
+        uint64_t at = (uint64_t)seg * lg.seg_bytes;
+        uint8_t h[60], want[60];
+        CHECK_EQ(cnt.inner.ops->read(cnt.inner.ctx, at, h, sizeof(h)), 0);
+        if (memcmp(h, "SLSG", 4))
+            continue; /* free */
+        CHECK_EQ(h[4], 4);
+        memcpy(want, h, sizeof(want));
+        want[4] = 3;
+        uint32_t sum = sl_crc32c(0, want, 56);
+        for (int b = 0; b < 4; b++)
+            want[56 + b] = (uint8_t)(sum >> (8 * b));
+        for (int b = 0; b < 60; b++)
+            if (want[b] != h[b])
+                CHECK_EQ(sts_test_flip(&sim, at + (uint64_t)b, (uint8_t)(want[b] ^ h[b])), 0);
+    }
+    CHECK_EQ(sl_mount(&lg, &cfg), 0);
+    CHECK_EQ(lg.version, 3);
+    CHECK_EQ(lg.part, 0);
+    uint64_t first = lg.next_gseq;
+    uint32_t seg = lg.cur_seg, chunk = lg.next_chunk;
+    static uint8_t data[300];
+    for (uint32_t i = 0; i < 100; i++) {
+        part_bytes_of(PART_RECS + i, data, 300);
+        int rc = sl_append(&lg, part_ids[0], 1ull << 50 | i, data, 300);
+        if (rc == SL_EFULL && !(rc = pump_all()))
+            rc = sl_append(&lg, part_ids[0], 1ull << 50 | i, data, 300);
+        CHECK_EQ(rc, 0);
+    }
+    CHECK_EQ(sl_sync(&lg), 0);
+    CHECK(lg.cur_seg != seg || lg.next_chunk > chunk);
+    /* the chunks written since: flags without a part, records at offset 52 */
+    uint32_t data_chunks = 0;
+    for (uint32_t c = lg.hdr_chunks; c < lg.next_chunk; c++) {
+        uint8_t h[64];
+        CHECK_EQ(cnt.inner.ops->read(cnt.inner.ctx, (uint64_t)lg.cur_seg * lg.seg_bytes +
+                                                        (uint64_t)c * 4096, h, sizeof(h)), 0);
+        if (h[2] != 1)
+            continue;
+        data_chunks++;
+        CHECK_EQ(h[3] >> 4, 0);
+    }
+    CHECK(data_chunks >= 7); /* 30 KB of records in 4 KiB chunks, one segment */
+    struct sl_iter it;
+    struct sl_record r;
+    CHECK_EQ(sl_iter_from_gseq(&lg, &it, 0, first), 0);
+    for (uint32_t i = 0; i < 100; i++) {
+        CHECK_EQ(sl_iter_next(&it, &r), SL_OK);
+        part_bytes_of(PART_RECS + i, data, 300);
+        CHECK(r.ts == (1ull << 50 | i) && r.len == 300 && !memcmp(r.data, data, 300));
+    }
+    CHECK_EQ(sl_iter_next(&it, &r), SL_ENOENT);
+}
+
 /* A steady stream is found where its timestamps say it should be: the
  * first header read is a guess between the segment's start and the next
  * one's (both in RAM), the next steps to the neighbour; bisection alone
@@ -1903,6 +1964,7 @@ const struct sts_test_case test_sensorlog_cases[] = {
      a_search_reads_the_part_it_lands_in_not_the_chunk},
     {"a_damaged_part_loses_its_chunk_rest_and_nothing_else",
      a_damaged_part_loses_its_chunk_rest_and_nothing_else},
+    {"a_version_3_log_is_written_on_without_parts", a_version_3_log_is_written_on_without_parts},
     {"searches_by_time_and_sequence_read_log_n_chunks",
      searches_by_time_and_sequence_read_log_n_chunks},
     {"power_cuts_lose_nothing_synced", power_cuts_lose_nothing_synced},
