@@ -66,6 +66,12 @@ else
     echo "their code is in this repository"
 fi
 
+echo "== sensorlog without parts (-DSL_PARTS=0, a build for raw NOR) compiles cleanly"
+for f in src/sensorlog/sl_*.c; do
+    arm-none-eabi-gcc -mcpu=cortex-m33 -mthumb -Os -std=c11 -Wall -Wextra -Wpedantic -Werror \
+        -DSL_PARTS=0 -Iinclude -c "$f" -o /dev/null
+done
+
 echo "== cppcheck"
 cppcheck --quiet --error-exitcode=1 --std=c11 --enable=warning,performance,portability \
     --inline-suppr -I include -I cli src cli tests/harness tests/unit firmware fuzz
