@@ -176,6 +176,20 @@ static int read_aligned(struct sl_log *log, const struct sl_iter *it, uint32_t f
     return sl_read_at(log, it->seg, it->chunk, it->buf, from, to - from);
 }
 
+/* The header (and part table) of the iterator's chunk into its buffer:
+ * already there when the last read was of this chunk (a search's probe,
+ * the end of a segment found), else `lead` bytes read from its start. */
+static int hdr_to_buf(struct sl_log *log, struct sl_iter *it, int reuse, uint32_t lead,
+                      struct sl_chunk_hdr *h)
+{
+    uint32_t seq = log->cfg.segs[it->seg].seq;
+    if (reuse && sl_chunk_hdr_check(log, it->buf, seq, it->chunk, h) == SL_OK)
+        return SL_OK;
+    if (read_aligned(log, it, 0, lead) || sl_chunk_hdr_check(log, it->buf, seq, it->chunk, h))
+        return SL_ENOENT;
+    return SL_OK;
+}
+
 static int load_parts(struct sl_iter *it, int pick, int by_ts, uint64_t key)
 {
     struct sl_log *log = it->log;
@@ -184,9 +198,7 @@ static int load_parts(struct sl_iter *it, int pick, int by_ts, uint64_t key)
     uint32_t lead = pick ? log->hdr_read : log->data_off + 2 * log->part;
     if (!SL_PARTS || !log->part || it->chunk >= seg_end(log, it->seg))
         return 0; /* nothing on this medium has parts (raw flash): no read spent */
-    if ((!pick || sl_chunk_hdr_check(log, b, it->seg_seq, it->chunk, &h) != SL_OK) &&
-        (read_aligned(log, it, 0, lead) ||
-         sl_chunk_hdr_check(log, b, it->seg_seq, it->chunk, &h) != SL_OK))
+    if (hdr_to_buf(log, it, pick, lead, &h) != SL_OK)
         return 0;
     uint32_t part = sl_flags_part(h.flags), off = sl_data_off(log, part);
     if (!part || off > log->hdr_read)
@@ -368,6 +380,19 @@ static void take_chunk(struct sl_iter *it, const struct sl_chunk_hdr *h)
     it->seg_end_gseq = h->first_gseq + h->n_records;
 }
 
+/* The newest chunk of a walk back, often closed early by a sync, read as
+ * far as it is used: its header (and part table), then the rest of what
+ * it holds - on managed media a sector or two instead of 16 KiB. */
+static int read_used(struct sl_log *log, struct sl_iter *it, struct sl_chunk_hdr *h)
+{
+    if (hdr_to_buf(log, it, 1, log->hdr_read, h) != SL_OK)
+        return SL_ENOENT;
+    uint32_t end = sl_data_off(log, sl_flags_part(h->flags)) + h->used;
+    if (end > log->hdr_read && read_aligned(log, it, log->hdr_read, end))
+        return SL_ENOENT;
+    return sl_chunk_check(log, it->buf, log->cfg.segs[it->seg].seq, it->chunk, h);
+}
+
 /* Walks back from the newest chunk written (its place is in RAM: no
  * search) until n records of the stream are behind the walk, then starts
  * the iterator at the chunk holding the n-th newest. Each chunk passed is
@@ -379,7 +404,7 @@ static int iter_latest(struct sl_log *log, struct sl_iter *it, uint16_t stream, 
         return rc;
     uint32_t seg = log->cur_seg, chunk = 0;
     uint64_t found = 0;
-    int start = 0;
+    int start = 0, reads = 0, small = 0; /* the newest chunk fits a load in parts */
     struct sl_chunk_hdr start_hdr;
     it->done = seg == SL_NO_SEG || n == 0;
     if (!it->done)
@@ -395,7 +420,15 @@ static int iter_latest(struct sl_log *log, struct sl_iter *it, uint16_t stream, 
         }
         chunk--;
         struct sl_chunk_hdr h;
-        if (sl_read_chunk_into(log, seg, chunk, it->buf, &h) != SL_OK || h.type != SL_CHUNK_DATA)
+        it->seg = seg;
+        it->chunk = chunk;
+        if (SL_PARTS && log->part && !reads++) { /* large chunks: the newest as far as used */
+            rc = read_used(log, it, &h);
+            small = rc == SL_OK && h.used <= 2 * log->part;
+        } else {
+            rc = sl_read_chunk_into(log, seg, chunk, it->buf, &h);
+        }
+        if (rc != SL_OK || h.type != SL_CHUNK_DATA)
             continue; /* damaged (the forward read counts it) or a catalog page */
         uint64_t last = 0;
         int64_t m = chunk_matches(it, &h, 0, &last);
@@ -414,8 +447,10 @@ static int iter_latest(struct sl_log *log, struct sl_iter *it, uint16_t stream, 
     it->chunk = chunk;
     it->seg_seq = seg == SL_NO_SEG ? 0 : log->cfg.segs[seg].seq;
     it->loaded = 0;
-    if (start) /* the chunk the walk stopped in is in the buffer: read once, not twice */
+    if (start) { /* the chunk the walk stopped in is in the buffer: read once, not twice */
         take_chunk(it, &start_hdr);
+        it->partial = reads == 2 && small; /* the newest after it, in parts: a sync's few */
+    }
     return SL_OK;
 }
 

@@ -896,6 +896,57 @@ static void a_damaged_part_loses_its_chunk_rest_and_nothing_else(void)
     CHECK_EQ(it.skipped, 0);
 }
 
+/* "Latest n" on parts: the newest chunk, closed early by a sync, is read
+ * as far as it is used, and the chunk after the one the start is in is
+ * read in parts - so the latest few records of a 4 KiB chunk holding a
+ * sync's few cost a header and a sector, not the chunk. Every n, of every
+ * stream and of all, gives exactly the oracle's newest n, in order. */
+static void latest_n_reads_what_the_newest_chunk_holds(void)
+{
+    part_log();
+    static const uint32_t ns[] = {1, 2, 5, 47, 100, 333, 1000, PART_RECS + 5};
+    for (int slot = -1; slot < 3; slot++)
+        for (size_t k = 0; k < sizeof(ns) / sizeof(ns[0]); k++) {
+            struct sl_iter it;
+            struct sl_record r;
+            uint16_t id = slot < 0 ? 0 : part_ids[slot];
+            CHECK_EQ(sl_iter_latest(&lg, &it, id, ns[k]), 0);
+            uint32_t want = PART_RECS, left = ns[k]; /* back to the oracle's n-th newest */
+            while (want > 0 && left > 0) {
+                want--;
+                if (slot < 0 || part_rec[want].slot == slot)
+                    left--;
+            }
+            for (; want < PART_RECS; want++) {
+                if (slot >= 0 && part_rec[want].slot != slot)
+                    continue;
+                CHECK_EQ(sl_iter_next(&it, &r), SL_OK);
+                CHECK_EQ(r.gseq, want);
+                CHECK(part_rec_ok(&r));
+            }
+            CHECK_EQ(sl_iter_next(&it, &r), SL_ENOENT);
+        }
+    /* a sync's few records in the newest chunk: the latest two cost its
+     * header read and the sector the records are in */
+    static uint8_t data[20];
+    for (uint32_t i = 0; i < 3; i++)
+        CHECK_EQ(sl_append(&lg, part_ids[1], (1ull << 50) + i, data, sizeof(data)), 0);
+    CHECK_EQ(sl_sync(&lg), 0);
+    uint64_t before = cnt.bytes_read;
+    cnt.read_max = 0;
+    struct sl_iter it;
+    struct sl_record r;
+    CHECK_EQ(sl_iter_latest(&lg, &it, part_ids[1], 2), 0);
+    CHECK_EQ(sl_iter_next(&it, &r), SL_OK);
+    CHECK_EQ(r.ts, (1ull << 50) + 1);
+    CHECK_EQ(sl_iter_next(&it, &r), SL_OK);
+    CHECK_EQ(r.ts, (1ull << 50) + 2);
+    CHECK_EQ(sl_iter_next(&it, &r), SL_ENOENT);
+    uint64_t reads0 = cnt.reads; (void)reads0;
+    CHECK_EQ(cnt.bytes_read - before, 512); /* the header's sector holds them: one read */
+    CHECK(cnt.read_max < 4096);
+}
+
 /* A log found in version 3 is written on in version 3: no parts, whatever
  * the configuration says, so the firmware that wrote it can read it. The
  * segment headers of part_log's log are rewritten to say 3 (with their CRC),
@@ -1965,6 +2016,7 @@ const struct sts_test_case test_sensorlog_cases[] = {
     {"a_damaged_part_loses_its_chunk_rest_and_nothing_else",
      a_damaged_part_loses_its_chunk_rest_and_nothing_else},
     {"a_version_3_log_is_written_on_without_parts", a_version_3_log_is_written_on_without_parts},
+    {"latest_n_reads_what_the_newest_chunk_holds", latest_n_reads_what_the_newest_chunk_holds},
     {"searches_by_time_and_sequence_read_log_n_chunks",
      searches_by_time_and_sequence_read_log_n_chunks},
     {"power_cuts_lose_nothing_synced", power_cuts_lose_nothing_synced},
