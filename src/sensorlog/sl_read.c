@@ -156,13 +156,6 @@ static int iter_begin(struct sl_log *log, struct sl_iter *it, uint16_t stream)
     return SL_OK;
 }
 
-/* Loads chunk it->chunk in part, when it has parts: its header and table
- * (in the buffer already when the search's last read was of this chunk),
- * then two parts, from the last part whose records before it are all
- * before the key (pick), or from the first (read with the header, in one
- * command). On managed media a chunk is 16 KiB, a part 2. 1 when loaded;
- * 0 when anything does not check, and the chunk is then read whole, as a
- * chunk without parts is, where damage is sorted out. */
 static void take_chunk(struct sl_iter *it, const struct sl_chunk_hdr *h);
 
 /* Bytes [from, to) of the iterator's chunk into its buffer, widened to the
@@ -190,6 +183,13 @@ static int hdr_to_buf(struct sl_log *log, struct sl_iter *it, int reuse, uint32_
     return SL_OK;
 }
 
+/* Loads chunk it->chunk in part, when it has parts: its header and table
+ * (in the buffer already when the search's last read was of this chunk),
+ * then two parts, from the last part whose records before it are all
+ * before the key (pick), or from the first (read with the header, in one
+ * command). On managed media a chunk is 16 KiB, a part 2. 1 when loaded;
+ * 0 when anything does not check, and the chunk is then read whole, as a
+ * chunk without parts is, where damage is sorted out. */
 static int load_parts(struct sl_iter *it, int pick, int by_ts, uint64_t key)
 {
     struct sl_log *log = it->log;
