@@ -43,6 +43,7 @@ extern "C" {
                                  (the writer rewrites every page in time); bounds
                                  what mount reads */
 #define SL_MIN_BUFFER 64      /* bytes of cfg.buffer at the least */
+#define SL_RECORD_RAM(len) (12u + (len)) /* bytes of cfg.buffer a record of len bytes takes */
 #define SL_MANAGED_PAGE 16384 /* page assumed behind an FTL that does not report one */
 
 /* Error codes: the same values as storscope's STS_E* (device errors pass
@@ -162,7 +163,7 @@ struct sl_config {
     uint32_t erase_slice_ns;
     /* RAM for records between append and the device: at least the largest
      * stall times the data rate (measure it with storscope's L1). A record
-     * takes 12 bytes + its data here; at least SL_MIN_BUFFER bytes. */
+     * takes SL_RECORD_RAM(len) bytes here; at least SL_MIN_BUFFER bytes. */
     uint8_t *buffer;
     size_t buffer_bytes;
     enum sl_full_policy full_policy;

@@ -22,6 +22,9 @@ extern "C" {
 
 #define STS_SLFS_RUNS 32    /* stretches of a file between other files' writes */
 #define STS_SLFS_HANDLES 16
+#define STS_SLFS_RECORD_MAX 255u /* bytes of a file in one record: writes are cut into these */
+/* the least cfg.log.buffer_bytes: one record of the largest size */
+#define STS_SLFS_MIN_BUFFER SL_RECORD_RAM(STS_SLFS_RECORD_MAX)
 
 /* One stretch of a file written without another file's records between:
  * its bytes lie at byte-clock times ts0 .. ts0 + len. */

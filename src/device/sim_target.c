@@ -156,6 +156,14 @@ static int slfs_open(struct sim_target *st, struct sts_bd bd, const struct sts_t
             return STS_EINVAL;
         }
     }
+    if (buffer < STS_SLFS_MIN_BUFFER) {
+        snprintf(err, errlen, "+sensorlog: buffer=%llu is too small: files are written in "
+                              "records of up to %u B, which take %u B of buffer each; give "
+                              "at least buffer=%u (default 256K)",
+                 (unsigned long long)buffer, STS_SLFS_RECORD_MAX, STS_SLFS_MIN_BUFFER,
+                 STS_SLFS_MIN_BUFFER);
+        return STS_EINVAL;
+    }
     struct sts_bd_geometry g;
     memset(&g, 0, sizeof(g));
     bd.ops->geometry(bd.ctx, &g);
@@ -199,6 +207,30 @@ static int slfs_open(struct sim_target *st, struct sts_bd bd, const struct sts_t
     if (rc == STS_EIO) { /* the device failed while the log was laid: not the geometry */
         snprintf(err, errlen, "+sensorlog: formatting the log failed: the device returned an "
                               "I/O error");
+        slfs_free(m);
+        return rc;
+    }
+    struct sl_layout l;
+    int fits = rc == STS_EINVAL && !sl_layout(&cfg.log, &l);
+    if (fits && l.segments < 4) {
+        snprintf(err, errlen, "+sensorlog: the medium holds %llu segment%s of %llu B; the log "
+                              "needs at least 4 (two kept erased ahead of the writer); give a "
+                              "smaller segment= or a larger medium",
+                 (unsigned long long)l.segments, l.segments == 1 ? "" : "s",
+                 (unsigned long long)seg);
+        slfs_free(m);
+        return rc;
+    }
+    if (fits) {
+        /* the geometry holds: what is left is each segment's opening copy
+         * of the catalog (the files' names), which must leave room for
+         * records */
+        snprintf(err, errlen, "+sensorlog: segment=%llu holds %llu chunks of %llu B: too few "
+                              "for the copy of the catalog of %u file names that opens each "
+                              "segment and two chunks of records; give a larger segment= "
+                              "(default 1M)",
+                 (unsigned long long)seg, (unsigned long long)(seg / chunk),
+                 (unsigned long long)chunk, (unsigned)SLFS_FILES);
         slfs_free(m);
         return rc;
     }

@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-#define REC_MAX 255u
+#define REC_MAX STS_SLFS_RECORD_MAX
 /* bytes of record header a facade record takes, about: stream and length
  * (two varints of 1-2 bytes) and a byte-clock step of at most 2 * REC_MAX
  * (2 bytes) */
@@ -537,7 +537,8 @@ int sts_slfs_init(struct sts_slfs *fs, const struct sts_slfs_config *cfg, struct
 {
     memset(fs, 0, sizeof(*fs));
     fs->cfg = *cfg;
-    if (!cfg->files || !cfg->n_files)
+    /* a buffer that cannot take one record would fail the first long write */
+    if (!cfg->files || !cfg->n_files || cfg->log.buffer_bytes < STS_SLFS_MIN_BUFFER)
         return STS_EINVAL;
     memset(cfg->files, 0, sizeof(*cfg->files) * cfg->n_files);
     struct sl_config lc = cfg->log;

@@ -18,7 +18,7 @@
 #define SL_CHUNK_HDR 52u          /* fields, header CRC, chunk CRC */
 #define SL_REC_HDR_MIN 1u          /* the head alone: same length, same step */
 #define SL_REC_HDR_MAX 16u         /* head 3 + len 3 + step change 10 bytes of varint */
-#define SL_RING_HDR 12u            /* in RAM: stream (u16), len (u16), ts (u64) */
+#define SL_RING_HDR SL_RECORD_RAM(0) /* in RAM: stream (u16), len (u16), ts (u64) */
 #define SL_MIN_CHUNK 1024u         /* a catalog page holds 40 entries */
 #define SL_NO_SEG 0xFFFFFFFFu
 #define SL_READ_TRIES 6            /* a read error is retried: one is not evidence */

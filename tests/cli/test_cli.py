@@ -534,6 +534,33 @@ class WorkloadsOnSensorlog(Base):
             self.assertEqual(r.returncode, 2, spec)
             self.assertIn(msg, r.stderr, spec)
 
+    def test_sizes_that_cannot_work_are_named_before_the_run(self):
+        # the facade writes records of up to 255 B, 267 B of buffer each: a
+        # smaller buffer= blamed chunk and segment at 1 B, and at 100 B failed
+        # B0's first write with exit 1
+        for spec in ("sim:nor-spi+sensorlog,buffer=1", "sim:emmc-stm32u5+sensorlog,buffer=266"):
+            r = run("run", "-t", spec, "--tests", "B0", "-o", self.out)
+            self.assertEqual(r.returncode, 2, spec)
+            size = spec.rsplit("=", 1)[1]
+            self.assertIn("buffer=%s is too small" % size, r.stderr, spec)
+            self.assertIn("at least buffer=267", r.stderr, spec)
+            self.assertFalse(os.path.exists(self.out), spec)
+        # the least it names is enough
+        r = run("run", "-q", "-t", "sim:nor-spi,capacity=8M+sensorlog,buffer=267", "--tests", "B0",
+                "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        os.remove(self.out)
+        # a segment too small for the catalog's copy that opens it, and a medium
+        # too small for the segments: said so (the message listed every rule)
+        r = run("run", "-t", "sim:nor-spi,capacity=2M+sensorlog", "--tests", "B0", "-o", self.out)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("the medium holds 2 segments of 1048576 B", r.stderr)
+        r = run("run", "-t", "sim:nor-spi+sensorlog,segment=16K", "--tests", "B0", "-o", self.out)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("segment=16384 holds 4 chunks", r.stderr)
+        self.assertIn("catalog", r.stderr)
+        self.assertFalse(os.path.exists(self.out))
+
 
 class MoreRuns(Base):
     def test_nb_on_sim_and_not_applicable_on_posix(self):

@@ -1575,6 +1575,38 @@ static int facade(struct sts_fs *fs)
     return sts_slfs_init(&slfs, &fc, fs);
 }
 
+/* The facade cuts writes into records of up to STS_SLFS_RECORD_MAX bytes; a
+ * RAM buffer that cannot hold one is refused at init, before the medium is
+ * touched (it was taken, and the first long write failed with STS_ENOMEM). */
+static void facade_refuses_a_buffer_too_small_for_a_record(void)
+{
+    struct sts_fs fs;
+    CHECK_EQ(medium("emmc-stm32u5", 1024 * 1024, 65536, 0), 0);
+    struct sts_slfs_config fc = {.log = cfg, .files = slfs_files, .n_files = 64};
+    fc.log.chunk_bytes = 4096;
+    fc.log.segment_bytes = 65536;
+    fc.log.buffer_bytes = 12 + 254; /* a ring header (12 B) and one byte short of a record */
+    CHECK_EQ(sts_slfs_init(&slfs, &fc, &fs), STS_EINVAL);
+    CHECK_EQ(cnt.programs + cnt.erases, 0);
+    fc.log.buffer_bytes = 12 + 255;
+    CHECK_EQ(sts_slfs_init(&slfs, &fc, &fs), 0);
+    const struct sts_fs_ops *o = fs.ops;
+    sts_fh a;
+    uint8_t buf[2000], got[2000];
+    size_t done;
+    for (int i = 0; i < 2000; i++)
+        buf[i] = (uint8_t)(i * 31 + 7);
+    CHECK_EQ(o->open(fs.ctx, "a", STS_O_WRONLY | STS_O_CREAT | STS_O_TRUNC, &a), 0);
+    CHECK_EQ(o->write(fs.ctx, a, buf, sizeof(buf), &done), 0); /* eight records, one at a time */
+    CHECK_EQ(done, sizeof(buf));
+    CHECK_EQ(o->sync(fs.ctx, a, STS_SYNC_DATA), 0);
+    CHECK_EQ(o->seek(fs.ctx, a, 0), 0);
+    CHECK_EQ(o->read(fs.ctx, a, got, sizeof(got), &done), 0);
+    CHECK_EQ(done, sizeof(got));
+    CHECK(!memcmp(buf, got, sizeof(got)));
+    CHECK_EQ(o->close(fs.ctx, a), 0);
+}
+
 static void facade_files_append_and_read_anywhere(void)
 {
     struct sts_fs fs;
@@ -1985,6 +2017,8 @@ const struct sts_test_case test_sensorlog_cases[] = {
     {"crc32c_check_value", crc32c_check_value},
     {"layout_defaults_are_what_the_header_says", layout_defaults_are_what_the_header_says},
     {"facade_files_append_and_read_anywhere", facade_files_append_and_read_anywhere},
+    {"facade_refuses_a_buffer_too_small_for_a_record",
+     facade_refuses_a_buffer_too_small_for_a_record},
     {"facade_checks_what_a_cut_may_not_take", facade_checks_what_a_cut_may_not_take},
     {"workloads_run_on_the_facade", workloads_run_on_the_facade},
     {"facade_reads_any_offset_of_a_file_written_in_pieces",
