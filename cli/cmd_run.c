@@ -51,7 +51,7 @@ static void run_usage(FILE *f)
           "                        (default: quick)\n"
           "  -r, --runs N          repetitions per point (default: per test and scale)\n"
           "  -d, --duration TIME   length of time-based tests (fsync): 30s, 2m, 500ms\n"
-          "      --size SIZE       file size of fsync and seq: 500M, 1G (K/M/G = 1024^n)\n"
+          "      --size SIZE       file size of fsync, seq, rand and M2: 500M, 1G (K/M/G = 1024^n)\n"
           "      --capacity SIZE   M2: size of the filesystem set aside to be filled (posix:\n"
           "                        targets; M2 refuses a larger one and runs only with it)\n"
           "      --interval TIME   M2: time between lifecycles (default: 30m in virtual time,\n"
@@ -150,6 +150,7 @@ struct run_opts {
     int allow_destructive;
     const char *fio_json;
     const char *probe; /* storscope probe's results: its answers in the guidelines */
+    const char *size;  /* --size as given */
 };
 
 static int parse(int argc, char **argv, struct run_opts *o, struct sts_plan *plan)
@@ -236,6 +237,7 @@ static int parse(int argc, char **argv, struct run_opts *o, struct sts_plan *pla
                 cli_error("bad --size '%s' (e.g. 4096, 64K, 500M, 2G)", optarg);
                 return -1;
             }
+            o->size = optarg;
             break;
         case 'e':
             if (sts_parse_u64(optarg, &plan->seed)) {
@@ -408,6 +410,13 @@ int cmd_run(int argc, char **argv)
     for (size_t i = 0; i < n_tests; i++) {
         has_l1 |= !strcmp(tests[i]->id, "L1");
         has_fsync |= !strcmp(tests[i]->id, "fsync");
+        if (plan.size_bytes && plan.size_bytes < tests[i]->min_size_bytes) {
+            char least[32];
+            sts_fmt_bytes(least, sizeof(least), tests[i]->min_size_bytes);
+            cli_error("--size %s is too small for %s: its writes are %s, the least size it "
+                      "takes", o.size, tests[i]->id, least);
+            return EXIT_USAGE;
+        }
     }
     if (plan.streams) {
         const char *bad = sts_l1_streams_check(plan.streams);

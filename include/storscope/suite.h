@@ -109,6 +109,9 @@ struct sts_test_def {
     /* Largest scratch space the test needs at once under this plan, bytes. */
     uint64_t (*scratch_bytes)(const struct sts_plan *plan);
     int (*run)(struct sts_ctx *c);
+    /* The least --size (plan->size_bytes) it can run with: its largest
+     * single write (0: any). Checked before anything runs. */
+    uint64_t min_size_bytes;
 };
 
 /* ---- registry ------------------------------------------------------- */

@@ -23,6 +23,13 @@ static void add(struct sts_summary_line *l, const char *fmt, ...)
     va_end(ap);
 }
 
+/* "; " between parts of a line, none before the first (the text starts
+ * with one space) */
+static const char *sep(const struct sts_summary_line *l)
+{
+    return l->text[1] ? "; " : "";
+}
+
 static double num(const struct sts_kv *kv, size_t n, const char *key, double dflt)
 {
     const struct sts_kv *k = sts_kv_find(kv, n, key);
@@ -310,7 +317,7 @@ static int sum_test_end(void *ctx, const struct sts_test_end *te)
             if (!o->measured || o->blocked_ns < 0)
                 continue;
             sts_fmt_ns(b, sizeof(b), o->blocked_ns);
-            add(l, "%s%s read: the caller is blocked %s a call", i ? "; " : "", o->name, b);
+            add(l, "%s%s read: the caller is blocked %s a call", sep(l), o->name, b);
             if (o->polls > 0)
                 add(l, " (%.0f polls a 512 B block)", o->polls);
         }
@@ -321,7 +328,7 @@ static int sum_test_end(void *ctx, const struct sts_test_end *te)
             if (!o->measured || o->at4k_v <= 0)
                 continue;
             sts_fmt_rate(r, sizeof(r), o->at4k_v);
-            add(l, "%s%s 4 KiB: %.0f IOPS (%s)", i ? "; " : "", o->name, o->at4k_v / 4096, r);
+            add(l, "%s%s 4 KiB: %.0f IOPS (%s)", sep(l), o->name, o->at4k_v / 4096, r);
             if (o->at4k_p99 >= 0) {
                 sts_fmt_ns(a, sizeof(a), o->at4k_p50);
                 sts_fmt_ns(b, sizeof(b), o->at4k_p99);
@@ -343,13 +350,13 @@ static int sum_test_end(void *ctx, const struct sts_test_end *te)
             char cls[32];
             double ci = num(s, n, "open_close_exponent_flat_ci95", 0);
             sts_an_growth_class(e, ci, cls, sizeof(cls));
-            add(l, "; open+close %s in files per directory (N^%.2f +-%.2f)", cls, e, ci);
+            add(l, "%sopen+close %s in files per directory (N^%.2f +-%.2f)", sep(l), cls, e, ci);
         }
     }
     for (size_t i = 0; i < ss->n_ops; i++)
         if (ss->ops[i].skipped)
-            add(l, "; %s not measured at %u size%s: %s", ss->ops[i].name, ss->ops[i].skipped,
-                ss->ops[i].skipped == 1 ? "" : "s", ss->ops[i].skip_why);
+            add(l, "%s%s not measured at %u size%s: %s", sep(l), ss->ops[i].name,
+                ss->ops[i].skipped, ss->ops[i].skipped == 1 ? "" : "s", ss->ops[i].skip_why);
     if (te->status == STS_TEST_INTERRUPTED)
         add(l, " (interrupted)");
     return 0;

@@ -250,6 +250,30 @@ class Runs(Base):
 class Workloads(Base):
     """S1, S2, M2, L1 and the paper suite on sensorlog: the long runs."""
 
+    def test_a_small_size_is_said_as_it_is(self):
+        t = "sim:emmc-stm32u5,capacity=256M"
+        # fsync's 4 KiB writes need a 4 KiB file: a usage error before the run
+        # (it was the test's failure, exit 1, after the tests before it ran)
+        r = run("run", "-t", t, "--tests", "seq,fsync", "--size", "1K", "-o", self.out)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("--size 1K is too small for fsync", r.stderr)
+        self.assertFalse(os.path.exists(self.out))
+        # seq writes a 100 KiB file in one 100 KiB block: said so (it said
+        # "at 1 MiB", its block size, for a file smaller than a block)
+        r = run("run", "-t", t, "--tests", "seq,rand", "--size", "100K", "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        seq, rnd = self.load()["tests"]
+        self.assertEqual(seq["params"]["block_bytes"], 100 * 1024)
+        for p in seq["points"]:
+            if "block_bytes" in p["params"]:
+                self.assertEqual(p["params"]["block_bytes"], 100 * 1024)
+        self.assertRegex(r.stdout, r"seq +write [0-9.]+ [KMG]iB/s at 100 KiB;")
+        # a file too small for every block rand reads: its line says only that
+        # (it began with "; ")
+        r = run("run", "-t", t, "--tests", "rand", "--size", "1", "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertRegex(r.stdout, r"rand +randread not measured at 12 sizes")
+
     def test_s1_concurrent_load(self):
         r = run("run", "-q", "-t", self.target, "--tests", "S1", "-o", self.out)
         self.assertEqual(r.returncode, 0, r.stderr)
