@@ -442,10 +442,12 @@ void sts_sim_power_on(struct sts_sim *s)
     s->last_read_end = UINT64_MAX;
 }
 
-/* Decides, before a command runs, whether it fails: 0 to go on, or an error
- * (the device is off, the power is cut during this command, or an injected
- * error hits it). A write cut short tears what it was writing. */
-static int fault_gate(struct sts_sim *s, int kind, uint64_t addr, uint64_t len)
+/* Counts a command the host issued and decides whether the power goes
+ * during it: 0 to go on, or STS_EIO (the device is off, or the cut comes
+ * now). A write cut short tears what it was writing. Every command counts,
+ * one to a bad block too, as storscope's device fault injection counts
+ * them above the device: a power-cut sweep's k-th command is the same. */
+static int power_gate(struct sts_sim *s, int kind, uint64_t addr, uint64_t len)
 {
     if (s->off)
         return STS_EIO;
@@ -457,6 +459,12 @@ static int fault_gate(struct sts_sim *s, int kind, uint64_t addr, uint64_t len)
         sts_sim_power_cut(s);
         return STS_EIO;
     }
+    return STS_OK;
+}
+
+/* Whether an injected error hits the command: 0 to go on, or STS_EIO. */
+static int error_gate(struct sts_sim *s, int kind, uint64_t addr, uint64_t len)
+{
     uint32_t ppm = kind == 'r' ? s->f.read_error_ppm
                    : kind == 'w' ? s->f.prog_error_ppm
                    : kind == 'e' ? s->f.erase_error_ppm : 0;
@@ -472,6 +480,14 @@ static int fault_gate(struct sts_sim *s, int kind, uint64_t addr, uint64_t len)
             s->blocks[addr / s->p.erase_bytes].state = BLK_BAD;
     }
     return STS_EIO;
+}
+
+/* Decides, before a command runs, whether it fails: the power, then an
+ * injected error. */
+static int fault_gate(struct sts_sim *s, int kind, uint64_t addr, uint64_t len)
+{
+    int rc = power_gate(s, kind, addr, len);
+    return rc ? rc : error_gate(s, kind, addr, len);
 }
 
 static int torn_in(const struct sts_sim *s, uint64_t addr, size_t len)
@@ -524,9 +540,12 @@ static int admit(struct sts_sim *s, int kind, uint64_t addr, size_t len)
 {
     if (!in_range(s, addr, len))
         return STS_ERANGE;
+    int rc = power_gate(s, kind, addr, len);
+    if (rc)
+        return rc;
     if (bad_in(s, addr, len))
         return STS_EIO;
-    return fault_gate(s, kind, addr, len);
+    return error_gate(s, kind, addr, len);
 }
 
 static int sim_read(void *ctx, uint64_t addr, void *buf, size_t len)

@@ -475,6 +475,27 @@ static void cut_after_n_ops_tears_the_write_in_flight(void)
     CHECK_EQ(st.sim.n.power_cuts, 1);
 }
 
+/* A command to a bad block is still a command the host issued: it counts
+ * toward cut_after as it does above the device (storscope's device fault
+ * injection, which sizes the power-cut sweep). Uncounted, a sweep's cuts
+ * at a nand-slc run's last commands never came (exit 0, nothing cut). */
+static void a_bad_blocks_command_counts_toward_a_cut(void)
+{
+    struct sts_sim_params p = *sts_sim_profile_find("nand-slc");
+    p.capacity = 1 * MIB;
+    p.bad_permille = 1000; /* every block bad from the factory */
+    CHECK_EQ(sts_sim_init(&st.sim, &p, 1, arena64, sizeof(arena64), p.capacity, &st.bd), 0);
+    struct sts_sim_faults f = {.cut_after_ops = 2};
+    sts_sim_set_faults(&st.sim, &f);
+    struct sts_bd *bd = &st.bd;
+    CHECK(bd->ops->read(bd->ctx, 0, rd, 2048) == STS_EIO);         /* op 1: a bad block */
+    CHECK(bd->ops->program(bd->ctx, 2048, pg_a, 2048) == STS_EIO); /* op 2: a bad block */
+    CHECK_EQ(st.sim.n.power_cuts, 0);
+    CHECK(bd->ops->read(bd->ctx, 0, rd, 2048) == STS_EIO);         /* op 3: the cut */
+    CHECK_EQ(st.sim.n.power_cuts, 1);
+    CHECK_EQ(st.sim.host_ops, 3);
+}
+
 static void plp_cache_survives_a_cut(void)
 {
     struct sts_sim_params p = *sts_sim_profile_find("ssd-sata-plp");
@@ -718,6 +739,7 @@ const struct sts_test_case test_sim_cases[] = {
     {"nb_poll_error_fails_at_once", nb_poll_error_fails_at_once},
     {"managed_power_cut_keeps_flushed_loses_unflushed", managed_power_cut_keeps_flushed_loses_unflushed},
     {"cut_after_n_ops_tears_the_write_in_flight", cut_after_n_ops_tears_the_write_in_flight},
+    {"a_bad_blocks_command_counts_toward_a_cut", a_bad_blocks_command_counts_toward_a_cut},
     {"plp_cache_survives_a_cut", plp_cache_survives_a_cut},
     {"injected_errors_by_rate_and_address", injected_errors_by_rate_and_address},
     {"tier_sd_consumer", tier_sd_consumer},
