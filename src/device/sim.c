@@ -73,14 +73,16 @@ int sts_sim_check(const struct sts_sim_params *p, const char **why)
         why = &dummy;
     if (!p->sector_bytes || !p->page_bytes || !p->erase_bytes || !p->capacity)
         *why = "capacity, sector_bytes, page_bytes and erase_bytes must be non-zero";
-    else if (p->erase_large_bytes && (p->erase_large_bytes % p->erase_bytes ||
-                                      p->capacity % p->erase_large_bytes || !p->erase_large_ns))
-        *why = "erase_large must be a multiple of erase_bytes dividing the capacity, "
-               "with erase_large_time set";
+    else if (p->page_bytes % p->sector_bytes)
+        *why = "page_bytes must be a multiple of sector_bytes";
     else if (p->erase_bytes % p->page_bytes)
         *why = "erase_bytes must be a multiple of page_bytes";
     else if (p->capacity % p->erase_bytes)
         *why = "capacity must be a multiple of erase_bytes";
+    else if (p->erase_large_bytes && (p->erase_large_bytes % p->erase_bytes ||
+                                      p->capacity % p->erase_large_bytes || !p->erase_large_ns))
+        *why = "erase_large must be a multiple of erase_bytes dividing the capacity, "
+               "with erase_large_time set (or erase_large=0)";
     else if (p->capacity / p->page_bytes >= UINT32_MAX / 2)
         *why = "capacity / page_bytes is too large";
     else if (!p->read_bw || !p->write_bw)

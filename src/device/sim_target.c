@@ -351,7 +351,8 @@ static int fx_open_on(struct sim_target *st, struct sts_bd bd, const struct sts_
     for (uint32_t i = 0; i < spec->n_fs_opts; i++) {
         const char *k = spec->fs_opts[i].key, *v = spec->fs_opts[i].value;
         if (sts_filex_option(&c, k, v)) {
-            snprintf(err, errlen, "+filex: bad option '%s=%s' (cluster=, cache=, root=, "
+            snprintf(err, errlen, "+filex: bad option '%s=%s' (cluster=512..64K, a power of "
+                                  "two; cache=512..32K, a multiple of 512; root=ENTRIES; "
                                   "names=upper|asis)", k, v);
             return STS_EINVAL;
         }

@@ -246,11 +246,12 @@ int sts_filex_option(struct sts_filex_config *c, const char *key, const char *va
             return -1;
         c->upper_names = !strcmp(value, "upper");
     } else if (!strcmp(key, "cluster")) {
-        if (!sized || x < SECTOR || x % SECTOR)
+        /* FAT's sectors per cluster: a power of two, 1 .. 128 */
+        if (!sized || x < SECTOR || x > 128 * SECTOR || (x & (x - 1)))
             return -1;
         c->sectors_per_cluster = (uint32_t)(x / SECTOR);
     } else if (!strcmp(key, "cache")) {
-        if (!sized)
+        if (!sized || !x || x % SECTOR || x > sizeof(((struct sts_filex *)0)->cache))
             return -1;
         c->cache_bytes = (uint32_t)x;
     } else if (!strcmp(key, "root")) {

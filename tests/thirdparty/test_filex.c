@@ -20,6 +20,25 @@ int main(void)
     if (!arena || sts_sim_init(&sim, &p, 1, arena, arena_bytes, p.capacity, &bd))
         return 1;
     struct sts_filex_config cfg = {.bd = bd};
+    /* options FAT or the adapter cannot take are refused as options, not
+     * found out by a format that fails (cluster=1M came back as an I/O
+     * error, cache=100 as "cannot format this medium") */
+    static const struct {
+        const char *key, *value;
+        int ok;
+    } opts[] = {{"cluster", "512", 1}, {"cluster", "64K", 1}, {"cluster", "3", 0},
+                {"cluster", "1536", 0}, {"cluster", "128K", 0}, {"cluster", "1M", 0},
+                {"cache", "512", 1},    {"cache", "32K", 1},    {"cache", "100", 0},
+                {"cache", "64K", 0},    {"cache", "0", 0},      {"names", "upper", 1},
+                {"names", "lower", 0}};
+    for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+        struct sts_filex_config o = {.bd = bd};
+        int rc = sts_filex_option(&o, opts[i].key, opts[i].value);
+        if ((rc == 0) != opts[i].ok) {
+            printf("FAIL: option %s=%s: %d\n", opts[i].key, opts[i].value, rc);
+            adapter_failures++;
+        }
+    }
     EXPECT(sts_filex_init(&f, &cfg, &fs) == STS_OK);
     EXPECT(f.cluster_bytes == 4096 && f.cfg.cache_bytes == 512); /* the study's setup */
     int rc = adapter_failures ? 1 : check_adapter("FileX", fs, 0);

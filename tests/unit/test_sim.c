@@ -400,6 +400,19 @@ static void accounting_and_checks(void)
     const char *why = NULL;
     p.erase_bytes = 3000;
     CHECK(sts_sim_check(&p, &why) == STS_EINVAL && why && strstr(why, "multiple"));
+    /* a sector that does not divide the page (sector_bytes=3 ran, and its
+     * transfers were priced in 3-byte sectors) */
+    p = *sts_sim_profile_find("sd-consumer");
+    p.sector_bytes = 3;
+    why = NULL;
+    CHECK(sts_sim_check(&p, &why) == STS_EINVAL && why && strstr(why, "sector_bytes"));
+    /* a capacity below one erase block is named as the capacity's fault, not
+     * as the 64 KiB block erase's (which the user never set) */
+    p = *sts_sim_profile_find("nor-spi");
+    p.capacity = 1024;
+    why = NULL;
+    CHECK(sts_sim_check(&p, &why) == STS_EINVAL && why &&
+          strstr(why, "capacity must be a multiple of erase_bytes"));
     p = *sts_sim_profile_find("sd-consumer");
     CHECK_EQ(sts_sim_param_set(&p, "capacity", "64M"), 0);
     CHECK_EQ(p.capacity, 64 * MIB);
