@@ -353,7 +353,8 @@ struct sl_log {
                                     UINT32_MAX none */
     uint32_t staged_run_at;      /* offset of the open run's count byte; UINT32_MAX none */
     uint32_t staged_part_end;    /* the next part boundary: the first record at or past it
-                                    starts afresh (repeats nothing) */
+                                    starts afresh (repeats nothing); 0 in an empty chunk,
+                                    UINT32_MAX past its first record without parts */
     uint16_t version;            /* format version of the log on the medium (written into
                                     each segment header: a log keeps its version) */
     /* shared with producers, under cfg.lock */

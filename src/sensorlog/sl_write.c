@@ -257,24 +257,26 @@ static int stage(struct sl_log *log)
             continue;
         }
         uint32_t part = SL_PARTS ? log->part : 0;
-        if (!log->staged_records) {
-            log->staged_ts_base = ts;
-            log->staged_gseq = log->next_gseq;
-            if (part) /* the part table: no entry yet */
-                memset(log->cfg.chunk_buf + SL_CHUNK_HDR, 0xFF, log->data_off - SL_CHUNK_HDR);
-        }
         /* a chunk's first record, and with parts each part's first, starts
          * afresh: it repeats nothing of the record before it, so a reader
-         * can start decoding there */
-        int fresh = !log->staged_records || (part && log->staged >= log->staged_part_end);
+         * can start decoding there (an empty chunk's boundary is 0: one test
+         * a record finds both) */
+        int fresh = log->staged >= log->staged_part_end;
         if (fresh) {
+            if (!log->staged_records) {
+                log->staged_ts_base = ts;
+                log->staged_gseq = log->next_gseq;
+                if (part) /* the part table: no entry yet */
+                    memset(log->cfg.chunk_buf + SL_CHUNK_HDR, 0xFF, log->data_off - SL_CHUNK_HDR);
+            }
             log->staged_ts_last = log->staged_ts_base;
             log->staged_step_last = 0;
             log->staged_len_last = 0;
             log->staged_stream_last = 0;
             log->staged_plain_at = log->staged_run_at = SL_NO_SEG;
-            if (part)
-                log->staged_part_end = (log->staged | (part - 1)) + 1;
+            /* without parts a boundary never comes: no test of the part
+             * size on every record */
+            log->staged_part_end = part ? (log->staged | (part - 1)) + 1 : UINT32_MAX;
         }
         uint16_t stream = ring_hdr_stream(hdr);
         /* the change of step (wrapping 64-bit arithmetic): samples at a
@@ -291,7 +293,7 @@ static int stage(struct sl_log *log)
         int extend = like && run != SL_NO_SEG && out[run] < SL_RUN_MAX;
         /* (a run's record never starts past a part boundary) */
         int open = like && !extend && plain != SL_NO_SEG && stream < 32 &&
-                   (!part || log->staged + 1 < log->staged_part_end);
+                   log->staged + 1 < log->staged_part_end;
         uint8_t h[SL_REC_HDR_MAX]; /* the header, when it is written */
         uint32_t grow = extend ? 0 : 1;
         if (!extend && !open) {
@@ -430,7 +432,7 @@ static void written(struct sl_log *log)
         }
         log->cat_chunk = (uint16_t)log->next_chunk;
     } else {
-        log->staged = log->staged_records = log->staged_data = 0;
+        log->staged = log->staged_records = log->staged_data = log->staged_part_end = 0;
     }
     log->next_chunk++;
 }
