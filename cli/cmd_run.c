@@ -343,6 +343,8 @@ static int check_space(struct sts_target *t, const struct sts_plan *plan, const 
     uint64_t need = 0;
     const char *biggest = "";
     for (size_t i = 0; i < plan->n_tests; i++) {
+        if (plan->tests[i]->rewrites_only && sts_target_no_rewrite(t))
+            continue; /* it will say it is not applicable, having written nothing */
         uint64_t n = plan->tests[i]->scratch_bytes ? plan->tests[i]->scratch_bytes(plan) : 0;
         if (n > need) {
             need = n;

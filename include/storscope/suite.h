@@ -112,7 +112,15 @@ struct sts_test_def {
     /* The least --size (plan->size_bytes) it can run with: its largest
      * single write (0: any). Checked before anything runs. */
     uint64_t min_size_bytes;
+    /* 1: every measurement rewrites a file in place, so the whole test is
+     * not applicable where files cannot be rewritten (sts_target_no_rewrite):
+     * a run there does not reserve its scratch space. */
+    int rewrites_only;
 };
+
+/* NULL when the target's files can be rewritten in place; else why not
+ * (sensorlog's append-only files, bare extents on raw flash). */
+const char *sts_target_no_rewrite(const struct sts_target *t);
 
 /* ---- registry ------------------------------------------------------- */
 extern const struct sts_test_def *const sts_tests[];

@@ -64,9 +64,8 @@ uint64_t wl_duration(const struct sts_plan *p, uint64_t quick, uint64_t full)
 }
 
 /* The geometry under bare extents on raw flash; 0 when that is not the target. */
-static uint32_t raw_flash_flags(const struct sts_ctx *c)
+static uint32_t raw_flash_flags(const struct sts_target *t)
 {
-    const struct sts_target *t = c->target;
     if (!(t->flags & STS_T_NO_FS_METADATA) || !t->bd || !t->bd->ops)
         return 0;
     struct sts_bd_geometry g;
@@ -75,11 +74,11 @@ static uint32_t raw_flash_flags(const struct sts_ctx *c)
     return g.flags & STS_BD_NEEDS_ERASE;
 }
 
-const char *wl_no_rewrite(const struct sts_ctx *c)
+const char *sts_target_no_rewrite(const struct sts_target *t)
 {
-    if (wl_append_only(c))
+    if (t->flags & STS_T_APPEND_ONLY)
         return WL_APPEND_ONLY_WHY;
-    if (raw_flash_flags(c) & STS_BD_NEEDS_ERASE)
+    if (raw_flash_flags(t) & STS_BD_NEEDS_ERASE)
         return WL_RAW_FLASH_WHY;
     return NULL;
 }
@@ -108,7 +107,7 @@ static int io_fail(struct sts_ctx *c, int rc, const char *what)
     sts_strlcat(msg, c->scratch_path[0] ? c->scratch_path : "(file)", sizeof(msg));
     sts_strlcat(msg, ": ", sizeof(msg));
     sts_strlcat(msg, sts_strerror(rc), sizeof(msg));
-    if (rc == STS_ENOTSUP && raw_flash_flags(c)) {
+    if (rc == STS_ENOTSUP && raw_flash_flags(c->target)) {
         /* extentfs refused what raw flash cannot take: say what and why */
         sts_strlcat(msg, " (", sizeof(msg));
         sts_strlcat(msg, WL_RAW_FLASH_WHY, sizeof(msg));

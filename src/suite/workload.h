@@ -76,8 +76,10 @@ static inline int wl_append_only(const struct sts_ctx *c)
 #define WL_RAW_FLASH_WHY                                                                     \
     "bare extents on raw flash cannot rewrite in place without a block erase (use "         \
     "+sensorlog or +littlefs)"
-/* NULL when the target's files can be rewritten in place; else why not. */
-const char *wl_no_rewrite(const struct sts_ctx *c);
+static inline const char *wl_no_rewrite(const struct sts_ctx *c)
+{
+    return sts_target_no_rewrite(c->target);
+}
 
 #define WL_READ_ONLY_WHY "the target is read-only (raw: writes need --allow-destructive)"
 static inline int wl_read_only(const struct sts_ctx *c)

@@ -585,6 +585,24 @@ class WorkloadsOnSensorlog(Base):
         self.assertIn("catalog", r.stderr)
         self.assertFalse(os.path.exists(self.out))
 
+    def test_a_test_that_cannot_run_here_does_not_size_the_run(self):
+        # fsync rewrites its 16 MiB file in place: not applicable on sensorlog's
+        # append-only files, yet its scratch refused the whole run on an 8 MiB
+        # medium (exit 2, "fsync needs 16 MiB") where B0 fits; so on bare raw flash
+        for spec in ("sim:nor-spi,capacity=8M+sensorlog", "sim:nor-spi,capacity=8M"):
+            r = run("run", "-t", spec, "--tests", "B0,fsync", "-o", self.out)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with open(self.out) as f:
+                doc = json.load(f)
+            status = {t["id"]: t["status"] for t in doc["tests"]}
+            self.assertEqual(status, {"B0": "ok", "fsync": "not_applicable"}, spec)
+            os.remove(self.out)
+        # a test that can run keeps its check: seq's file does not fit
+        r = run("run", "-t", "sim:nor-spi,capacity=8M+sensorlog", "--tests", "seq",
+                "--size", "64M", "-o", self.out)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("not enough space", r.stderr)
+
 
 class MoreRuns(Base):
     def test_nb_on_sim_and_not_applicable_on_posix(self):
