@@ -27,8 +27,9 @@ struct sts_summary_sink;
 /* The probe section of a probe document, as text or HTML (nothing when
  * the document has none). */
 void cli_print_probe(FILE *f, const cJSON *doc, int html);
-/* The HTML report: the summary is the terminal's first screen (replayed). */
-int cli_report_html(const char *path, const cJSON *doc, const struct sts_analysis *an,
+/* The HTML report into out: the summary is the terminal's first screen
+ * (replayed). Returns the number of figures drawn. */
+int cli_report_html(FILE *out, const cJSON *doc, const struct sts_analysis *an,
                     const struct sts_summary_sink *summary);
 
 /* Target kinds this build knows. */
@@ -39,6 +40,19 @@ const struct sts_target_kind *cli_find_kind(const char *name);
 /* SIGINT, SIGTERM and SIGHUP call handler (which sets a flag): a long
  * command stops at its next step and keeps what it has. */
 void cli_catch_stop_signals(void (*handler)(int));
+
+/* An output file (-o, --fio-json): a new or regular file is written as
+ * PATH.partial and renamed to PATH by cli_out_close(o, 1), removed by
+ * cli_out_close(o, 0) (through a symbolic link, next to the file it names);
+ * a device or FIFO is written in place and never renamed over or removed. Both say what failed and return -1. */
+struct cli_out {
+    FILE *f;
+    const char *path;
+    char real[4096];    /* where a link named by path points; "" otherwise */
+    char partial[4096]; /* "" when written in place */
+};
+int cli_out_open(struct cli_out *o, const char *option, const char *path);
+int cli_out_close(struct cli_out *o, int keep);
 
 /* Prints "storscope: <msg>" to stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

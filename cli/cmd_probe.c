@@ -243,15 +243,9 @@ static void json_probe(struct sts_jw *w, const struct probe_out *p)
 }
 
 /* The whole document, storscope-result/1 with no tests and a probe. */
-static int write_json(const char *path, const struct probe_opts *o, const struct sts_target *t,
+static int write_json(FILE *f, const struct probe_opts *o, const struct sts_target *t,
                       const struct probe_out *p, uint64_t elapsed_ns, const char *status)
 {
-    char tmp[4096];
-    if (snprintf(tmp, sizeof(tmp), "%s.partial", path) >= (int)sizeof(tmp))
-        return -1;
-    FILE *f = fopen(tmp, "w");
-    if (!f)
-        return -1;
     static struct sts_jw w;
     sts_jw_init(&w, file_write, f, 1);
     char started[32];
@@ -291,13 +285,7 @@ static int write_json(const char *path, const struct probe_opts *o, const struct
     json_probe(&w, p);
     sts_jw_end(&w);
     sts_jw_raw_newline(&w);
-    int rc = sts_jw_flush(&w) || sts_jw_error(&w);
-    rc |= fclose(f) != 0;
-    if (rc || rename(tmp, path)) {
-        remove(tmp);
-        return -1;
-    }
-    return 0;
+    return sts_jw_flush(&w) || sts_jw_error(&w);
 }
 
 static int parse(int argc, char **argv, struct probe_opts *o)
@@ -411,6 +399,13 @@ int cmd_probe(int argc, char **argv)
     code = open_target(&o, &t, &spec);
     if (code)
         return code;
+    /* opened before the medium is touched: a name it cannot write is said
+     * before a probe that may take minutes, not after */
+    static struct cli_out out;
+    if (o.output && cli_out_open(&out, "-o", o.output)) {
+        cli_find_kind(t.kind)->close(&t);
+        return EXIT_USAGE;
+    }
     static struct probe_out p;
     memset(&p, 0, sizeof(p));
     probe_identity(&spec, &p.id);
@@ -420,6 +415,7 @@ int cmd_probe(int argc, char **argv)
         char a[32];
         sts_fmt_bytes(a, sizeof(a), p.geo.capacity);
         cli_error("%s is too small to probe (%s; at least 1 MiB)", o.target, a);
+        cli_out_close(&out, 0);
         cli_find_kind(t.kind)->close(&t);
         return EXIT_USAGE;
     }
@@ -438,6 +434,7 @@ int cmd_probe(int argc, char **argv)
         if (o.preserve && !(undo.mem = malloc(UNDO_BYTES))) {
             cli_error("--preserve: cannot have %u MiB for the blocks to put back", UNDO_BYTES >> 20);
             free(buf);
+            cli_out_close(&out, 0);
             cli_find_kind(t.kind)->close(&t);
             return EXIT_RUN_FAILED;
         }
@@ -467,10 +464,10 @@ int cmd_probe(int argc, char **argv)
                                            : o.preserve     ? "; NOT every block could be put back"
                                                             : "; blocks written so far keep the probe's data");
     const char *status = interrupted ? "interrupted" : failed ? "failed" : "ok";
-    if (o.output && write_json(o.output, &o, &t, &p, elapsed, status)) {
-        cli_error("cannot write %s", o.output);
+    /* (a failed write leaves the stream's error set: the close says it and
+     * removes the partial document) */
+    if (o.output && (write_json(out.f, &o, &t, &p, elapsed, status) | cli_out_close(&out, 1)))
         failed = 1;
-    }
     free(buf);
     free(undo.mem);
     cli_find_kind(t.kind)->close(&t);

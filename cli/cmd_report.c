@@ -127,6 +127,13 @@ int cmd_report(int argc, char **argv)
     cJSON *doc = cli_load_results(file);
     if (!doc)
         return EXIT_USAGE;
+    /* opened before anything is printed: a name it cannot write is said
+     * alone, not after the whole summary */
+    static struct cli_out out;
+    if (html && cli_out_open(&out, "-o", html)) {
+        cJSON_Delete(doc);
+        return EXIT_USAGE;
+    }
     const cJSON *run = cJSON_GetObjectItemCaseSensitive(doc, "run");
     const cJSON *target = cJSON_GetObjectItemCaseSensitive(run, "target");
     printf("storscope report: %s (target %s)\n", file,
@@ -150,7 +157,14 @@ int cmd_report(int argc, char **argv)
     cli_print_totals(stdout, &summary);
     cli_print_analysis(stdout, &an);
     cli_print_probe(stdout, doc, 0);
-    int rc = html ? cli_report_html(html, doc, &an, &summary) : EXIT_OK;
+    int rc = EXIT_OK;
+    if (html) {
+        int figures = cli_report_html(out.f, doc, &an, &summary);
+        if (cli_out_close(&out, 1))
+            rc = EXIT_RUN_FAILED;
+        else
+            printf("report: %s (%d figure%s)\n", html, figures, figures == 1 ? "" : "s");
+    }
     cJSON_Delete(doc);
     return rc;
 }

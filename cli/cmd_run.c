@@ -74,7 +74,8 @@ static void run_usage(FILE *f)
           "      --m1-offsets chunk|byte  M1: random offsets at multiples of the chunk size\n"
           "                        (default, as the study's figures imply) or at any byte\n"
           "  -o, --output FILE     write the JSON results (storscope-result/1) to FILE (they\n"
-          "                        grow in FILE.partial, renamed to FILE when the run ends)\n"
+          "                        grow in FILE.partial, renamed to FILE when the run ends;\n"
+          "                        a FIFO or device is written in place, a link followed)\n"
           "      --csv DIR         write one CSV per test into DIR\n"
           "      --tables          also print every point's row and the findings (the default\n"
           "                        is one line per test, then the guidelines)\n"
@@ -500,8 +501,7 @@ int cmd_run(int argc, char **argv)
         return rc == STS_EIO || rc == STS_ECORRUPT ? EXIT_RUN_FAILED : EXIT_USAGE;
     }
     int code = EXIT_OK;
-    char partial[4096] = "";
-    FILE *json = NULL, *fio_file = NULL;
+    static struct cli_out json, fio; /* 8 KiB each: not on the stack */
     struct cli_fio_json fj = {0};
     uint8_t *buf = NULL;
     uint64_t *hist = NULL;
@@ -529,30 +529,13 @@ int cmd_run(int argc, char **argv)
         sts_target_env(&target, STS_KV_U("fault_op_mask", fault.ops));
     }
     /* the results grow in FILE.partial and take FILE's name when the run
-     * ends, however it ends: FILE is never a half-written document */
-    if (o.output && snprintf(partial, sizeof(partial), "%s.partial", o.output) >=
-                        (int)sizeof(partial)) {
-        cli_error("-o %s: path too long", o.output);
+     * ends, however it ends: FILE is never a half-written document. Both
+     * files are opened here: a name that cannot be written is found before
+     * the run, not when it ends */
+    if ((o.output && cli_out_open(&json, "-o", o.output)) ||
+        (o.fio_json && cli_out_open(&fio, "--fio-json", o.fio_json))) {
         code = EXIT_USAGE;
         goto out;
-    }
-    /* a directory given as a file would be found only when the run ends */
-    const char *files[][2] = {{"-o", o.output}, {"--fio-json", o.fio_json}};
-    for (size_t i = 0; i < 2; i++) {
-        struct stat fst;
-        if (files[i][1] && !stat(files[i][1], &fst) && S_ISDIR(fst.st_mode)) {
-            cli_error("%s %s is a directory (give a file name)", files[i][0], files[i][1]);
-            code = EXIT_USAGE;
-            goto out;
-        }
-    }
-    if (o.output) {
-        json = fopen(partial, "we");
-        if (!json) {
-            cli_error("cannot write %s: %s", o.output, strerror(errno));
-            code = EXIT_USAGE;
-            goto out;
-        }
     }
     if (posix_memalign((void **)&buf, IO_BUF_ALIGN, IO_BUF_BYTES) ||
         !(hist = calloc((size_t)STS_CTX_LATS * STS_HIST_BUCKETS, sizeof(*hist)))) {
@@ -576,19 +559,12 @@ int cmd_run(int argc, char **argv)
         sts_term_sink_init(&ts, &sinks[n_sinks++], stdout);
     if (!o.quiet)
         sts_summary_sink_init(&summary, &sinks[n_sinks++]);
-    if (json)
-        sts_json_sink_init(&js, &sinks[n_sinks++], file_write, json, file_flush, 1);
+    if (json.f)
+        sts_json_sink_init(&js, &sinks[n_sinks++], file_write, json.f, file_flush, 1);
     struct sts_an_input an_in;
     sts_an_collector_init(&an_in, &sinks[n_sinks++]);
-    if (o.fio_json) {
-        fio_file = fopen(o.fio_json, "we");
-        if (!fio_file) {
-            cli_error("cannot write %s: %s", o.fio_json, strerror(errno));
-            code = EXIT_USAGE;
-            goto out;
-        }
-        cli_fio_json_init(&fj, &sinks[n_sinks++], fio_file);
-    }
+    if (fio.f)
+        cli_fio_json_init(&fj, &sinks[n_sinks++], fio.f);
     if (o.csv) {
         cs = malloc(sizeof(*cs));
         if (!cs) {
@@ -652,7 +628,7 @@ int cmd_run(int argc, char **argv)
             cli_print_guidelines(stdout, &an);
         }
     }
-    if (json && !o.quiet && !rc)
+    if (json.f && !o.quiet && !rc)
         printf("\nresults: %s (findings and figures: storscope report %s [-o report.html])\n",
                o.output, o.output);
     else if (!o.quiet && !rc && !o.tables)
@@ -676,29 +652,17 @@ int cmd_run(int argc, char **argv)
                 (unsigned long long)faultfs.counted, (unsigned long long)faultfs.failed);
 
 out:
-    if (fio_file) {
-        fclose(fio_file);
-        if (!fj.written) {
-            cli_error("--fio-json: no fsync result to write (add --tests fsync)");
-            unlink(o.fio_json);
-            if (code == EXIT_OK)
-                code = EXIT_RUN_FAILED;
-        }
+    if (fio.f && !fj.written && code != EXIT_USAGE) {
+        cli_error("--fio-json: no fsync result to write (add --tests fsync)");
+        if (code == EXIT_OK)
+            code = EXIT_RUN_FAILED;
     }
+    if (cli_out_close(&fio, fj.written) && code == EXIT_OK)
+        code = EXIT_RUN_FAILED;
     kind->close(&target); /* removes the scratch directory */
-    if (json && code == EXIT_USAGE) { /* nothing ran: no results file */
-        fclose(json);
-        unlink(partial);
-    } else if (json && fclose(json)) {
-        cli_error("error writing %s: %s", o.output, strerror(errno));
-        unlink(partial);
-        if (code == EXIT_OK)
-            code = EXIT_RUN_FAILED;
-    } else if (json && rename(partial, o.output)) {
-        cli_error("cannot rename %s to %s: %s", partial, o.output, strerror(errno));
-        if (code == EXIT_OK)
-            code = EXIT_RUN_FAILED;
-    }
+    /* a run that failed keeps its results; one refused before it ran has none */
+    if (cli_out_close(&json, code != EXIT_USAGE) && code == EXIT_OK)
+        code = EXIT_RUN_FAILED;
     free(buf);
     free(hist);
     return code;

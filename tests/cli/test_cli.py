@@ -10,9 +10,11 @@ import os
 import re
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import unittest
 
@@ -795,8 +797,8 @@ class BadInput(Base):
             (["run", "-t", t, "--tests", "fsync", "-o", self.out, "--fio-json", d],
              "--fio-json " + d + " is a directory"),
             (["run", "-t", t, "--tests", "fsync", "-o", self.out, "--fio-json",
-              f("no/such/dir/f.json")], "cannot write " + f("no/such/dir/f.json")),
-            (["run", "-t", t, "--tests", "B0", "-o", f("no/such/dir/r.json")], "cannot write"),
+              f("no/such/dir/f.json")], "cannot write --fio-json " + f("no/such/dir/f.json") + ": No such file"),
+            (["run", "-t", t, "--tests", "B0", "-o", f("no/such/dir/r.json")], "cannot write -o " + f("no/such/dir/r.json") + ": No such file"),
             (["run", "-t", t, "--tests", "B0", "--csv", f("empty")], "--csv " + f("empty")),
             # report: missing, empty, garbage, truncated, deeply nested, wrong schema, a directory
             (["report"], "report needs one results file"),
@@ -1599,6 +1601,101 @@ class Report(Base):
             self.assertEqual(r.returncode, 2, path)
             self.assertIn(message, r.stderr)
         self.assertEqual(run("report").returncode, 2)
+
+
+class OutputFiles(Base):
+    """-o, --fio-json: a regular file is written whole or not at all; a FIFO,
+    a device or a symbolic link is what the user wants written, never renamed
+    over or removed (the results went to FILE.partial and were renamed onto
+    FILE: -o a FIFO left a regular file in its place and its reader waiting,
+    -o a link replaced the link; as root, -o /dev/null would have replaced
+    the system's /dev/null)."""
+
+    def read_fifo(self, path):
+        got = {}
+
+        def read():
+            with open(path, "rb") as f:
+                got["data"] = f.read()
+        t = threading.Thread(target=read, daemon=True)
+        t.start()
+        return t, got
+
+    @staticmethod
+    def release(fifo, t):
+        # a reader still waiting (nothing opened the FIFO) is let go
+        t.join(60)
+        if t.is_alive():
+            os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+            t.join(10)
+
+    def test_run_writes_into_a_fifo_and_through_a_link(self):
+        fifo = os.path.join(self.dir, "fifo")
+        os.mkfifo(fifo)
+        t, got = self.read_fifo(fifo)
+        r = run("run", "-q", "-t", "sim:ram", "--tests", "B0", "-o", fifo)
+        self.release(fifo, t)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertTrue(stat.S_ISFIFO(os.lstat(fifo).st_mode), "the FIFO was replaced")
+        self.assertEqual(json.loads(got.get("data", b"null") or b"null")["tests"][0]["id"], "B0")
+        link = os.path.join(self.dir, "link.json")
+        os.symlink(self.out, link)
+        r = run("run", "-q", "-t", "sim:ram", "--tests", "B0", "-o", link)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertTrue(os.path.islink(link), "the link was replaced")
+        self.assertEqual(self.load()["tests"][0]["id"], "B0")
+        self.assertEqual(sorted(os.listdir(self.dir)), ["fifo", "link.json", "out.json", "t"])
+
+    def test_a_fio_json_with_nothing_to_write_removes_no_link(self):
+        # fsync not applicable: --fio-json had nothing to write and unlinked
+        # the name it was given (a link here; as root, /dev/null)
+        with open(self.out, "w") as f:
+            f.write("kept")
+        link = os.path.join(self.dir, "fio.json")
+        os.symlink(self.out, link)
+        r = run("run", "-q", "-t", "sim:nor-spi,capacity=64M+sensorlog", "--tests", "fsync",
+                "--fio-json", link)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn("no fsync result to write", r.stderr)
+        self.assertTrue(os.path.islink(link), "the link was removed")
+        with open(self.out) as f:
+            self.assertEqual(f.read(), "kept")
+        self.assertEqual(sorted(os.listdir(self.dir)), ["fio.json", "out.json", "t"])
+
+    def test_report_names_an_output_it_cannot_write_before_it_prints(self):
+        fixture = os.path.join(FIXTURES, "study.json")
+        html = os.path.join(self.dir, "no", "such", "dir", "r.html")
+        r = run("report", fixture, "-o", html)
+        self.assertEqual(r.returncode, 2)
+        self.assertEqual(r.stdout, "")  # it printed the whole summary first
+        self.assertIn("cannot write -o %s: No such file or directory" % html, r.stderr)
+        self.assertEqual(sorted(os.listdir(self.dir)), ["t"])
+        # a full device: the write fails, is named, the device stays a device
+        if not os.path.exists("/dev/full"):
+            self.skipTest("no /dev/full on this machine")
+        r = run("report", fixture, "-o", "/dev/full")
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("error writing /dev/full: No space left on device", r.stderr)
+        self.assertTrue(stat.S_ISCHR(os.stat("/dev/full").st_mode))
+        self.assertFalse(os.path.exists("/dev/full.partial"))
+
+    def test_report_writes_through_a_link(self):
+        link = os.path.join(self.dir, "r.html")
+        real = os.path.join(self.dir, "real.html")
+        os.symlink(real, link)
+        r = run("report", os.path.join(FIXTURES, "study.json"), "-o", link)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertTrue(os.path.islink(link))
+        with open(real) as f:
+            self.assertIn("<h1>storscope report</h1>", f.read())
+
+    def test_probe_names_an_output_it_cannot_write_before_it_probes(self):
+        out = os.path.join(self.dir, "no", "such", "probe.json")
+        r = run("probe", "sim:sd-consumer,capacity=64M", "-o", out)
+        self.assertEqual(r.returncode, 2)
+        self.assertEqual(r.stdout, "")
+        self.assertIn("cannot write -o %s: No such file or directory" % out, r.stderr)
+        self.assertEqual(sorted(os.listdir(self.dir)), ["t"])
 
 
 class Compare(Base):

@@ -1,0 +1,68 @@
+/* Output files that never exist half-written, and that are never a reason
+ * to replace what the user named: a regular file grows in PATH.partial and
+ * takes PATH's name only when written whole; through a symbolic link, the
+ * file it names does (the link stays a link); a device or a FIFO
+ * (/dev/stdout, /dev/null) is written where it is, as renaming over it
+ * would replace the device node, and removing it after a failure would
+ * delete it. */
+#define _GNU_SOURCE /* realpath */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+int cli_out_open(struct cli_out *o, const char *option, const char *path)
+{
+    memset(o, 0, sizeof(*o));
+    o->path = path;
+    struct stat st;
+    int in_place = 0;
+    /* a link's file takes the new content, the link stays: rename onto
+     * where it points (a dangling link is written through, in place) */
+    if (!lstat(path, &st) && S_ISLNK(st.st_mode))
+        in_place = !realpath(path, o->real);
+    const char *file = o->real[0] ? o->real : path;
+    if (!in_place && !stat(file, &st)) {
+        if (S_ISDIR(st.st_mode)) {
+            cli_error("%s %s is a directory (give a file name)", option, path);
+            return -1;
+        }
+        in_place = !S_ISREG(st.st_mode);
+    }
+    if (!in_place && snprintf(o->partial, sizeof(o->partial), "%s.partial", file) >=
+                         (int)sizeof(o->partial)) {
+        cli_error("%s %s: path too long", option, path);
+        return -1;
+    }
+    o->f = fopen(in_place ? path : o->partial, "we");
+    if (!o->f) {
+        cli_error("cannot write %s %s: %s", option, path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+int cli_out_close(struct cli_out *o, int keep)
+{
+    if (!o->f)
+        return 0;
+    int bad = ferror(o->f), err = 0; /* (errno no longer says why that write failed) */
+    if (fclose(o->f)) {
+        bad = 1;
+        err = errno; /* the last buffer's write, e.g. ENOSPC */
+    }
+    o->f = NULL;
+    if (bad && keep)
+        cli_error("error writing %s: %s", o->path, err ? strerror(err) : "a write failed");
+    if (o->partial[0] && (bad || !keep))
+        unlink(o->partial); /* a regular file of ours: nothing half-written stays */
+    else if (o->partial[0] && rename(o->partial, o->real[0] ? o->real : o->path)) {
+        cli_error("cannot rename %s to %s: %s", o->partial, o->path, strerror(errno));
+        return -1;
+    }
+    return bad ? -1 : 0;
+}
