@@ -44,7 +44,8 @@ void cli_catch_stop_signals(void (*handler)(int));
 /* An output file (-o, --fio-json): a new or regular file is written as
  * PATH.partial and renamed to PATH by cli_out_close(o, 1), removed by
  * cli_out_close(o, 0) (through a symbolic link, next to the file it names);
- * a device or FIFO is written in place and never renamed over or removed. Both say what failed and return -1. */
+ * a device or FIFO is written in place and never renamed over or removed.
+ * On failure both say what failed and return -1. */
 struct cli_out {
     FILE *f;
     const char *path;

@@ -7,7 +7,6 @@
  * delete it. */
 #define _GNU_SOURCE /* realpath */
 #include <errno.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
