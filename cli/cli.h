@@ -51,9 +51,14 @@ struct cli_out {
     const char *path;
     char real[4096];    /* where a link named by path points; "" otherwise */
     char partial[4096]; /* "" when written in place */
+    int err;            /* errno of the first write that failed, 0 if none */
 };
 int cli_out_open(struct cli_out *o, const char *option, const char *path);
 int cli_out_close(struct cli_out *o, int keep);
+/* Writer callbacks (sts_jw, the JSON sink) on a struct cli_out: they keep
+ * the errno of a failed write, which the close then names. */
+int cli_out_write(void *out, const char *s, size_t n);
+int cli_out_flush(void *out);
 
 /* Prints "storscope: <msg>" to stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -47,11 +47,6 @@ struct probe_out {
     int n_guide;
 };
 
-static int file_write(void *ctx, const char *s, size_t n)
-{
-    return fwrite(s, 1, n, ctx) == n ? 0 : -1;
-}
-
 static const char *fake_kind(enum sts_probe_fake_kind k)
 {
     return k == STS_FAKE_ALIAS ? "aliasing" : k == STS_FAKE_LOST ? "lost writes" : "genuine";
@@ -243,11 +238,11 @@ static void json_probe(struct sts_jw *w, const struct probe_out *p)
 }
 
 /* The whole document, storscope-result/1 with no tests and a probe. */
-static int write_json(FILE *f, const struct probe_opts *o, const struct sts_target *t,
+static int write_json(struct cli_out *out, const struct probe_opts *o, const struct sts_target *t,
                       const struct probe_out *p, uint64_t elapsed_ns, const char *status)
 {
     static struct sts_jw w;
-    sts_jw_init(&w, file_write, f, 1);
+    sts_jw_init(&w, cli_out_write, out, 1);
     char started[32];
     time_t now = time(NULL);
     strftime(started, sizeof(started), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
@@ -466,7 +461,7 @@ int cmd_probe(int argc, char **argv)
     const char *status = interrupted ? "interrupted" : failed ? "failed" : "ok";
     /* (a failed write leaves the stream's error set: the close says it and
      * removes the partial document) */
-    if (o.output && (write_json(out.f, &o, &t, &p, elapsed, status) | cli_out_close(&out, 1)))
+    if (o.output && (write_json(&out, &o, &t, &p, elapsed, status) | cli_out_close(&out, 1)))
         failed = 1;
     free(buf);
     free(undo.mem);

@@ -91,16 +91,6 @@ static void run_usage(FILE *f)
 }
 
 /* ---- file sinks ---------------------------------------------------- */
-static int file_write(void *ctx, const char *s, size_t n)
-{
-    return fwrite(s, 1, n, (FILE *)ctx) == n ? 0 : -1;
-}
-
-static int file_flush(void *ctx)
-{
-    return fflush((FILE *)ctx) == 0 ? 0 : -1;
-}
-
 static int add_tests(const char *list, const struct sts_test_def **tests, size_t *n)
 {
     /* every comma-separated name, empty ones too: "B0,,B2" is a typo to
@@ -560,7 +550,7 @@ int cmd_run(int argc, char **argv)
     if (!o.quiet)
         sts_summary_sink_init(&summary, &sinks[n_sinks++]);
     if (json.f)
-        sts_json_sink_init(&js, &sinks[n_sinks++], file_write, json.f, file_flush, 1);
+        sts_json_sink_init(&js, &sinks[n_sinks++], cli_out_write, &json, cli_out_flush, 1);
     struct sts_an_input an_in;
     sts_an_collector_init(&an_in, &sinks[n_sinks++]);
     if (fio.f)
@@ -610,7 +600,10 @@ int cmd_run(int argc, char **argv)
                   o.output ? o.output : "");
     } else if (rc) {
         code = EXIT_RUN_FAILED;
-        cli_error("run failed: %s", sts_strerror(rc));
+        /* a results file that could not be written is not the target's
+         * I/O error: the close below names the file and the reason */
+        if (!json.err)
+            cli_error("run failed: %s", sts_strerror(rc));
     }
     if (!o.quiet && (rc == 0 || rc == STS_EINTR)) {
         struct sts_an_config acfg;

@@ -45,14 +45,34 @@ int cli_out_open(struct cli_out *o, const char *option, const char *path)
     return 0;
 }
 
+static int out_failed(struct cli_out *o)
+{
+    if (!o->err)
+        o->err = errno ? errno : EIO;
+    return -1;
+}
+
+int cli_out_write(void *out, const char *s, size_t n)
+{
+    struct cli_out *o = out;
+    return fwrite(s, 1, n, o->f) == n ? 0 : out_failed(o);
+}
+
+int cli_out_flush(void *out)
+{
+    struct cli_out *o = out;
+    return fflush(o->f) == 0 ? 0 : out_failed(o);
+}
+
 int cli_out_close(struct cli_out *o, int keep)
 {
     if (!o->f)
         return 0;
-    int bad = ferror(o->f), err = 0; /* (errno no longer says why that write failed) */
+    int bad = ferror(o->f), err = o->err;
     if (fclose(o->f)) {
         bad = 1;
-        err = errno; /* the last buffer's write, e.g. ENOSPC */
+        if (!err)
+            err = errno; /* the last buffer's write, e.g. ENOSPC */
     }
     o->f = NULL;
     if (bad && keep)

@@ -1679,6 +1679,17 @@ class OutputFiles(Base):
         self.assertTrue(stat.S_ISCHR(os.stat("/dev/full").st_mode))
         self.assertFalse(os.path.exists("/dev/full.partial"))
 
+    def test_run_into_a_full_device_names_the_write_not_the_target(self):
+        # the results sink failing mid-run is not the target's I/O error
+        if not os.path.exists("/dev/full"):
+            self.skipTest("no /dev/full on this machine")
+        r = run("run", "-t", "sim:emmc-stm32u5", "--tests", "B0", "--scale", "quick",
+                "-q", "-o", "/dev/full")
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("error writing /dev/full: No space left on device", r.stderr)
+        self.assertNotIn("I/O error", r.stderr)
+        self.assertTrue(stat.S_ISCHR(os.stat("/dev/full").st_mode))
+
     def test_report_writes_through_a_link(self):
         link = os.path.join(self.dir, "r.html")
         real = os.path.join(self.dir, "real.html")
