@@ -98,62 +98,11 @@ echo "chunks, 16 segments, 3 streams, 2 ms erase slices, a 768 B ring;"
 echo "tests/unit/test_sl_ram.c runs it without losing a record and asserts it"
 echo "fits 4 KiB on a 32-bit MCU) takes $(probe_size sl_study_min) B of RAM all told here."
 echo
-# What a logger links of sensorlog (--gc-sections keeps what it calls): one
-# that only formats or mounts, appends, pumps and syncs, and one that also
-# reads back (latest n, from a time). Sizes of sensorlog's own sections in
-# the link map.
-cat > "$probe/logger.c" <<'LOGGER'
-#include "sensorlog/sensorlog.h"
-static struct sl_log lg;
-static struct sl_config cfg;
-struct sts_bd board_bd;
-int main(void)
-{
-    uint16_t id = 0;
-    cfg.bd = board_bd;
-    if (sl_mount(&lg, &cfg) && sl_format(&lg, &cfg))
-        return 1;
-    if (sl_stream_open(&lg, "imu", &id))
-        (void)sl_stream_create(&lg, "imu", &id);
-    for (;;) {
-        static const unsigned char rec[12];
-        (void)sl_append(&lg, id, 0, rec, sizeof(rec));
-        (void)sl_pump(&lg);
-#ifdef WITH_READER
-        struct sl_iter it;
-        struct sl_record r;
-        if (!sl_iter_latest(&lg, &it, id, 10))
-            while (sl_iter_next(&it, &r) == SL_OK)
-                ;
-        (void)sl_iter_from_ts(&lg, &it, id, 5);
-#endif
-        (void)sl_sync(&lg);
-    }
-}
-LOGGER
-linked_sensorlog() { # -D flags: bytes of sensorlog's .text/.rodata in the linked image
-    for f in src/sensorlog/sl_*.c "$probe/logger.c"; do
-        arm-none-eabi-gcc -mcpu=cortex-m33 -mthumb -Os -std=c11 -ffunction-sections \
-            -fdata-sections "$@" -Iinclude -c "$f" -o "$probe/$(basename "$f" .c).lo"
-    done
-    arm-none-eabi-gcc -mcpu=cortex-m33 -mthumb -Os "$probe"/*.lo -Wl,--gc-sections \
-        -specs=nano.specs -specs=nosys.specs -Wl,-Map="$probe/logger.map" -o "$probe/logger.elf" \
-        2>/dev/null
-    rm -f "$probe"/*.lo
-    python3 - "$probe/logger.map" <<'PY'
-import re, sys
-text = open(sys.argv[1]).read()
-text = text[text.index("Linker script and memory map"):]
-# input sections of sensorlog's objects kept in the image: name, address,
-# size, object (a long name puts the rest on the next line: \s spans it)
-sizes = re.findall(r"^ \.(?:text|rodata)\S*\s+0x[0-9a-f]+\s+0x([0-9a-f]+)\s+\S*/sl_\w+\.lo$", text, re.M)
-print(sum(int(s, 16) for s in sizes))
-PY
-}
-writer_only=$(linked_sensorlog)
-with_reader=$(linked_sensorlog -DWITH_READER)
-writer_no_parts=$(linked_sensorlog -DSL_PARTS=0)
-reader_no_parts=$(linked_sensorlog -DWITH_READER -DSL_PARTS=0)
+# what a logger links of sensorlog, with and without the readers and parts
+writer_only=$(sh scripts/sensorlog-linked-size.sh)
+with_reader=$(sh scripts/sensorlog-linked-size.sh -DWITH_READER)
+writer_no_parts=$(sh scripts/sensorlog-linked-size.sh -DSL_PARTS=0)
+reader_no_parts=$(sh scripts/sensorlog-linked-size.sh -DWITH_READER -DSL_PARTS=0)
 echo "Linked into a logger with \`--gc-sections\` (a \`main\` that mounts or formats,"
 echo "appends, pumps and syncs; then the same reading back the latest records and"
 echo "from a time), sensorlog's code and constants come to **$writer_only B** and"

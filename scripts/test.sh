@@ -72,6 +72,14 @@ for f in src/sensorlog/sl_*.c; do
         -DSL_PARTS=0 -Iinclude -c "$f" -o /dev/null
 done
 
+echo "== sensorlog's writer linked for Cortex-M33 stays within 8 KiB (issue 16)"
+writer_bytes=$(sh scripts/sensorlog-linked-size.sh)
+echo "writer: $writer_bytes B of code and constants"
+if [ "$writer_bytes" -gt 8192 ]; then
+    echo "sensorlog's writer is $writer_bytes B, over 8 KiB (docs/footprint.md)" >&2
+    exit 1
+fi
+
 echo "== cppcheck"
 cppcheck --quiet --error-exitcode=1 --std=c11 --enable=warning,performance,portability \
     --inline-suppr -I include -I cli src cli tests/harness tests/unit firmware fuzz

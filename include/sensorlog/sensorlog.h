@@ -302,74 +302,84 @@ struct sl_iter {
 };
 
 struct sl_log {
-    struct sl_config cfg;
+    /* The fields the code reaches most often come first, the configuration
+     * last: a Cortex-M reaches a field in the first 128 bytes (64 for
+     * 16-bit ones) with a 2-byte instruction and one further on with a
+     * 4-byte one. This order, measured field by field, is what keeps a
+     * logger's sensorlog code under 8 KiB (docs/footprint.md). */
+    uint16_t version;            /* format version of the log on the medium (written into
+                                    each segment header: a log keeps its version) */
+    uint16_t cat_chunk;          /* latest catalog chunk in cur_seg */
     /* geometry */
-    uint64_t base;
-    uint32_t prog, chunk, seg_bytes, chunks_per_seg, hdr_chunks, n_segs;
-    uint32_t prog_unit;          /* the device's program unit: a write is rounded up to it */
-    uint32_t hdr_read;           /* bytes a search reads of a chunk: its header and part
-                                    table, rounded up to the device's read unit */
-    uint32_t read_unit;          /* the device's read unit (reads of parts align to it) */
+    uint32_t chunk, chunks_per_seg, hdr_chunks, n_segs;
+    uint32_t data_off;           /* where their records start: header, then part table */
     uint32_t part;               /* payload bytes a part of the data chunks written holds; 0
                                     none (version 3, or chunks too small to gain) */
-    uint32_t data_off;           /* where their records start: header, then part table */
-    uint32_t erase_block;        /* one pump step erases this much (cfg.erase_unit_bytes) */
-    uint32_t erase_large;        /* the device's large erase where segments align to it; 0 none */
-    int needs_erase;
-    uint32_t erasing;            /* segment being erased block by block; UINT32_MAX none */
-    uint32_t erase_off;          /* bytes of it erased so far */
+    struct sl_seg_info *segs;    /* cfg.segs */
     /* catalog (cfg.streams, in pages of page_entries) */
     struct sl_stream_info *streams;
     uint32_t max_streams, page_entries, n_pages;
     uint32_t catalog_version;
-    uint64_t dirty_pages;        /* pages changed since they were last written */
     uint32_t cat_updates;        /* catalog chunks written in cur_seg since its header's
                                     copy or since the last rewrite of every page began */
     uint32_t touched_pages;      /* pages updated in cur_seg since its header's copy: the
                                     others' newest copy is that one (up to 14 pages) */
     uint32_t refresh_pages;      /* touched pages still to be written again (so mount's
                                     walk back finds them) before any update */
-    uint32_t flight_page;        /* the page being written */
     uint32_t mirror_page;        /* page whose second copy is due; UINT32_MAX none */
-    uint32_t last_slot;
-    /* RAM buffer: a ring of encoded records */
-    size_t head, tail, fill;
     /* writer */
     uint32_t cur_seg;            /* segment being written; UINT32_MAX: none open */
     uint32_t next_chunk;         /* next chunk index in cur_seg */
-    uint32_t mount_end;          /* after mount, until the next segment opens: the end of
-                                    cur_seg's data as mount found it (0: not known) */
     uint32_t seq;                /* sequence number of cur_seg */
-    uint16_t cat_chunk;          /* latest catalog chunk in cur_seg */
-    uint64_t next_gseq, ts_max;
     uint32_t staged, staged_records; /* bytes / records in chunk_buf's payload */
     uint32_t staged_data;        /* of staged: the records' data (the rest is their headers) */
-    uint64_t staged_gseq, staged_ts_base, staged_ts_last, staged_step_last;
-    uint32_t staged_len_last;    /* the last staged record's length (the next may omit it) */
-    uint16_t staged_stream_last; /* the last staged record's stream */
+    uint32_t staged_part_end;    /* the next part boundary: the first record at or past it
+                                    starts afresh (repeats nothing); 0 in an empty chunk,
+                                    UINT32_MAX past its first record without parts */
+    uint32_t fail_streak;        /* device operations failed in a row */
+    uint32_t read_gen;           /* bumped whenever read_buf is reused by the writer */
+    uint32_t erasing;            /* segment being erased block by block; UINT32_MAX none */
+    uint32_t erase_block;        /* one pump step erases this much (cfg.erase_unit_bytes) */
+    int in_flight;               /* 0, or what the request in flight writes */
+    int mounted;
+    /* shared with producers, under cfg.lock: the RAM ring of encoded
+     * records (tail, fill, head) and the sync requests */
+    size_t tail, fill;
+    int sync_wanted;
+    uint32_t sync_requests;      /* sync requests made */
+    uint32_t syncs_done;         /* the newest request a completed flush answered */
+    size_t head;                 /* where the ring's next record goes */
+    uint64_t taken;              /* records that left the RAM buffer (staged or dropped) */
+    uint64_t sync_target;        /* sync done once taken reaches this and all is flushed */
+    /* writer, less often */
     uint32_t staged_plain_at;    /* offset of the last staged record's head when it was a
                                     plain repeat of the record before (one byte, no
                                     fields): the next such one turns it into a run;
                                     UINT32_MAX none */
     uint32_t staged_run_at;      /* offset of the open run's count byte; UINT32_MAX none */
-    uint32_t staged_part_end;    /* the next part boundary: the first record at or past it
-                                    starts afresh (repeats nothing); 0 in an empty chunk,
-                                    UINT32_MAX past its first record without parts */
-    uint16_t version;            /* format version of the log on the medium (written into
-                                    each segment header: a log keeps its version) */
-    /* shared with producers, under cfg.lock */
-    uint64_t taken;              /* records that left the RAM buffer (staged or dropped) */
-    uint64_t sync_target;        /* sync done once taken reaches this and all is flushed */
-    int sync_wanted;
-    uint32_t sync_requests;      /* sync requests made */
-    uint32_t syncs_done;         /* the newest request a completed flush answered */
-    struct sts_bd_req req;
-    int in_flight;               /* 0, or what the request in flight writes */
+    uint32_t staged_len_last;    /* the last staged record's length (the next may omit it) */
+    uint16_t staged_stream_last; /* the last staged record's stream */
+    uint64_t next_gseq, ts_max;
+    uint64_t staged_gseq, staged_ts_base, staged_ts_last, staged_step_last;
+    uint64_t dirty_pages;        /* pages changed since they were last written */
+    uint32_t flight_page;        /* the page being written */
+    uint32_t last_slot;
+    uint32_t mount_end;          /* after mount, until the next segment opens: the end of
+                                    cur_seg's data as mount found it (0: not known) */
     uint32_t open_target;        /* segment whose header is in flight */
-    uint32_t fail_streak;        /* device operations failed in a row */
+    struct sts_bd_req req;
+    /* the rest of the geometry */
+    uint32_t seg_bytes;
+    uint64_t base;
+    uint32_t prog_unit;          /* the device's program unit: a write is rounded up to it */
+    uint32_t hdr_read;           /* bytes a search reads of a chunk: its header and part
+                                    table, rounded up to the device's read unit */
+    uint32_t read_unit;          /* the device's read unit (reads of parts align to it) */
+    uint32_t erase_large;        /* the device's large erase where segments align to it; 0 none */
+    int needs_erase;
+    uint32_t erase_off;          /* bytes of it erased so far */
     struct sl_stats st;
-    uint32_t read_gen;           /* bumped whenever read_buf is reused by the writer */
-    int mounted;
+    struct sl_config cfg;
 };
 
 /* The sizes sl_format() and sl_mount() would use for cfg (its zero fields
@@ -385,7 +395,7 @@ struct sl_layout {
 int sl_layout(const struct sl_config *cfg, struct sl_layout *out);
 
 /* All the RAM a log takes with cfg (0 when sl_layout refuses it), in bytes:
- *     sizeof(struct sl_log)                          the state (672 B on Cortex-M33:
+ *     sizeof(struct sl_log)                          the state (656 B on Cortex-M33:
  *                                                    docs/footprint.md measures it)
  *   + 2 x chunk_bytes                                chunk_buf and read_buf
  *   + segments x sizeof(struct sl_seg_info)          segs (32 B each)

@@ -105,7 +105,6 @@ int sl_geometry(struct sl_log *log, const struct sl_config *cfg)
     if (n < floor + 2 || n > cfg->n_segs || cfg->buffer_bytes < SL_MIN_BUFFER)
         return n > cfg->n_segs ? SL_ENOMEM : SL_EINVAL;
     log->base = cfg->offset;
-    log->prog = l.page_bytes;
     log->chunk = chunk; /* before sl_data_off */
     /* a search reads headers only: as many bytes as the device reads at once */
     log->prog_unit = g.prog_size && chunk % g.prog_size == 0 ? g.prog_size : chunk;
@@ -132,6 +131,7 @@ int sl_geometry(struct sl_log *log, const struct sl_config *cfg)
     uint32_t most = log->page_entries * SL_MAX_PAGES;
     most = most < SL_MAX_STREAMS ? most : SL_MAX_STREAMS;
     log->streams = cfg->streams;
+    log->segs = cfg->segs;
     log->max_streams = cfg->max_streams < most ? cfg->max_streams : most;
     log->n_pages = (log->max_streams + log->page_entries - 1) / log->page_entries;
     log->hdr_chunks = 1 + log->n_pages;
@@ -370,7 +370,7 @@ int sl_read_chunk_hdr(struct sl_log *log, uint32_t seg, uint32_t chunk, struct s
     int rc = sl_read_at(log, seg, chunk, log->cfg.read_buf, 0, log->hdr_read);
     if (rc)
         return rc == SL_EIO ? SL_ENOENT : rc;
-    return sl_chunk_hdr_check(log, log->cfg.read_buf, log->cfg.segs[seg].seq, chunk, h);
+    return sl_chunk_hdr_check(log, log->cfg.read_buf, log->segs[seg].seq, chunk, h);
 }
 
 int sl_read_raw(struct sl_log *log, uint32_t seg, uint32_t chunk)
@@ -384,7 +384,7 @@ int sl_read_chunk_into(struct sl_log *log, uint32_t seg, uint32_t chunk, uint8_t
     int rc = sl_read_into(log, seg, chunk, buf);
     if (rc)
         return rc == SL_EIO ? SL_ENOENT : rc; /* a torn page reads as an error */
-    return sl_chunk_check(log, buf, log->cfg.segs[seg].seq, chunk, h);
+    return sl_chunk_check(log, buf, log->segs[seg].seq, chunk, h);
 }
 
 int sl_read_chunk(struct sl_log *log, uint32_t seg, uint32_t chunk, struct sl_chunk_hdr *h)
@@ -420,11 +420,11 @@ void sl_live_range(const struct sl_log *log, uint32_t *oldest, uint32_t *count)
      * smallest sequence number */
     uint32_t best = SL_NO_SEG, n = 0;
     for (uint32_t i = 0; i < log->n_segs; i++) {
-        const struct sl_seg_info *s = &log->cfg.segs[i];
+        const struct sl_seg_info *s = &log->segs[i];
         if (!s->seq)
             continue;
         n++;
-        if (best == SL_NO_SEG || s->seq < log->cfg.segs[best].seq)
+        if (best == SL_NO_SEG || s->seq < log->segs[best].seq)
             best = i;
     }
     *oldest = best;
@@ -450,7 +450,7 @@ int sl_erase_step(struct sl_log *log, uint32_t seg)
 
 static int erase_unit(struct sl_log *log, uint32_t seg, uint32_t unit)
 {
-    struct sl_seg_info *s = &log->cfg.segs[seg];
+    struct sl_seg_info *s = &log->segs[seg];
     if (log->erasing != seg) {
         log->erasing = seg;
         log->erase_off = 0;
@@ -474,10 +474,8 @@ static int erase_unit(struct sl_log *log, uint32_t seg, uint32_t unit)
         rc = log->cfg.bd.ops->erase(log->cfg.bd.ctx, at, unit);
     if (rc) {
         log->erasing = SL_NO_SEG;
-        if (rc == SL_EIO && !s->bad) { /* a bad block: never used again */
-            s->bad = 1;
-            log->st.bad_segments++;
-        }
+        if (rc == SL_EIO) /* a bad block: never used again */
+            sl_retire(log, s);
         return rc;
     }
     if (!done) /* suspended: the same call resumes it */
@@ -492,11 +490,19 @@ static int erase_unit(struct sl_log *log, uint32_t seg, uint32_t unit)
     return SL_OK;
 }
 
+void sl_retire(struct sl_log *log, struct sl_seg_info *s)
+{
+    if (!s->bad) {
+        s->bad = 1;
+        log->st.bad_segments++;
+    }
+}
+
 uint32_t sl_next_usable(const struct sl_log *log, uint32_t seg)
 {
     for (uint32_t k = 1; k <= log->n_segs; k++) {
         uint32_t i = (seg + k) % log->n_segs;
-        if (!log->cfg.segs[i].bad)
+        if (!log->segs[i].bad)
             return i;
     }
     return SL_NO_SEG;
@@ -516,7 +522,7 @@ int sl_format(struct sl_log *log, const struct sl_config *cfg)
     uint32_t top = 0;
     for (uint32_t i = 0; i < log->n_segs; i++) {
         rc = sl_scan_segment(log, i);
-        struct sl_seg_info *s = &log->cfg.segs[i];
+        struct sl_seg_info *s = &log->segs[i];
         if (rc == SL_ECORRUPT || rc == SL_ENOMEM)
             memset(s, 0, sizeof(*s)); /* another format or geometry: replaced */
         else if (rc)
@@ -528,7 +534,7 @@ int sl_format(struct sl_log *log, const struct sl_config *cfg)
     }
     rc = SL_EIO;
     for (uint32_t i = 0; i < log->n_segs && rc == SL_EIO; i++) /* a bad block: the next */
-        rc = log->cfg.segs[i].erased ? SL_OK : sl_erase_seg(log, i);
+        rc = log->segs[i].erased ? SL_OK : sl_erase_seg(log, i);
     if (rc)
         return rc;
     /* the first segment opened gets top + n_segs + 1 */

@@ -49,8 +49,8 @@ enum { SL_FLAG_PADDED = 0x1 };
 #define SL_FLAG_PART_SHIFT 4
 #define SL_PART_ENTRY 16u
 #define SL_NO_ENTRY 0xFFFFu
-/* Parts take about 500 bytes of the writer's code on a Cortex-M33 (and
- * 1.3 KB with the readers). A build that never meets them - raw NOR, whose
+/* Parts take about 450 bytes of the writer's code on a Cortex-M33 (and
+ * 1.1 KB with the readers). A build that never meets them - raw NOR, whose
  * chunks are under 8 KiB, has none by default - may leave them out with
  * -DSL_PARTS=0: it writes none and takes a chunk that has them for one
  * it cannot check (docs/footprint.md measures both). */
@@ -318,6 +318,8 @@ int sl_scan_segment(struct sl_log *log, uint32_t i);
 int sl_erase_seg(struct sl_log *log, uint32_t seg);
 /* One erase unit of it (what a pump step may do): SL_BUSY while more remain. */
 int sl_erase_step(struct sl_log *log, uint32_t seg);
+/* Retires segment s (a bad block): never written again, counted once. */
+void sl_retire(struct sl_log *log, struct sl_seg_info *s);
 /* The next segment after `seg` in circular order that is not retired. */
 uint32_t sl_next_usable(const struct sl_log *log, uint32_t seg);
 

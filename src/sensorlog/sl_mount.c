@@ -21,7 +21,7 @@ static int all_bytes(const uint8_t *p, uint32_t n, uint8_t v)
  * sequence number belongs to the live run. */
 int sl_scan_segment(struct sl_log *log, uint32_t i)
 {
-    struct sl_seg_info *s = &log->cfg.segs[i];
+    struct sl_seg_info *s = &log->segs[i];
     uint8_t *buf = log->cfg.read_buf;
     memset(s, 0, sizeof(*s));
     struct sl_seg_hdr h;
@@ -65,15 +65,15 @@ static void vet_rebuilt(struct sl_log *log)
 {
     uint32_t top = 0;
     for (uint32_t i = 0; i < log->n_segs; i++)
-        if (log->cfg.segs[i].seq > top)
-            top = log->cfg.segs[i].seq;
+        if (log->segs[i].seq > top)
+            top = log->segs[i].seq;
     for (uint32_t i = 0; i < log->n_segs; i++) {
-        struct sl_seg_info *s = &log->cfg.segs[i];
+        struct sl_seg_info *s = &log->segs[i];
         if (!s->rebuilt)
             continue;
         int ok = s->seq + (log->n_segs - 1) > top;
         for (uint32_t j = 0; j < log->n_segs && ok; j++)
-            ok = j == i || log->cfg.segs[j].seq != s->seq;
+            ok = j == i || log->segs[j].seq != s->seq;
         if (ok)
             log->st.repaired++;
         else
@@ -90,9 +90,9 @@ static void drop_older_logs(struct sl_log *log)
 {
     uint32_t top = 0;
     for (uint32_t i = 0; i < log->n_segs; i++)
-        top = log->cfg.segs[i].seq > top ? log->cfg.segs[i].seq : top;
+        top = log->segs[i].seq > top ? log->segs[i].seq : top;
     for (uint32_t i = 0; i < log->n_segs; i++) {
-        struct sl_seg_info *s = &log->cfg.segs[i];
+        struct sl_seg_info *s = &log->segs[i];
         if (s->seq && s->seq + log->n_segs <= top) {
             s->seq = 0;
             s->erased = 0;
@@ -131,7 +131,7 @@ static uint32_t find_end(struct sl_log *log, uint32_t seg)
 static uint32_t seg_by_seq(const struct sl_log *log, uint32_t seq)
 {
     for (uint32_t i = 0; seq && i < log->n_segs; i++)
-        if (log->cfg.segs[i].seq == seq)
+        if (log->segs[i].seq == seq)
             return i;
     return SL_NO_SEG;
 }
@@ -172,7 +172,7 @@ static int load_header_pages(struct sl_log *log, uint32_t seg, int depth)
     }
     if (!bad)
         return SL_OK;
-    uint32_t prev = seg_by_seq(log, log->cfg.segs[seg].seq - 1);
+    uint32_t prev = seg_by_seq(log, log->segs[seg].seq - 1);
     if (prev == SL_NO_SEG || depth <= 0) {
         log->st.corrupt_chunks++; /* those streams' names are lost */
         return SL_OK;
@@ -250,12 +250,12 @@ int sl_mount(struct sl_log *log, const struct sl_config *cfg)
     for (;;) { /* the newest segment whose catalog copy was written whole */
         uint32_t head = SL_NO_SEG;
         for (uint32_t i = 0; i < log->n_segs; i++)
-            if (log->cfg.segs[i].seq &&
-                (head == SL_NO_SEG || log->cfg.segs[i].seq > log->cfg.segs[head].seq))
+            if (log->segs[i].seq &&
+                (head == SL_NO_SEG || log->segs[i].seq > log->segs[head].seq))
                 head = i;
         if (head == SL_NO_SEG)
             return SL_ENOENT;
-        struct sl_seg_info *hs = &log->cfg.segs[head];
+        struct sl_seg_info *hs = &log->segs[head];
         uint32_t end = find_end(log, head);
         if (end < log->hdr_chunks) {
             /* cut while the segment was opening: it holds no record */

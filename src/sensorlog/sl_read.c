@@ -10,10 +10,10 @@
  * data (retired and free ones are passed over), if it continues the log. */
 static uint32_t next_seg(const struct sl_log *log, uint32_t seg)
 {
-    const struct sl_seg_info *a = &log->cfg.segs[seg];
+    const struct sl_seg_info *a = &log->segs[seg];
     for (uint32_t k = 1; a->seq && k < log->n_segs; k++) {
         uint32_t n = (seg + k) % log->n_segs;
-        const struct sl_seg_info *b = &log->cfg.segs[n];
+        const struct sl_seg_info *b = &log->segs[n];
         if (b->seq)
             return b->seq == a->seq + 1 ? n : SL_NO_SEG;
     }
@@ -38,13 +38,13 @@ static uint32_t find_seg(const struct sl_log *log, int by_ts, uint64_t key)
     uint32_t lo = 0, hi = n; /* offset lo is live and before the target (or the oldest) */
     while (hi - lo > 1) {
         uint32_t mid = lo + (hi - lo) / 2, m = mid;
-        while (m < hi && !log->cfg.segs[(oldest + m) % n].seq)
+        while (m < hi && !log->segs[(oldest + m) % n].seq)
             m++;
         if (m == hi) { /* nothing live in [mid, hi) */
             hi = mid;
             continue;
         }
-        const struct sl_seg_info *s = &log->cfg.segs[(oldest + m) % n];
+        const struct sl_seg_info *s = &log->segs[(oldest + m) % n];
         if (by_ts ? s->ts_start < key : s->first_gseq <= key)
             lo = m;
         else
@@ -84,13 +84,13 @@ static uint32_t find_chunk(struct sl_log *log, uint32_t seg, int by_ts, uint64_t
     uint32_t lo = log->hdr_chunks, hi = seg_end(log, seg), next = next_seg(log, seg);
     if (seg == log->cur_seg && log->mount_end)
         hi = log->mount_end; /* after a mount: where the data ends (the rest is unwritten) */
-    const struct sl_seg_info *s = &log->cfg.segs[seg];
+    const struct sl_seg_info *s = &log->segs[seg];
     /* keys as chunk ends: the largest timestamp so far, or one past the
      * last sequence number (the target's end is past `key`) */
     uint64_t end = key + (!by_ts && key < UINT64_MAX);
     uint64_t klo = by_ts ? s->ts_start : s->first_gseq;
-    uint64_t khi = next != SL_NO_SEG ? (by_ts ? log->cfg.segs[next].ts_start
-                                              : log->cfg.segs[next].first_gseq)
+    uint64_t khi = next != SL_NO_SEG ? (by_ts ? log->segs[next].ts_start
+                                              : log->segs[next].first_gseq)
                    : by_ts ? log->ts_max
                            : log->next_gseq;
     uint64_t per = (khi > klo && hi > lo ? (khi - klo) / (hi - lo) : 0) + 1; /* keys a chunk */
@@ -175,7 +175,7 @@ static int read_aligned(struct sl_log *log, const struct sl_iter *it, uint32_t f
 static int hdr_to_buf(struct sl_log *log, struct sl_iter *it, int reuse, uint32_t lead,
                       struct sl_chunk_hdr *h)
 {
-    uint32_t seq = log->cfg.segs[it->seg].seq;
+    uint32_t seq = log->segs[it->seg].seq;
     if (reuse && sl_chunk_hdr_check(log, it->buf, seq, it->chunk, h) == SL_OK)
         return SL_OK;
     if (read_aligned(log, it, 0, lead) || sl_chunk_hdr_check(log, it->buf, seq, it->chunk, h))
@@ -248,7 +248,7 @@ static int iter_init(struct sl_log *log, struct sl_iter *it, uint16_t stream, in
         return SL_OK;
     }
     it->chunk = find_chunk(log, it->seg, by_ts, key);
-    it->seg_seq = log->cfg.segs[it->seg].seq;
+    it->seg_seq = log->segs[it->seg].seq;
     /* a search is how a reader after a few records starts: the chunk it
      * lands in and the next are read in parts */
     it->partial = load_parts(it, 1, by_ts, key);
@@ -258,10 +258,10 @@ static int iter_init(struct sl_log *log, struct sl_iter *it, uint16_t stream, in
 /* The live segment before seg, if it continues into seg. */
 static uint32_t prev_seg(const struct sl_log *log, uint32_t seg)
 {
-    const struct sl_seg_info *a = &log->cfg.segs[seg];
+    const struct sl_seg_info *a = &log->segs[seg];
     for (uint32_t k = 1; a->seq > 1 && k < log->n_segs; k++) {
         uint32_t p = (seg + log->n_segs - k) % log->n_segs;
-        const struct sl_seg_info *b = &log->cfg.segs[p];
+        const struct sl_seg_info *b = &log->segs[p];
         if (b->seq)
             return b->seq + 1 == a->seq ? p : SL_NO_SEG;
     }
@@ -390,7 +390,7 @@ static int read_used(struct sl_log *log, struct sl_iter *it, struct sl_chunk_hdr
     uint32_t end = sl_data_off(log, sl_flags_part(h->flags)) + h->used;
     if (end > log->hdr_read && read_aligned(log, it, log->hdr_read, end))
         return SL_ENOENT;
-    return sl_chunk_check(log, it->buf, log->cfg.segs[it->seg].seq, it->chunk, h);
+    return sl_chunk_check(log, it->buf, log->segs[it->seg].seq, it->chunk, h);
 }
 
 /* Walks back from the newest chunk written (its place is in RAM: no
@@ -445,7 +445,7 @@ static int iter_latest(struct sl_log *log, struct sl_iter *it, uint16_t stream, 
     }
     it->seg = seg;
     it->chunk = chunk;
-    it->seg_seq = seg == SL_NO_SEG ? 0 : log->cfg.segs[seg].seq;
+    it->seg_seq = seg == SL_NO_SEG ? 0 : log->segs[seg].seq;
     it->loaded = 0;
     if (start) { /* the chunk the walk stopped in is in the buffer: read once, not twice */
         take_chunk(it, &start_hdr);
@@ -483,7 +483,7 @@ int sl_iter_from_ts(struct sl_log *log, struct sl_iter *it, uint16_t stream, uin
 static int load(struct sl_iter *it)
 {
     struct sl_log *log = it->log;
-    if (log->cfg.segs[it->seg].seq != it->seg_seq)
+    if (log->segs[it->seg].seq != it->seg_seq)
         return 1; /* recycled under the reader */
     if (it->chunk >= seg_end(log, it->seg))
         return 1;
@@ -500,7 +500,7 @@ static int load(struct sl_iter *it)
          * checks. A damaged one is passed over and counted, never returned */
         int written = sl_chunk_written(it->buf, it->seg_seq, it->chunk,
                                        it->seg_end_gseq ? it->seg_end_gseq
-                                                        : log->cfg.segs[it->seg].first_gseq);
+                                                        : log->segs[it->seg].first_gseq);
         int damaged = it->chunk + 1 < seg_end(log, it->seg) &&
                       sl_read_chunk_into(log, it->seg, it->chunk + 1, it->buf, &h) == SL_OK;
         if (!damaged) {
@@ -546,12 +546,12 @@ static int iter_next(struct sl_iter *it, struct sl_record *rec)
                  * no longer look written (a damaged header), or a torn tail
                  * that mount numbered past. Either way, records passed over */
                 if (!it->end_counted && it->seg_end_gseq &&
-                    log->cfg.segs[n].first_gseq > it->seg_end_gseq)
+                    log->segs[n].first_gseq > it->seg_end_gseq)
                     it->torn++;
                 it->end_counted = 0;
                 it->seg_end_gseq = 0;
                 it->seg = n;
-                it->seg_seq = log->cfg.segs[n].seq;
+                it->seg_seq = log->segs[n].seq;
                 it->chunk = log->hdr_chunks;
                 it->loaded = 0;
                 continue;

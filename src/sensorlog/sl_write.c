@@ -360,8 +360,8 @@ static int stage(struct sl_log *log)
 static int program(struct sl_log *log, uint64_t addr, uint8_t *buf, uint32_t used, int what)
 {
     const struct sts_bd_ops *ops = log->cfg.bd.ops;
+    /* (used <= chunk, and prog_unit divides chunk: n <= chunk) */
     uint32_t n = (used + log->prog_unit - 1) / log->prog_unit * log->prog_unit;
-    n = n < log->chunk ? n : log->chunk;
     log->st.programmed_bytes += n;
     if (what == FLIGHT_DATA) { /* where the bytes of a data chunk go */
         log->st.record_header_bytes += log->staged - log->staged_data;
@@ -377,6 +377,14 @@ static int program(struct sl_log *log, uint64_t addr, uint8_t *buf, uint32_t use
         return rc ? rc : SL_BUSY;
     }
     return ops->program(log->cfg.bd.ctx, addr, buf, n);
+}
+
+/* Seals chunk h in buf and starts writing it as the next chunk. */
+static int program_chunk(struct sl_log *log, uint8_t *buf, const struct sl_chunk_hdr *h,
+                         uint32_t used, int what)
+{
+    sl_chunk_seal(log, buf, h);
+    return program(log, sl_chunk_addr(log, log->cur_seg, log->next_chunk), buf, used, what);
 }
 
 /* Catalog chunks after which the pages updated in the segment are written
@@ -397,7 +405,7 @@ static void written(struct sl_log *log)
     log->in_flight = FLIGHT_NONE;
     log->fail_streak = 0;
     if (what == FLIGHT_HEADER) {
-        struct sl_seg_info *s = &log->cfg.segs[log->open_target];
+        struct sl_seg_info *s = &log->segs[log->open_target];
         s->seq = ++log->seq;
         s->first_gseq = log->next_gseq;
         s->ts_start = log->ts_max;
@@ -456,12 +464,9 @@ static int write_failed(struct sl_log *log, int rc)
     if (rc != SL_EIO)
         return rc;
     if (what == FLIGHT_HEADER) {
-        struct sl_seg_info *s = &log->cfg.segs[log->open_target];
+        struct sl_seg_info *s = &log->segs[log->open_target];
         s->erased = 0;
-        if (!s->bad) {
-            s->bad = 1;
-            log->st.bad_segments++;
-        }
+        sl_retire(log, s);
     } else {
         log->next_chunk = log->chunks_per_seg; /* the staged chunk stays for the next one */
     }
@@ -482,24 +487,21 @@ static int finish(struct sl_log *log, int rc)
 static int erase_or_trim(struct sl_log *log, uint32_t seg)
 {
     int rc = sl_erase_step(log, seg);
-    if (rc == SL_BUSY) {
-        log->fail_streak = 0;
-        return SL_BUSY;
-    }
     if (rc == SL_EIO) /* retired by sl_erase_seg */
         return failed(log, rc);
-    if (!rc)
-        log->fail_streak = 0;
-    return rc ? rc : SL_BUSY;
+    if (rc && rc != SL_BUSY)
+        return rc;
+    log->fail_streak = 0; /* a step done, or the whole segment */
+    return SL_BUSY;
 }
 
 /* The oldest live segment leaves the log: the archive hook sees it first. */
 static void evict(struct sl_log *log, uint32_t seg)
 {
-    struct sl_seg_info *s = &log->cfg.segs[seg];
+    struct sl_seg_info *s = &log->segs[seg];
     uint64_t end = log->next_gseq;
     for (uint32_t k = 1; k < log->n_segs; k++) { /* the next live one, past retired ones */
-        const struct sl_seg_info *n = &log->cfg.segs[(seg + k) % log->n_segs];
+        const struct sl_seg_info *n = &log->segs[(seg + k) % log->n_segs];
         if (n->seq) {
             end = n->seq == s->seq + 1 ? n->first_gseq : end;
             break;
@@ -519,7 +521,7 @@ static int open_segment(struct sl_log *log)
         sl_next_usable(log, log->cur_seg == SL_NO_SEG ? log->n_segs - 1 : log->cur_seg);
     if (target == SL_NO_SEG || target == log->cur_seg)
         return SL_EIO; /* every other segment is retired */
-    struct sl_seg_info *s = &log->cfg.segs[target];
+    struct sl_seg_info *s = &log->segs[target];
     if (s->seq)
         evict(log, target);
     if (!s->erased)
@@ -543,20 +545,23 @@ static int write_page(struct sl_log *log, uint32_t k, int what)
     size_t used = sl_catalog_page_encode(log, k, buf + SL_CHUNK_HDR);
     /* the spare word: this segment's erase count, so a damaged header can
      * be rebuilt from catalog page 0 */
-    sl_put32(buf + SL_CHUNK_HDR + 4, log->cfg.segs[log->cur_seg].erase_count);
+    sl_put32(buf + SL_CHUNK_HDR + 4, log->segs[log->cur_seg].erase_count);
     log->flight_page = k;
     struct sl_chunk_hdr h = {SL_CHUNK_MAGIC, SL_CHUNK_CATALOG, 0, (uint16_t)used, 0, log->seq,
                              log->cat_chunk, (uint16_t)log->next_chunk,
                              log->next_gseq, log->ts_max, log->ts_max, log->catalog_version};
-    sl_chunk_seal(log, buf, &h);
     log->dirty_pages &= ~(1ull << k); /* a change from here on dirties it again */
-    return program(log, sl_chunk_addr(log, log->cur_seg, log->next_chunk), buf,
-                   SL_CHUNK_HDR + (uint32_t)used, what);
+    return program_chunk(log, buf, &h, SL_CHUNK_HDR + (uint32_t)used, what);
 }
 
-/* In 32-bit halves: a 64-bit shift is a dozen instructions on a 32-bit MCU. */
+/* v != 0. GCC and Clang count trailing zeros in two instructions; other
+ * compilers (and the unit-bytewise test build) take the loop, in 32-bit
+ * halves: a 64-bit shift is a dozen instructions on a 32-bit MCU. */
 static uint32_t lowest_bit(uint64_t v)
 {
+#if defined(__GNUC__) && !defined(SL_NO_BUILTINS)
+    return (uint32_t)__builtin_ctzll(v);
+#else
     uint32_t w = (uint32_t)v, k = 0;
     if (!w) {
         w = (uint32_t)(v >> 32);
@@ -567,6 +572,7 @@ static uint32_t lowest_bit(uint64_t v)
         k++;
     }
     return k;
+#endif
 }
 
 static int write_staged(struct sl_log *log, int closed_by_sync)
@@ -581,9 +587,7 @@ static int write_staged(struct sl_log *log, int closed_by_sync)
                              (uint16_t)log->staged, (uint16_t)log->staged_records, log->seq,
                              log->cat_chunk, (uint16_t)log->next_chunk, log->staged_gseq,
                              log->staged_ts_base, log->ts_max, log->catalog_version};
-    sl_chunk_seal(log, buf, &h);
-    return program(log, sl_chunk_addr(log, log->cur_seg, log->next_chunk), buf,
-                   log->data_off + log->staged, FLIGHT_DATA);
+    return program_chunk(log, buf, &h, log->data_off + log->staged, FLIGHT_DATA);
 }
 
 /* Keeps cfg.free_segments erased ahead of the writer, in idle pumps. */
@@ -594,7 +598,7 @@ static int keep_floor(struct sl_log *log)
     uint32_t ahead = 0;
     for (uint32_t i = sl_next_usable(log, log->cur_seg); i != SL_NO_SEG && i != log->cur_seg;
          i = sl_next_usable(log, i)) {
-        struct sl_seg_info *s = &log->cfg.segs[i];
+        struct sl_seg_info *s = &log->segs[i];
         if (s->seq == 0 && s->erased) {
             if (++ahead >= log->cfg.free_segments)
                 return SL_OK;
@@ -747,7 +751,7 @@ void sl_stats(const struct sl_log *log, struct sl_stats *out)
     uint64_t free_chunks = 0;
     out->erase_min = UINT32_MAX;
     for (uint32_t i = 0; i < log->n_segs; i++) {
-        const struct sl_seg_info *s = &log->cfg.segs[i];
+        const struct sl_seg_info *s = &log->segs[i];
         if (!s->seq)
             free_chunks += per_seg;
         out->erase_min = s->erase_count < out->erase_min ? s->erase_count : out->erase_min;
