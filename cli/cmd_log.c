@@ -254,16 +254,19 @@ static int dump(const char *path, const char *stream, int csv)
                 path, (unsigned long long)(g.capacity > offset ? g.capacity - offset : 0),
                 (unsigned long long)log_bytes);
     if (st.repaired)
-        fprintf(stderr, "storscope: %llu damaged headers or catalog pages were read from "
-                        "their second copy\n", (unsigned long long)st.repaired);
+        fprintf(stderr, "storscope: %llu damaged %s read from their second copy\n",
+                (unsigned long long)st.repaired,
+                st.repaired == 1 ? "header or catalog page was" : "headers or catalog pages were");
     if (it.torn)
-        fprintf(stderr, "storscope: %llu chunks at the end of a segment's data could not be "
+        fprintf(stderr, "storscope: %llu %s at the end of a segment's data could not be "
                         "read (torn by a power cut, so never synced, or damaged): their "
-                        "records are not shown\n", (unsigned long long)it.torn);
+                        "records are not shown\n", (unsigned long long)it.torn,
+                it.torn == 1 ? "chunk" : "chunks");
     int status = EXIT_OK;
     if (it.skipped) {
-        fprintf(stderr, "storscope: %llu chunks inside the log could not be read (damaged): "
-                        "their records are not shown\n", (unsigned long long)it.skipped);
+        fprintf(stderr, "storscope: %llu %s inside the log could not be read (damaged): "
+                        "their records are not shown\n", (unsigned long long)it.skipped,
+                it.skipped == 1 ? "chunk" : "chunks");
         status = EXIT_RUN_FAILED;
     }
     if (rc != SL_ENOENT) {

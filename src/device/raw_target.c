@@ -417,6 +417,10 @@ static int raw_open(struct sts_target *t, const struct sts_target_spec *spec, ch
     } else {
         r->capacity = (uint64_t)st.st_size;
     }
+    if (r->capacity == 0) {
+        snprintf(err, errlen, "raw: %s is empty (0 bytes)", spec->arg);
+        return fail(r, STS_EINVAL);
+    }
     if (offset % r->sector || offset >= r->capacity ||
         (size && (size > r->capacity - offset))) {
         snprintf(err, errlen, "raw: offset/size do not fit %s (%llu bytes, %u-byte sectors)",

@@ -1297,11 +1297,19 @@ class Log(Base):
             f.write(data)
         r = run("log", "dump", img, "--csv")
         self.assertEqual(r.returncode, 1, r.stderr)
-        self.assertIn("1 chunks inside the log could not be read", r.stderr)
+        self.assertIn("1 chunk inside the log could not be read", r.stderr)
         got = list(csv.DictReader(r.stdout.splitlines()))
         n_in_chunk = int.from_bytes(data[victim + 6:victim + 8], "little")
         self.assertEqual(len(got), len(rows) - n_in_chunk)
         self.assertTrue(all(row in rows for row in got))
+
+    def test_dump_of_an_empty_file_says_it_is_empty(self):
+        img = os.path.join(self.dir, "empty.img")
+        open(img, "wb").close()
+        r = run("log", "dump", img)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("empty.img is empty (0 bytes)", r.stderr)
+        self.assertEqual(os.path.getsize(img), 0)
 
     def test_dump_bounds_what_a_header_makes_it_allocate(self):
         img, data, rows = self.demo_image()
