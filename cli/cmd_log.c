@@ -266,7 +266,7 @@ static int dump(const char *path, const char *stream, int csv)
     if (it.skipped) {
         fprintf(stderr, "storscope: %llu %s inside the log could not be read (damaged): "
                         "their records are not shown\n", (unsigned long long)it.skipped,
-                it.skipped == 1 ? "chunk" : "chunks");
+                it.skipped == 1 ? "chunk or part of one" : "chunks or parts of one");
         status = EXIT_RUN_FAILED;
     }
     if (rc != SL_ENOENT) {

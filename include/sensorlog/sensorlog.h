@@ -240,8 +240,9 @@ struct sl_stats {
     uint64_t worst_append_ns, worst_pump_ns; /* with a clock configured */
     uint64_t buffered_bytes;       /* in RAM now */
     /* What the CRCs caught since mount: chunks inside the log that did not
-     * check, passed over by iterators (counted at each pass; their records
-     * are lost and nothing else), and a damaged last chunk of the newest
+     * check, passed over by iterators - with parts, a part that did not
+     * (counted at each pass; their records are lost and nothing else, and
+     * the chunk's other parts are read) - and a damaged last chunk of the newest
      * segment found by mount; headers and catalog pages rebuilt from their
      * redundant copy. Non-zero means the medium corrupted something. */
     uint64_t corrupt_chunks;
@@ -292,8 +293,8 @@ struct sl_iter {
     int loaded, done;
     int partial;            /* the next chunk is read in parts too (a search landed in
                                the one before: a reader after a few records) */
-    uint64_t skipped;       /* chunks inside the log passed over: their CRC failed
-                               (damage: their records are lost) */
+    uint64_t skipped;       /* chunks inside the log, or parts of one, passed over:
+                               their CRC failed (damage: their records are lost) */
     uint64_t torn;          /* last chunks of a segment that were written but do not
                                check: torn by a power cut (never synced), or damaged */
     uint8_t *buf;           /* chunks are read here: cfg.read_buf, or the iterator's own */

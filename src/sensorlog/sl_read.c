@@ -338,20 +338,74 @@ static int part_start(uint32_t at, uint32_t part, uint32_t *part_end, struct sl_
     return bad ? -1 : 1;
 }
 
+/* Where decoding goes on in a chunk with parts (in buf, whole) when the
+ * record at payload offset `at` does not decode - a part that does not
+ * check ends what is read, or the records do not parse: at the next part
+ * that checks and in which a record starts. Its table entry (the chunk's
+ * CRC covers the table) says where and which record, and a part's first
+ * record repeats nothing of the one before, so the records of a chunk's
+ * other parts are not lost with one part's. The payload from there checks
+ * up to the returned offset; 0 when no such part follows. */
+static uint32_t resume(const struct sl_log *log, const uint8_t *buf, uint32_t part,
+                       uint32_t used, uint32_t at, uint32_t *first, uint32_t *index)
+{
+    if (!SL_PARTS || !part)
+        return 0;
+    for (at = at / part * part + part; at < used; at += part) {
+        const uint8_t *e = buf + SL_CHUNK_HDR + at / part * SL_PART_ENTRY;
+        uint32_t f = sl_get16(e + 4), i = sl_get16(e + 6);
+        if (f < at || f - at >= part || f >= used || i >= sl_get16(buf + 6))
+            continue; /* no record starts in it (SL_NO_ENTRY) */
+        uint32_t to = sl_part_sums(log, (uint8_t *)buf, part, used, at, used, 0);
+        if (to > f) { /* (else this part does not check either) */
+            *first = f;
+            *index = i;
+            return to;
+        }
+    }
+    return 0;
+}
+
+/* 1 when the chunk in buf is one whose header and part table check but
+ * some part does not (damage): *checked is where its payload stops
+ * checking, from the part holding payload offset `at` on. */
+static int damaged_in_parts(struct sl_log *log, const uint8_t *buf, uint32_t seg,
+                            uint32_t chunk, uint32_t at, struct sl_chunk_hdr *h,
+                            uint32_t *checked)
+{
+    if (!SL_PARTS || sl_chunk_hdr_check(log, buf, log->segs[seg].seq, chunk, h) != SL_OK)
+        return 0;
+    uint32_t part = sl_flags_part(h->flags);
+    if (!part)
+        return 0;
+    *checked = sl_part_sums(log, (uint8_t *)buf, part, h->used, at / part * part, h->used, 0);
+    return 1;
+}
+
 /* Counts the records of `it->stream` (every stream: 0) in the data chunk
- * in it->buf, oldest first, stopping at the stop_after-th (0: none) whose
- * sequence number *gseq_of_last then holds; -1 when the records do not
- * parse (the forward read counts that chunk). */
+ * in it->buf whose payload checks up to `checked`, oldest first, as the
+ * forward read gives them (past a part that does not check); stops at the
+ * stop_after-th (0: none), whose sequence number *gseq_of_last then holds. */
 static int64_t chunk_matches(const struct sl_iter *it, const struct sl_chunk_hdr *h,
-                             uint64_t stop_after, uint64_t *gseq_of_last)
+                             uint32_t checked, uint64_t stop_after, uint64_t *gseq_of_last)
 {
     uint32_t part = sl_flags_part(h->flags), part_end = part;
-    const uint8_t *base = it->buf + sl_data_off(it->log, part), *r = base, *end = r + h->used;
+    const uint8_t *base = it->buf + sl_data_off(it->log, part), *r = base, *end = r + checked;
     uint64_t m = 0;
     struct sl_rec_state s = {0, 0, 0, 0};
     for (uint32_t i = 0; i < h->n_records; i++) {
-        if (part_start((uint32_t)(r - base), part, &part_end, &s) < 0 || next_record(&r, end, &s))
-            return -1;
+        uint32_t at = (uint32_t)(r - base);
+        if (part_start(at, part, &part_end, &s) < 0 || next_record(&r, end, &s)) {
+            uint32_t first, index, to = resume(it->log, it->buf, part, h->used, at, &first, &index);
+            if (!to || index < i)
+                break; /* the forward read gives no more of this chunk either */
+            r = base + first;
+            end = base + to;
+            part_end = first / part * part; /* a part's start: afresh */
+            s = (struct sl_rec_state){0, 0, 0, 0};
+            i = index - 1; /* (index 0: wraps to 0 with the loop's i++) */
+            continue;
+        }
         r += s.len;
         uint64_t g = h->first_gseq + i;
         if ((!it->stream || s.stream == it->stream) && g >= it->created_gseq) {
@@ -406,6 +460,8 @@ static int iter_latest(struct sl_log *log, struct sl_iter *it, uint16_t stream, 
     uint64_t found = 0;
     int start = 0, reads = 0, small = 0; /* the newest chunk fits a load in parts */
     struct sl_chunk_hdr start_hdr;
+    uint32_t start_checked = 0;
+    int next_ok = 0; /* the chunk after the one read checked (the walk goes back) */
     it->done = seg == SL_NO_SEG || n == 0;
     if (!it->done)
         chunk = written_end(log, seg);
@@ -416,6 +472,7 @@ static int iter_latest(struct sl_log *log, struct sl_iter *it, uint16_t stream, 
                 break; /* fewer than n: all of them, from the oldest chunk reached */
             seg = p;
             chunk = written_end(log, seg);
+            next_ok = 0; /* its last chunk is where the forward read ends a segment */
             continue;
         }
         chunk--;
@@ -428,17 +485,28 @@ static int iter_latest(struct sl_log *log, struct sl_iter *it, uint16_t stream, 
         } else {
             rc = sl_read_chunk_into(log, seg, chunk, it->buf, &h);
         }
+        /* a damaged chunk's parts that check count when the chunk after it
+         * checks, as the forward read takes them (else it is a torn end) */
+        uint32_t checked = 0;
+        int inside = next_ok;
+        next_ok = rc == SL_OK;
+        if (rc == SL_OK)
+            checked = h.used;
+        else if (rc == SL_ENOENT && inside &&
+                 damaged_in_parts(log, it->buf, seg, chunk, 0, &h, &checked))
+            rc = SL_OK;
         if (rc != SL_OK || h.type != SL_CHUNK_DATA)
             continue; /* damaged (the forward read counts it) or a catalog page */
         uint64_t last = 0;
-        int64_t m = chunk_matches(it, &h, 0, &last);
+        int64_t m = chunk_matches(it, &h, checked, 0, &last);
         if (m <= 0)
             continue;
         if (found + (uint64_t)m >= n) { /* the (m - (n - found) + 1)-th here is the start */
-            chunk_matches(it, &h, (uint64_t)m - (n - found) + 1, &last);
+            chunk_matches(it, &h, checked, (uint64_t)m - (n - found) + 1, &last);
             it->from_gseq = last;
             start = 1;
             start_hdr = h;
+            start_checked = checked;
             break;
         }
         found += (uint64_t)m;
@@ -449,6 +517,7 @@ static int iter_latest(struct sl_log *log, struct sl_iter *it, uint16_t stream, 
     it->loaded = 0;
     if (start) { /* the chunk the walk stopped in is in the buffer: read once, not twice */
         take_chunk(it, &start_hdr);
+        it->avail = start_checked;
         it->partial = reads == 2 && small; /* the newest after it, in parts: a sync's few */
     }
     return SL_OK;
@@ -493,7 +562,10 @@ static int load(struct sl_iter *it)
             return 0;
     }
     struct sl_chunk_hdr h;
+    uint32_t checked = 0;
     int rc = sl_read_chunk_into(log, it->seg, it->chunk, it->buf, &h);
+    if (rc == SL_OK)
+        checked = h.used;
     if (rc == SL_ENOENT) {
         /* the end of the segment's data, or a chunk written and then
          * damaged: its header still names its place, or the chunk after it
@@ -508,20 +580,27 @@ static int load(struct sl_iter *it)
             it->end_counted = written;
             return 1;
         }
-        it->skipped++;
-        log->st.corrupt_chunks++;
-        it->chunk++;
-        it->loaded = 0;
-        return 2;
+        /* damaged inside the log: with parts, those that check are read
+         * (from where the reader is, on a reload) and the records of the
+         * one that does not are counted and passed over (iter_next) */
+        if (!SL_PARTS || sl_read_into(log, it->seg, it->chunk, it->buf) != SL_OK ||
+            !damaged_in_parts(log, it->buf, it->seg, it->chunk,
+                              it->loaded ? it->pos - it->data_off : 0, &h, &checked)) {
+            it->skipped++;
+            log->st.corrupt_chunks++;
+            it->chunk++;
+            it->loaded = 0;
+            return 2;
+        }
+        rc = SL_OK;
     }
     if (rc)
         return rc;
-    if (it->loaded) { /* a reload: the position stays */
+    if (it->loaded) /* a reload: the position stays */
         it->gen = log->read_gen;
-        it->avail = it->used;
-        return 0;
-    }
-    take_chunk(it, &h);
+    else
+        take_chunk(it, &h);
+    it->avail = checked;
     return 0;
 }
 
@@ -582,11 +661,27 @@ static int iter_next(struct sl_iter *it, struct sl_record *rec)
                         continue; /* (up to a part that does not check, if one does not) */
                 }
             }
-            /* the CRC held, the records do not: not sensorlog's writing (or
-             * the rest of a chunk entered at a part did not check) */
+            /* a part that does not check (damage), or the CRC held and the
+             * records do not parse (not sensorlog's writing): counted, and
+             * reading goes on at the next part that checks, if one does */
             it->skipped++;
             log->st.corrupt_chunks++;
             it->n_left = 0;
+            uint32_t at = it->pos - it->data_off, first, index, to = 0;
+            uint32_t next = it->part ? at / it->part * it->part + it->part : it->used;
+            if (next < it->used &&
+                read_aligned(log, it, it->data_off + next, it->data_off + it->used) == SL_OK) {
+                it->gen = log->read_gen;
+                to = resume(log, it->buf, it->part, it->used, at, &first, &index);
+            }
+            if (to && sl_get64(it->buf + 16) + index >= it->gseq) { /* never back */
+                it->n_left = sl_get16(it->buf + 6) - index;
+                it->gseq = sl_get64(it->buf + 16) + index;
+                it->pos = it->data_off + first;
+                it->avail = to;
+                it->part_end = first / it->part * it->part; /* a part's start: afresh */
+                it->rec = (struct sl_rec_state){0, 0, 0, 0};
+            }
             continue;
         }
         it->ts_last += it->rec.step;

@@ -1286,22 +1286,38 @@ class Log(Base):
         self.assertLess(len(got), len(rows))
         self.assertEqual(got, rows[:len(got)])
 
-    def test_dump_reports_damage_and_loses_only_its_chunk(self):
+    def test_dump_reports_damage_and_loses_only_its_part(self):
         img, data, rows = self.demo_image()
         chunk = int.from_bytes(data[32:36], "little")
-        # a byte in the payload of a data chunk in the middle of the log
+        # a byte in the first part of a data chunk in the middle of the log
         cks = [i for i in range(0, len(data), chunk) if data[i:i + 3] == b"CK\x01"]
         victim = cks[len(cks) // 2]
-        data[victim + 200] ^= 0x40
+        part = 1 << ((data[victim + 3] >> 4) + 7)  # flags bits 4-7: parts of 2^(v + 7) B
+        self.assertEqual(part, 2048)  # the demo's 16 KiB chunks are in parts
+        n_parts = (chunk - 52 + part - 1) // part
+        data_off = 52 + 16 * n_parts
+        data[victim + data_off + 20] ^= 0x40
         with open(img, "wb") as f:
             f.write(data)
         r = run("log", "dump", img, "--csv")
         self.assertEqual(r.returncode, 1, r.stderr)
-        self.assertIn("1 chunk inside the log could not be read", r.stderr)
+        self.assertIn("1 chunk or part of one inside the log could not be read", r.stderr)
         got = list(csv.DictReader(r.stdout.splitlines()))
+        # lost: the records that start in part 0, up to the first that starts
+        # in a later part (its index, from the part table: entry +6)
+        used = int.from_bytes(data[victim + 4:victim + 6], "little")
         n_in_chunk = int.from_bytes(data[victim + 6:victim + 8], "little")
-        self.assertEqual(len(got), len(rows) - n_in_chunk)
-        self.assertTrue(all(row in rows for row in got))
+        starts = [int.from_bytes(data[victim + 52 + 16 * k + 6:victim + 52 + 16 * k + 8],
+                                 "little")
+                  for k in range(1, n_parts) if k * part < used and
+                  data[victim + 52 + 16 * k + 4:victim + 52 + 16 * k + 6] != b"\xff\xff"]
+        lost = starts[0] if starts else n_in_chunk
+        self.assertGreater(lost, 0)
+        self.assertLess(lost, n_in_chunk)  # before: the whole chunk
+        self.assertEqual(len(got), len(rows) - lost)
+        first_gseq = int.from_bytes(data[victim + 16:victim + 24], "little")
+        self.assertEqual([r for r in rows if not first_gseq <= int(r["gseq"]) < first_gseq + lost],
+                         got)
 
     def test_dump_of_an_empty_file_says_it_is_empty(self):
         img = os.path.join(self.dir, "empty.img")

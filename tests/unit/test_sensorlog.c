@@ -850,11 +850,13 @@ static void a_search_reads_the_part_it_lands_in_not_the_chunk(void)
     CHECK(total / n < 3072);
 }
 
-/* A damaged part loses the records that start in it and after it in its
- * chunk, counted, and nothing else: a search landing before it in the same
- * chunk reads up to it, one landing after it reads on from there, and no
- * record comes back wrong. */
-static void a_damaged_part_loses_its_chunk_rest_and_nothing_else(void)
+/* A damaged part loses the records that start in it (and one that runs
+ * into it from the part before), counted, and nothing else: the parts after
+ * it in its chunk are read on from where their table entries say a record
+ * starts (before, it lost the rest of its chunk). A search landing before
+ * it in the same chunk reads past it too, one landing after it reads on
+ * from there, and no record comes back wrong. */
+static void a_damaged_part_loses_its_own_records_and_nothing_else(void)
 {
     part_log();
     /* a data chunk in the first segment, three parts in: one byte flipped */
@@ -867,17 +869,70 @@ static void a_damaged_part_loses_its_chunk_rest_and_nothing_else(void)
     uint64_t first = 0;
     memcpy(&first, hdr + 16, 8);
     CHECK(used > 4 * 512);
-    CHECK_EQ(sts_test_flip(&sim, (uint64_t)chunk * 4096 + 52 + 8 * 16 + 3 * 512 + 100, 0x10), 0);
+    /* the part table (entries of 16 bytes after the 52-byte header: CRC,
+     * where the first record starting in the part is, its index, 0xFFFF
+     * for none): the damage goes in the first part from 3 on where a
+     * record starts; in3 .. in_next are the records starting in it */
+    uint8_t table[8 * 16];
+    CHECK_EQ(cnt.inner.ops->read(cnt.inner.ctx, (uint64_t)chunk * 4096 + 52, table, sizeof(table)),
+             0);
+#define ENTRY16(k, at) ((uint32_t)(table[(k) * 16 + (at)] | table[(k) * 16 + (at) + 1] << 8))
+    uint32_t k = 3;
+    while (k < 7 && ENTRY16(k, 4) == 0xFFFF)
+        k++;
+    CHECK(k < 7 && (k + 1) * 512 < used);
+    uint32_t next = k + 1;
+    while (next < 8 && next * 512 < used && ENTRY16(next, 4) == 0xFFFF)
+        next++;
+    uint32_t in3 = ENTRY16(k, 6), in4 = next < 8 && next * 512 < used ? ENTRY16(next, 6) : nrec;
+#undef ENTRY16
+    CHECK(in3 > 0 && in3 < in4 && in4 <= nrec);
+    CHECK_EQ(sts_test_flip(&sim, (uint64_t)chunk * 4096 + 52 + 8 * 16 + k * 512 + 100, 0x10), 0);
+    static uint8_t seen[PART_RECS];
+    memset(seen, 0, sizeof(seen));
     uint64_t found = 0;
     struct sl_iter it;
     struct sl_record r;
     CHECK_EQ(sl_iter_from_gseq(&lg, &it, 0, 0), 0);
     while (sl_iter_next(&it, &r) == SL_OK) {
         CHECK(part_rec_ok(&r));
+        CHECK(!seen[r.gseq]);
+        seen[r.gseq] = 1;
         found++;
     }
     CHECK_EQ(it.skipped, 1); /* read whole, the chunk does not check */
-    CHECK_EQ(found, PART_RECS - nrec);
+    /* missing: those that start in part k, maybe the one before them, no other */
+    for (uint64_t g = 0; g < PART_RECS; g++)
+        if (g < first + in3 - 1 || g >= first + in4)
+            CHECK(seen[g]);
+        else if (g >= first + in3)
+            CHECK(!seen[g]);
+    CHECK(found >= PART_RECS - (in4 - in3) - 1 && found <= PART_RECS - (in4 - in3));
+    /* "latest n" counts what the forward read gives: exactly the newest n
+     * of the records seen above, across the damaged chunk too */
+    uint64_t from_chunk = 0, from_damage = 0; /* seen from the chunk's first, its part k's */
+    for (uint64_t g = first; g < PART_RECS; g++) {
+        from_chunk += seen[g];
+        from_damage += g >= first + in3 - 1 ? seen[g] : 0;
+    }
+    const uint64_t ns[] = {1, 7, 300, from_damage - 1, from_damage + 1, from_chunk,
+                           from_chunk + 3, PART_RECS};
+    for (size_t t = 0; t < sizeof(ns) / sizeof(ns[0]); t++) {
+        uint64_t want = ns[t] < found ? ns[t] : found, g = PART_RECS, n = 0;
+        while (n < want) /* the want-th newest seen */
+            n += seen[--g];
+        CHECK_EQ(sl_iter_latest(&lg, &it, 0, ns[t]), 0);
+        n = 0;
+        while (sl_iter_next(&it, &r) == SL_OK) {
+            CHECK(part_rec_ok(&r));
+            while (g < PART_RECS && !seen[g])
+                g++;
+            CHECK_EQ(r.gseq, g);
+            g++;
+            n++;
+        }
+        CHECK_EQ(n, want);
+    }
     /* positioned in part 0 of that chunk: its records up to the damage */
     CHECK_EQ(sl_iter_from_gseq(&lg, &it, 0, first), 0);
     uint64_t got = 0;
@@ -886,6 +941,7 @@ static void a_damaged_part_loses_its_chunk_rest_and_nothing_else(void)
         got++;
     }
     CHECK(got > 0 && got < nrec);
+    CHECK(got >= nrec - (in4 - in3) - 1); /* and on past the damage */
     CHECK_EQ(it.skipped, 1);
     CHECK(part_rec_ok(&r)); /* and on into the next chunk */
     /* positioned after it: from the part after the damaged one */
@@ -2047,8 +2103,8 @@ const struct sts_test_case test_sensorlog_cases[] = {
      a_steady_stream_is_found_in_three_header_reads},
     {"a_search_reads_the_part_it_lands_in_not_the_chunk",
      a_search_reads_the_part_it_lands_in_not_the_chunk},
-    {"a_damaged_part_loses_its_chunk_rest_and_nothing_else",
-     a_damaged_part_loses_its_chunk_rest_and_nothing_else},
+    {"a_damaged_part_loses_its_own_records_and_nothing_else",
+     a_damaged_part_loses_its_own_records_and_nothing_else},
     {"a_version_3_log_is_written_on_without_parts", a_version_3_log_is_written_on_without_parts},
     {"latest_n_reads_what_the_newest_chunk_holds", latest_n_reads_what_the_newest_chunk_holds},
     {"searches_by_time_and_sequence_read_log_n_chunks",
