@@ -53,9 +53,9 @@ void cli_print_analysis(FILE *f, const struct sts_analysis *an)
 
 void cli_print_totals(FILE *f, const struct sts_summary_sink *ss)
 {
-    fprintf(f, "\n%u test%s ok, %u failed, %u not applicable%s, %.1f s on the target's clock\n",
-            ss->tests_ok, ss->tests_ok == 1 ? "" : "s", ss->tests_failed, ss->tests_skipped,
-            ss->interrupted ? " (interrupted)" : "", (double)ss->elapsed_ns / 1e9);
+    struct sts_run_end re = {0, (int)ss->interrupted, ss->elapsed_ns, ss->tests_ok,
+                             ss->tests_failed, ss->tests_skipped};
+    sts_print_totals(f, &re, ss->virtual_clock);
 }
 
 void cli_print_guidelines(FILE *f, const struct sts_analysis *an)

@@ -20,6 +20,7 @@ struct sts_term_skip { /* points skipped for one reason, one row at test end */
 struct sts_term_sink {
     FILE *out;
     int first_point;
+    int virtual_clock; /* the run's times are a simulator's (sts_run_is_virtual) */
     char held_row[192]; /* M2's last thinned-out row, printed at test end */
     struct sts_term_skip skip[STS_TERM_SKIPS];
     size_t n_skips;
@@ -93,6 +94,7 @@ struct sts_summary_sink {
         m2_t_ns;
     unsigned tests_ok, tests_failed, tests_skipped, interrupted;
     uint64_t elapsed_ns; /* sum over the tests, on the target's clock */
+    int virtual_clock;   /* that clock is a simulator's (sts_run_is_virtual) */
 };
 void sts_summary_sink_init(struct sts_summary_sink *ss, struct sts_sink *sink);
 /* Appends the detectors' positions (write knee, read plateau, write dip)
@@ -100,6 +102,12 @@ void sts_summary_sink_init(struct sts_summary_sink *ss, struct sts_sink *sink);
 struct sts_analysis;
 void sts_summary_add_analysis(struct sts_summary_sink *ss, const struct sts_analysis *an);
 void sts_summary_print(const struct sts_summary_sink *ss, FILE *out);
+/* 1 when the run's environment says its clock is virtual (sim: targets):
+ * its times are the simulated device's, and work done in RAM takes none. */
+int sts_run_is_virtual(const struct sts_run_info *ri);
+/* The line of totals after a run: tests ok, failed, not applicable, and
+ * the time they took, said to be virtual where it is. */
+void sts_print_totals(FILE *out, const struct sts_run_end *re, int virtual_clock);
 
 /* "12.3 MiB/s" style: bytes per second with a binary unit. */
 void sts_fmt_rate(char *buf, size_t n, double bytes_per_second);

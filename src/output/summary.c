@@ -362,7 +362,30 @@ static int sum_test_end(void *ctx, const struct sts_test_end *te)
     return 0;
 }
 
+static int sum_run_begin(void *ctx, const struct sts_run_info *ri)
+{
+    struct sts_summary_sink *ss = ctx;
+    ss->virtual_clock = sts_run_is_virtual(ri);
+    return 0;
+}
+
+int sts_run_is_virtual(const struct sts_run_info *ri)
+{
+    const struct sts_kv *clock = sts_kv_find(ri->env, ri->n_env, "clock");
+    return clock && clock->type == STS_KV_STR && clock->v.s && !strcmp(clock->v.s, "virtual");
+}
+
+void sts_print_totals(FILE *out, const struct sts_run_end *re, int virtual_clock)
+{
+    fprintf(out, "\n%u test%s ok, %u failed, %u not applicable%s, %.1f s %s\n", re->tests_ok,
+            re->tests_ok == 1 ? "" : "s", re->tests_failed, re->tests_skipped,
+            re->interrupted ? " (interrupted)" : "", (double)re->elapsed_ns / 1e9,
+            virtual_clock ? "of simulated device time (virtual time: work done in RAM takes 0 ns)"
+                          : "on the target's clock");
+}
+
 static const struct sts_sink_ops summary_ops = {
+    .run_begin = sum_run_begin,
     .test_begin = sum_test_begin,
     .point = sum_point,
     .test_end = sum_test_end,

@@ -24,6 +24,13 @@ void sts_fmt_ns(char *buf, size_t n, double ns)
         snprintf(buf, n, "%.2f s", ns / 1e9);
 }
 
+static int term_run_begin(void *ctx, const struct sts_run_info *ri)
+{
+    struct sts_term_sink *ts = ctx;
+    ts->virtual_clock = sts_run_is_virtual(ri);
+    return 0;
+}
+
 static int term_test_begin(void *ctx, const struct sts_test_info *ti)
 {
     struct sts_term_sink *ts = ctx;
@@ -268,14 +275,13 @@ static int term_test_end(void *ctx, const struct sts_test_end *te)
 static int term_run_end(void *ctx, const struct sts_run_end *re)
 {
     struct sts_term_sink *ts = ctx;
-    fprintf(ts->out, "\n%u test%s ok, %u failed, %u not applicable%s, %.1f s on the target's clock\n", re->tests_ok,
-            re->tests_ok == 1 ? "" : "s", re->tests_failed, re->tests_skipped,
-            re->interrupted ? " (interrupted)" : "", (double)re->elapsed_ns / 1e9);
+    sts_print_totals(ts->out, re, ts->virtual_clock);
     fflush(ts->out);
     return 0;
 }
 
 static const struct sts_sink_ops term_ops = {
+    .run_begin = term_run_begin,
     .test_begin = term_test_begin,
     .point = term_point,
     .test_end = term_test_end,
@@ -286,6 +292,7 @@ void sts_term_sink_init(struct sts_term_sink *ts, struct sts_sink *sink, FILE *o
 {
     ts->out = out;
     ts->first_point = 1;
+    ts->virtual_clock = 0;
     ts->held_row[0] = 0;
     ts->n_skips = 0;
     sink->ops = &term_ops;

@@ -1377,6 +1377,26 @@ FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtu
 
 
 class Report(Base):
+    def test_times_on_a_simulator_are_said_to_be_virtual(self):
+        # a sim: run's times are the device model's: a 0 ns open (S2) or a
+        # read served from RAM must not read as a wall-clock figure
+        virtual = "of simulated device time (virtual time: work done in RAM takes 0 ns)"
+        sim_out = os.path.join(self.dir, "sim.json")
+        for args in ((), ("--tables",)):
+            r = run("run", *args, "-t", "sim:sd-consumer,capacity=64M", "--tests", "B0",
+                    "-o", sim_out)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertRegex(r.stdout, r"1 test ok, 0 failed, 0 not applicable, [0-9.]+ s "
+                             + re.escape(virtual))
+            self.assertNotIn("target's clock", r.stdout)
+        r = run("report", sim_out)
+        self.assertIn(virtual, r.stdout)
+        r = run("run", "-t", self.target, "--tests", "fsync", "-d", "100ms", "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        for out in (r.stdout, run("report", self.out).stdout):
+            self.assertRegex(out, r"1 test ok, .* s on the target's clock\n")
+            self.assertNotIn("virtual", out)
+
     def test_results_from_a_directory_not_named_in_utf8_are_json(self):
         # issue 13: a Latin-1 directory name made a results file that was not
         # UTF-8, so not JSON; its bytes become U+FFFD
