@@ -233,9 +233,12 @@ int cli_report_html(FILE *out, const cJSON *doc, const struct sts_analysis *an,
         html_pair(out, "<tr><th>", summary->line[i].id, "</th><td>", text + strspn(text, " "),
                   "</td></tr>\n");
     }
-    fprintf(out, "</table>\n<p>%u test%s ok, %u failed, %u not applicable.</p>\n",
+    fprintf(out, "</table>\n<p>%u test%s ok, %u failed, %u not applicable.%s</p>\n",
             summary->tests_ok, summary->tests_ok == 1 ? "" : "s", summary->tests_failed,
-            summary->tests_skipped);
+            summary->tests_skipped,
+            summary->virtual_clock ? " Times are simulated device time (virtual time: work "
+                                     "done in RAM takes 0 ns)."
+                                   : "");
     fputs("<h2>Guidelines for this device</h2>\n<ol>\n", out);
     for (size_t i = 0; i < an->n_guidelines; i++) {
         fputs("<li>", out);

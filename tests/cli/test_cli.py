@@ -1391,11 +1391,19 @@ class Report(Base):
             self.assertNotIn("target's clock", r.stdout)
         r = run("report", sim_out)
         self.assertIn(virtual, r.stdout)
+        html = os.path.join(self.dir, "sim.html")
+        self.assertEqual(run("report", sim_out, "-o", html).returncode, 0)
+        with open(html) as f:
+            self.assertIn("Times are simulated device time (virtual time: work done in RAM "
+                          "takes 0 ns)", f.read())
         r = run("run", "-t", self.target, "--tests", "fsync", "-d", "100ms", "-o", self.out)
         self.assertEqual(r.returncode, 0, r.stderr)
         for out in (r.stdout, run("report", self.out).stdout):
             self.assertRegex(out, r"1 test ok, .* s on the target's clock\n")
             self.assertNotIn("virtual", out)
+        self.assertEqual(run("report", self.out, "-o", html).returncode, 0)
+        with open(html) as f:
+            self.assertNotIn("virtual time", f.read())
 
     def test_results_from_a_directory_not_named_in_utf8_are_json(self):
         # issue 13: a Latin-1 directory name made a results file that was not
