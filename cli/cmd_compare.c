@@ -357,6 +357,37 @@ static void row_end(enum fmt fmt, int header, int n)
     }
 }
 
+/* 1 when the file's times are a simulator's virtual time (environment.clock). */
+static int virtual_clock(const cJSON *doc)
+{
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(doc, "environment"), "clock");
+    return cJSON_IsString(c) && !strcmp(c->valuestring, "virtual");
+}
+
+/* Simulated and measured times side by side are not alike (a simulator's
+ * virtual time counts the device model alone, work done in RAM takes
+ * 0 ns): said before the table, which still shows both. */
+static void note_clocks(cJSON *const *docs, const char *const *names, int n)
+{
+    int n_virtual = 0;
+    for (int i = 0; i < n; i++)
+        n_virtual += virtual_clock(docs[i]);
+    if (!n_virtual || n_virtual == n)
+        return;
+    fputs("storscope: note: these files' times are not alike: simulated device time (virtual "
+          "time, work done in RAM takes 0 ns) in",
+          stderr);
+    for (int i = 0; i < n; i++)
+        if (virtual_clock(docs[i]))
+            fprintf(stderr, " %s", names[i]);
+    fputs("; wall-clock time in", stderr);
+    for (int i = 0; i < n; i++)
+        if (!virtual_clock(docs[i]))
+            fprintf(stderr, " %s", names[i]);
+    fputs("\n", stderr);
+}
+
 int cmd_compare(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -415,6 +446,7 @@ int cmd_compare(int argc, char **argv)
     const char *names[MAX_FILES];
     for (int i = 0; i < n; i++)
         names[i] = base_name(argv[optind + i]);
+    note_clocks(docs, names, n);
     row_begin(fmt, 1, "figure");
     for (int i = 0; i < n; i++) {
         if (fmt != FMT_HTML) {

@@ -1769,6 +1769,11 @@ class Compare(Base):
         self.assertEqual(r.returncode, 0, r.stderr)
         r = run("compare", study, self.out)
         self.assertEqual(r.returncode, 0, r.stderr)
+        # the study measured a card, the run a model: said, naming which is which
+        self.assertIn("times are not alike: simulated device time (virtual time, work done in "
+                      "RAM takes 0 ns) in out.json; wall-clock time in study.json", r.stderr)
+        self.assertNotIn("not alike", run("compare", study, study).stderr)
+        self.assertNotIn("not alike", run("compare", self.out, self.out).stderr)
         lines = {l.split("  ")[0].strip(): l for l in r.stdout.splitlines()}
         self.assertIn("fsync IOPS", lines)            # both have it: a ratio
         self.assertRegex(lines["fsync IOPS"], r"\(\d+\.\d+x\)")
