@@ -60,6 +60,11 @@ int cli_out_close(struct cli_out *o, int keep);
 int cli_out_write(void *out, const char *s, size_t n);
 int cli_out_flush(void *out);
 
+/* What storscope leaves free on a user's filesystem of total_bytes (run's
+ * scratch files, log demo's image): 5 % of it, at least 64 MiB where that
+ * is no more than a tenth of it. */
+uint64_t cli_space_reserve(uint64_t total_bytes);
+
 /* Prints "storscope: <msg>" to stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

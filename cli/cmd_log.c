@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 struct log_mem {
@@ -279,8 +280,38 @@ static int dump(const char *path, const char *stream, int csv)
 }
 
 /* A demo log: 3 sensors sampled for `seconds`, synced once a second. */
+/* 0 when an image of `size` bytes at path leaves its filesystem the space
+ * storscope leaves any user's (cli_space_reserve): a log that wraps writes
+ * all of it. */
+static int demo_space(const char *path, uint64_t size)
+{
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(dir, sizeof(dir), ".");
+    else
+        snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
+    struct statvfs sv;
+    if (statvfs(dir, &sv))
+        return 0; /* unknown: the writes themselves report ENOSPC */
+    uint64_t total = (uint64_t)sv.f_blocks * sv.f_frsize, free = (uint64_t)sv.f_bavail * sv.f_frsize;
+    uint64_t reserve = cli_space_reserve(total);
+    if (size + reserve <= free)
+        return 0;
+    char a[32], b[32], c[32];
+    sts_fmt_bytes(a, sizeof(a), size);
+    sts_fmt_bytes(b, sizeof(b), free);
+    sts_fmt_bytes(c, sizeof(c), reserve);
+    cli_error("not enough free space for a %s image in %s: %s is free and storscope leaves %s "
+              "of it (--size sets the image's size)",
+              a, dir, b, c);
+    return -1;
+}
+
 static int demo(const char *path, uint64_t size, uint64_t seconds)
 {
+    if (demo_space(path, size))
+        return EXIT_USAGE;
     int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
     if (fd < 0) {
         cli_error("cannot create %s (it must not exist yet)", path);
@@ -299,8 +330,14 @@ static int demo(const char *path, uint64_t size, uint64_t seconds)
     struct sl_config probe = {.bd = *t.bd};
     struct log_mem m;
     int rc = sl_layout(&probe, &l);
-    if (!rc && size / l.segment_bytes < 4)
-        rc = SL_ENOSPC;
+    if (!rc && size / l.segment_bytes < 4) {
+        char a[32];
+        sts_fmt_bytes(a, sizeof(a), 4ull * l.segment_bytes);
+        cli_error("the image is too small for a log of four segments (%s at least)", a);
+        sts_target_raw.close(&t);
+        unlink(path);
+        return EXIT_USAGE;
+    }
     if (!rc)
         rc = log_mem_alloc(&m, *t.bd, l.chunk_bytes, l.segment_bytes,
                            size / l.segment_bytes * l.segment_bytes, 16);
@@ -339,8 +376,7 @@ static int demo(const char *path, uint64_t size, uint64_t seconds)
     log_mem_free(&m);
     sts_target_raw.close(&t);
     if (rc) {
-        cli_error("writing the demo log failed: %s", rc == SL_ENOSPC ? "the image is too small for "
-                  "four segments" : sts_strerror(rc));
+        cli_error("writing the demo log to %s failed: %s", path, sts_strerror(rc));
         unlink(path);
         return EXIT_RUN_FAILED;
     }

@@ -313,10 +313,8 @@ static void iso_now(char *buf, size_t n)
     strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-/* What storscope leaves free on a user's filesystem: 5 % of it, and at
- * least 64 MiB where that is no more than a tenth of it - a 32 MiB card
- * partition keeps 3.2 MiB, not more than it has (issue 15.9). */
-static uint64_t cli_space_reserve(uint64_t total_bytes)
+/* (a 32 MiB card partition keeps 3.2 MiB, not more than it has: issue 15.9) */
+uint64_t cli_space_reserve(uint64_t total_bytes)
 {
     uint64_t reserve = total_bytes / 20, floor = 64ull << 20;
     if (floor > total_bytes / 10)

@@ -1319,6 +1319,27 @@ class Log(Base):
         self.assertEqual([r for r in rows if not first_gseq <= int(r["gseq"]) < first_gseq + lost],
                          got)
 
+    def test_demo_never_fills_the_filesystem_it_writes_on(self):
+        # a 64 MiB image on a 16 MiB filesystem wrote until the filesystem was
+        # full, then said "the image is too small for four segments"
+        mnt = self.loop_mount("small", 16 << 20)
+        try:
+            img = os.path.join(mnt, "demo.img")
+            r = run("log", "demo", img, "--size", "64M", "--seconds", "600")
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertIn("not enough free space for a 64 MiB image in %s" % mnt, r.stderr)
+            self.assertEqual(os.listdir(mnt), ["lost+found"])
+            # one that fits with storscope's reserve (5 %, at least min(64 MiB,
+            # 10 %)) left free is written
+            st = os.statvfs(mnt)
+            total, free = st.f_blocks * st.f_frsize, st.f_bavail * st.f_frsize
+            self.assertGreater(free - max(total // 20, min(64 << 20, total // 10)), 2 << 20)
+            r = run("log", "demo", img, "--size", "2M", "--seconds", "2")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(os.path.getsize(img), 2 << 20)
+        finally:
+            subprocess.run(["umount", mnt], capture_output=True)
+
     def test_dump_of_an_empty_file_says_it_is_empty(self):
         img = os.path.join(self.dir, "empty.img")
         open(img, "wb").close()
