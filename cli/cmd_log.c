@@ -12,6 +12,7 @@
 
 #include <fcntl.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -280,6 +281,17 @@ static int dump(const char *path, const char *stream, int csv)
 }
 
 /* A demo log: 3 sensors sampled for `seconds`, synced once a second. */
+static volatile sig_atomic_t demo_stop;
+
+/* Ctrl-C, SIGTERM, SIGHUP: the demo stops at the next millisecond of its
+ * streams and removes the image it was writing (a half-written demo is no
+ * product), as a failed one does. */
+static void on_demo_signal(int sig)
+{
+    (void)sig;
+    demo_stop = 1;
+}
+
 /* 0 when an image of `size` bytes at path leaves its filesystem the space
  * storscope leaves any user's (cli_space_reserve): a log that wraps writes
  * all of it. */
@@ -312,6 +324,8 @@ static int demo(const char *path, uint64_t size, uint64_t seconds)
 {
     if (demo_space(path, size))
         return EXIT_USAGE;
+    demo_stop = 0;
+    cli_catch_stop_signals(on_demo_signal);
     int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
     if (fd < 0) {
         cli_error("cannot create %s (it must not exist yet)", path);
@@ -353,6 +367,8 @@ static int demo(const char *path, uint64_t size, uint64_t seconds)
     if (!rc)
         rc = sl_stream_create(&m.log, "env", &env);
     for (uint64_t ms = 0; !rc && ms < seconds * 1000; ms++) {
+        if (demo_stop)
+            break;
         uint64_t ts = ms * 1000000ull; /* ns */
         int16_t acc[6] = {(int16_t)(ms % 100), (int16_t)(-(int)(ms % 37)), 1000, 0, 1, 2};
         rc = sl_append(&m.log, imu, ts, acc, sizeof(acc));
@@ -371,10 +387,15 @@ static int demo(const char *path, uint64_t size, uint64_t seconds)
         if (!rc && ms % 1000 == 999)
             rc = sl_sync(&m.log);
     }
-    if (!rc)
+    if (!rc && !demo_stop)
         rc = sl_sync(&m.log);
     log_mem_free(&m);
     sts_target_raw.close(&t);
+    if (demo_stop) {
+        unlink(path);
+        cli_error("interrupted: %s, half written, was removed", path);
+        return EXIT_INTERRUPTED;
+    }
     if (rc) {
         cli_error("writing the demo log to %s failed: %s", path, sts_strerror(rc));
         unlink(path);

@@ -2109,6 +2109,22 @@ class Interrupt(Base):
         self.assertTrue(self.target_is_empty())
         return doc
 
+    def test_sigint_stops_log_demo_and_removes_its_image(self):
+        # a demo killed halfway left a 64 MiB image holding part of a log
+        img = os.path.join(self.dir, "demo.img")
+        p = subprocess.Popen([BIN, "log", "demo", img, "--size", "64M", "--seconds", "86400"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.time() + 300
+        while not os.path.exists(img) and p.poll() is None and time.time() < deadline:
+            time.sleep(0.01)
+        time.sleep(0.2)  # into the writing (a day of streams takes far longer)
+        self.assertIsNone(p.poll(), "the demo ended before it was interrupted")
+        p.send_signal(signal.SIGINT)
+        _, err = p.communicate(timeout=300)
+        self.assertEqual(p.returncode, 130, err)
+        self.assertIn("interrupted: %s, half written, was removed" % img, err)
+        self.assertFalse(os.path.exists(img))
+
     def test_sigint_keeps_finished_points_and_cleans_up(self):
         p = self.start_and_wait_for_points(["-t", self.target, "--tests", "B0,B1", "--scale",
                                             "full", "--runs", "2"], 2)
