@@ -208,7 +208,21 @@ static int dump(const char *path, const char *stream, int csv)
         rc = sl_mount(&m.log, &m.cfg);
     uint16_t id = 0;
     if (!rc && stream && sl_stream_open(&m.log, stream, &id)) {
-        cli_error("%s has no stream '%s'", path, stream);
+        char names[512] = "";
+        size_t at = 0;
+        for (uint32_t i = 1; i <= f.max_streams && i <= UINT16_MAX; i++) {
+            const struct sl_stream_info *si = sl_stream_info(&m.log, (uint16_t)i);
+            int w = si ? snprintf(names + at, sizeof(names) - at, "%s%s", at ? ", " : "",
+                                  si->name)
+                       : 0;
+            if (w < 0 || (size_t)w >= sizeof(names) - at) {
+                snprintf(names + (at < sizeof(names) - 5 ? at : sizeof(names) - 5), 5, "...");
+                break;
+            }
+            at += (size_t)w;
+        }
+        cli_error("%s has no stream '%s' (its streams: %s)", path, stream,
+                  at ? names : "none");
         rc = SL_ENOENT;
         stream = NULL;
     }

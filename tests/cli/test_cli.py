@@ -1340,6 +1340,14 @@ class Log(Base):
         finally:
             subprocess.run(["umount", mnt], capture_output=True)
 
+    def test_dump_of_a_stream_that_is_not_there_names_those_that_are(self):
+        img = os.path.join(self.dir, "card.img")
+        self.assertEqual(run("log", "demo", img, "--seconds", "1").returncode, 0)
+        r = run("log", "dump", img, "--stream", "gyro")
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertEqual(r.stdout, "")
+        self.assertIn("%s has no stream 'gyro' (its streams: imu, ppg, env)" % img, r.stderr)
+
     def test_dump_of_an_empty_file_says_it_is_empty(self):
         img = os.path.join(self.dir, "empty.img")
         open(img, "wb").close()
