@@ -50,7 +50,7 @@ enum { SL_FLAG_PADDED = 0x1 };
 #define SL_PART_ENTRY 16u
 #define SL_NO_ENTRY 0xFFFFu
 /* Parts take about 450 bytes of the writer's code on a Cortex-M33 (and
- * 1.1 KB with the readers). A build that never meets them - raw NOR, whose
+ * 1.7 KB with the readers). A build that never meets them - raw NOR, whose
  * chunks are under 8 KiB, has none by default - may leave them out with
  * -DSL_PARTS=0: it writes none and takes a chunk that has them for one
  * it cannot check (docs/footprint.md measures both). */
