@@ -181,6 +181,7 @@ static int dump(const char *path, const char *stream, int csv)
     memset(&g, 0, sizeof(g));
     t.bd->ops->geometry(t.bd->ctx, &g);
     struct found f;
+    memset(&f, 0, sizeof(f));
     const char *why = "";
     int frc = find_header(t.bd, g.capacity, &f, &why);
     if (frc) {
