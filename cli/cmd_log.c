@@ -12,6 +12,7 @@
 
 #include <fcntl.h>
 #include <getopt.h>
+#include <libgen.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -210,17 +211,17 @@ static int dump(const char *path, const char *stream, int csv)
     uint16_t id = 0;
     if (!rc && stream && sl_stream_open(&m.log, stream, &id)) {
         char names[512] = "";
-        size_t at = 0;
+        size_t at = 0; /* names fit 14 bytes: room for one more and ", ..." */
         for (uint32_t i = 1; i <= f.max_streams && i <= UINT16_MAX; i++) {
             const struct sl_stream_info *si = sl_stream_info(&m.log, (uint16_t)i);
-            int w = si ? snprintf(names + at, sizeof(names) - at, "%s%s", at ? ", " : "",
-                                  si->name)
-                       : 0;
-            if (w < 0 || (size_t)w >= sizeof(names) - at) {
-                snprintf(names + (at < sizeof(names) - 5 ? at : sizeof(names) - 5), 5, "...");
+            if (!si)
+                continue;
+            if (at + 2 + SL_NAME_MAX + sizeof(", ...") > sizeof(names)) {
+                snprintf(names + at, sizeof(names) - at, ", ...");
                 break;
             }
-            at += (size_t)w;
+            at += (size_t)snprintf(names + at, sizeof(names) - at, "%s%s", at ? ", " : "",
+                                   si->name);
         }
         cli_error("%s has no stream '%s' (its streams: %s)", path, stream,
                   at ? names : "none");
@@ -295,7 +296,6 @@ static int dump(const char *path, const char *stream, int csv)
     return status;
 }
 
-/* A demo log: 3 sensors sampled for `seconds`, synced once a second. */
 static volatile sig_atomic_t demo_stop;
 
 /* Ctrl-C, SIGTERM, SIGHUP: the demo stops at the next millisecond of its
@@ -312,12 +312,9 @@ static void on_demo_signal(int sig)
  * all of it. */
 static int demo_space(const char *path, uint64_t size)
 {
-    char dir[4096];
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        snprintf(dir, sizeof(dir), ".");
-    else
-        snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
+    char copy[4096];
+    snprintf(copy, sizeof(copy), "%s", path);
+    const char *dir = dirname(copy);
     struct statvfs sv;
     if (statvfs(dir, &sv))
         return 0; /* unknown: the writes themselves report ENOSPC */
@@ -335,6 +332,7 @@ static int demo_space(const char *path, uint64_t size)
     return -1;
 }
 
+/* A demo log: 3 sensors sampled for `seconds`, synced once a second. */
 static int demo(const char *path, uint64_t size, uint64_t seconds)
 {
     if (demo_space(path, size))

@@ -53,8 +53,11 @@ void cli_print_analysis(FILE *f, const struct sts_analysis *an)
 
 void cli_print_totals(FILE *f, const struct sts_summary_sink *ss)
 {
-    struct sts_run_end re = {0, (int)ss->interrupted, ss->elapsed_ns, ss->tests_ok,
-                             ss->tests_failed, ss->tests_skipped};
+    struct sts_run_end re = {.interrupted = (int)ss->interrupted,
+                             .elapsed_ns = ss->elapsed_ns,
+                             .tests_ok = ss->tests_ok,
+                             .tests_failed = ss->tests_failed,
+                             .tests_skipped = ss->tests_skipped};
     sts_print_totals(f, &re, ss->virtual_clock);
 }
 

@@ -236,9 +236,7 @@ int cli_report_html(FILE *out, const cJSON *doc, const struct sts_analysis *an,
     fprintf(out, "</table>\n<p>%u test%s ok, %u failed, %u not applicable.%s</p>\n",
             summary->tests_ok, summary->tests_ok == 1 ? "" : "s", summary->tests_failed,
             summary->tests_skipped,
-            summary->virtual_clock ? " Times are simulated device time (virtual time: work "
-                                     "done in RAM takes 0 ns)."
-                                   : "");
+            summary->virtual_clock ? " Times are " STS_VIRTUAL_TIME "." : "");
     fputs("<h2>Guidelines for this device</h2>\n<ol>\n", out);
     for (size_t i = 0; i < an->n_guidelines; i++) {
         fputs("<li>", out);

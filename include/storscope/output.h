@@ -102,6 +102,8 @@ void sts_summary_sink_init(struct sts_summary_sink *ss, struct sts_sink *sink);
 struct sts_analysis;
 void sts_summary_add_analysis(struct sts_summary_sink *ss, const struct sts_analysis *an);
 void sts_summary_print(const struct sts_summary_sink *ss, FILE *out);
+/* What a virtual clock's times are, said wherever they are shown. */
+#define STS_VIRTUAL_TIME "simulated device time (virtual time: work done in RAM takes 0 ns)"
 /* 1 when the run's environment says its clock is virtual (sim: targets):
  * its times are the simulated device's, and work done in RAM takes none. */
 int sts_run_is_virtual(const struct sts_run_info *ri);

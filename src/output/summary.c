@@ -380,8 +380,7 @@ void sts_print_totals(FILE *out, const struct sts_run_end *re, int virtual_clock
     fprintf(out, "\n%u test%s ok, %u failed, %u not applicable%s, %.1f s %s\n", re->tests_ok,
             re->tests_ok == 1 ? "" : "s", re->tests_failed, re->tests_skipped,
             re->interrupted ? " (interrupted)" : "", (double)re->elapsed_ns / 1e9,
-            virtual_clock ? "of simulated device time (virtual time: work done in RAM takes 0 ns)"
-                          : "on the target's clock");
+            virtual_clock ? "of " STS_VIRTUAL_TIME : "on the target's clock");
 }
 
 static const struct sts_sink_ops summary_ops = {

@@ -674,9 +674,10 @@ static int iter_next(struct sl_iter *it, struct sl_record *rec)
                 it->gen = log->read_gen;
                 to = resume(log, it->buf, it->part, it->used, at, &first, &index);
             }
-            if (to && sl_get64(it->buf + 16) + index >= it->gseq) { /* never back */
+            uint64_t gseq = to ? sl_get64(it->buf + 16) + index : 0; /* the header's first + */
+            if (to && gseq >= it->gseq) { /* never back */
                 it->n_left = sl_get16(it->buf + 6) - index;
-                it->gseq = sl_get64(it->buf + 16) + index;
+                it->gseq = gseq;
                 it->pos = it->data_off + first;
                 it->avail = to;
                 it->part_end = first / it->part * it->part; /* a part's start: afresh */
