@@ -68,6 +68,8 @@ enum sl_full_policy {
     SL_DROP_OLDEST = 1,   /* discard the oldest buffered records to make room */
 };
 
+#define SL_SEG_BLANK 2 /* sl_seg_info.erased: blank at its start, to be verified */
+
 /* Per segment, kept in RAM from sl_mount() on: lets reads find a time or a
  * sequence number without reading every header again. */
 struct sl_seg_info {
@@ -75,7 +77,11 @@ struct sl_seg_info {
     uint32_t erase_count;
     uint64_t first_gseq;   /* sequence number of the segment's first record */
     uint64_t ts_start;     /* running maximum of timestamps when the segment opened */
-    uint8_t erased;        /* known erased (or trimmed): can be opened without an erase */
+    uint8_t erased;        /* 1: known erased (or trimmed), opened without an erase;
+                              SL_SEG_BLANK: its first chunk reads blank, which does not
+                              make it erased (a chip may hold another filesystem's data
+                              behind it): read whole before use, erased if a byte is not
+                              blank; 0: erased before use */
     uint8_t bad;           /* retired: an erase or a program failed there */
     uint8_t rebuilt;       /* mount: the header did not check, chunk 1 stood in for it */
     uint8_t version;       /* mount: the format version its header states (0 rebuilt) */
@@ -423,7 +429,10 @@ size_t sl_ram_bytes(const struct sl_config *cfg);
  * (managed) the first segment and writes its header and catalog, and
  * flushes, so a mount right after finds an empty log. The other segments
  * are erased by the pump as the log reaches them (format costs one segment's
- * erase, not the device's). Everything in the region is lost. */
+ * erase, not the device's); on raw flash one whose header reads blank is
+ * read through instead and erased only if a byte behind is not blank, so a
+ * chip that held other data (a factory pattern, another filesystem) loses
+ * nothing written after the format. Everything in the region is lost. */
 int sl_format(struct sl_log *log, const struct sl_config *cfg);
 /* Finds the log: reads every segment header and searches the end of the
  * newest segment in O(log n) reads. SL_ENOENT when no log is there. Writing
@@ -450,7 +459,9 @@ const struct sl_stream_info *sl_stream_info(const struct sl_log *log, uint16_t i
  * the clock's unit (none in a run of like records of one stream: a few
  * bytes a chunk), and gaps of days a few bytes, never a chunk. len is
  * 0 .. sl_record_max():
- * SL_EINVAL beyond; SL_ENOMEM if the record could never fit cfg.buffer. */
+ * SL_EINVAL beyond; SL_ENOMEM if the record could never fit cfg.buffer;
+ * SL_ENOENT for a stream that is not in the catalog (id 0, a free slot, an
+ * id past max_streams). */
 int sl_append(struct sl_log *log, uint16_t stream, uint64_t ts, const void *data, size_t len);
 /* The largest record a chunk holds: chunk_bytes - 68 (4,028 bytes with
  * 4 KiB chunks). */
@@ -470,8 +481,11 @@ void sl_sync_request(struct sl_log *log);
 /* Pumps until everything appended before the call is durable. */
 int sl_sync(struct sl_log *log);
 
-/* Iterators: from a sequence number or a timestamp (the first record whose
- * timestamp is at or after ts), found in O(log n) device reads. */
+/* Iterators: from a sequence number or a timestamp, found in O(log n)
+ * device reads. From a timestamp: the first record whose timestamp is at or
+ * after ts, and from there every record a full read returns, whatever its
+ * timestamp - a clock may go back (an RTC reset) and no record after the
+ * jump is hidden; the search follows the running maximum of timestamps. */
 int sl_iter_from_gseq(struct sl_log *log, struct sl_iter *it, uint16_t stream, uint64_t gseq);
 int sl_iter_from_ts(struct sl_log *log, struct sl_iter *it, uint16_t stream, uint64_t ts);
 /* The latest n records of a stream (0: of every stream) on the medium,

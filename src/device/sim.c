@@ -7,7 +7,12 @@
 #include <math.h>
 #include <string.h>
 
-enum { BLK_FREE, BLK_OPEN, BLK_FULL, BLK_BAD };
+/* BLK_GROWN_BAD: raw flash, a block whose program failed for good: it
+ * takes no more programs or erases, and the pages programmed before the
+ * failure still read (as on NAND, where a grown bad block's data is copied
+ * out before it is marked); the failed page reads as torn. BLK_BAD: a
+ * factory bad block, or one whose erase failed: nothing of it reads. */
+enum { BLK_FREE, BLK_OPEN, BLK_FULL, BLK_BAD, BLK_GROWN_BAD };
 #define NONE UINT32_MAX
 
 /* ---- geometry --------------------------------------------------------- */
@@ -476,10 +481,10 @@ static int error_gate(struct sts_sim *s, int kind, uint64_t addr, uint64_t len)
         return STS_OK;
     s->n.injected_errors++;
     if (s->f.permanent) {
-        if (s->p.managed)
+        if (s->p.managed || kind == 'w')
             mark_torn(s, addr, len ? len : 1);
-        else
-            s->blocks[addr / s->p.erase_bytes].state = BLK_BAD;
+        if (!s->p.managed)
+            s->blocks[addr / s->p.erase_bytes].state = kind == 'w' ? BLK_GROWN_BAD : BLK_BAD;
     }
     return STS_EIO;
 }
@@ -518,12 +523,12 @@ static int in_range(const struct sts_sim *s, uint64_t addr, uint64_t len)
     return addr <= s->p.capacity && len <= s->p.capacity - addr;
 }
 
-static int bad_in(const struct sts_sim *s, uint64_t addr, uint64_t len)
+static int bad_in(const struct sts_sim *s, int kind, uint64_t addr, uint64_t len)
 {
     if (s->p.managed || !len)
         return 0;
     for (uint64_t b = addr / s->p.erase_bytes; b <= (addr + len - 1) / s->p.erase_bytes; b++)
-        if (s->blocks[b].state == BLK_BAD)
+        if (s->blocks[b].state == BLK_BAD || (kind != 'r' && s->blocks[b].state == BLK_GROWN_BAD))
             return 1;
     return 0;
 }
@@ -545,7 +550,7 @@ static int admit(struct sts_sim *s, int kind, uint64_t addr, size_t len)
     int rc = power_gate(s, kind, addr, len);
     if (rc)
         return rc;
-    if (bad_in(s, addr, len))
+    if (bad_in(s, kind, addr, len))
         return STS_EIO;
     return error_gate(s, kind, addr, len);
 }
@@ -598,7 +603,7 @@ static int erase_blocks(struct sts_sim *s, uint64_t addr, uint64_t len, uint64_t
     int rc = STS_OK;
     for (uint64_t b = addr / eb; b < (addr + len) / eb; b++) {
         struct sts_sim_block *blk = &s->blocks[b];
-        if (blk->state == BLK_BAD) {
+        if (blk->state == BLK_BAD || blk->state == BLK_GROWN_BAD) {
             rc = STS_EIO;
             continue;
         }

@@ -454,39 +454,56 @@ static int erase_unit(struct sl_log *log, uint32_t seg, uint32_t unit)
     if (log->erasing != seg) {
         log->erasing = seg;
         log->erase_off = 0;
-        s->seq = 0;
-        s->erased = 0;
+        s->seq = 0; /* (erased is 0 or SL_SEG_BLANK: a known erased one is not erased) */
     }
     /* last block first: the header's block goes last, so a cut between the
      * steps leaves either the old header (the segment still reads as the
      * oldest, its later blocks blank) or a segment erased through; never a
      * blank header in front of blocks that still hold data */
     uint64_t end = sl_seg_addr(log, seg) + log->seg_bytes - log->erase_off;
-    /* a step the size asked for where it fits aligned, else the smaller
-     * unit (a segment part erased by smaller steps before) */
-    if (unit > log->erase_block && (end % unit || log->seg_bytes - log->erase_off < unit))
-        unit = log->erase_block;
-    uint64_t at = end - unit;
-    int rc, done = 1;
-    if (log->cfg.erase_slice_ns && log->cfg.bd.ops->erase_for)
-        rc = log->cfg.bd.ops->erase_for(log->cfg.bd.ctx, at, unit, log->cfg.erase_slice_ns, &done);
-    else
-        rc = log->cfg.bd.ops->erase(log->cfg.bd.ctx, at, unit);
-    if (rc) {
-        log->erasing = SL_NO_SEG;
-        if (rc == SL_EIO) /* a bad block: never used again */
-            sl_retire(log, s);
-        return rc;
+    int rc, done = 1, verify = s->erased;
+    if (verify) {
+        /* a segment that reads blank at its start is read through instead,
+         * a chunk a step (reading costs far less than erasing - 4 KiB of
+         * NOR in 0.1 ms against a sector's 45 ms - and wears nothing), and
+         * erased from its end if a byte is not blank: the writer never
+         * programs over another filesystem's data */
+        unit = log->chunk;
+        if (sl_read_raw(log, seg, (log->seg_bytes - log->erase_off) / unit - 1) ||
+            !sl_all_bytes(log->cfg.read_buf, unit, 0xFF)) {
+            s->erased = 0;
+            log->erase_off = 0;
+            return SL_BUSY;
+        }
+    } else {
+        /* a step the size asked for where it fits aligned, else the smaller
+         * unit (a segment part erased by smaller steps before) */
+        if (unit > log->erase_block && (end % unit || log->seg_bytes - log->erase_off < unit))
+            unit = log->erase_block;
+        uint64_t at = end - unit;
+        if (log->cfg.erase_slice_ns && log->cfg.bd.ops->erase_for)
+            rc = log->cfg.bd.ops->erase_for(log->cfg.bd.ctx, at, unit, log->cfg.erase_slice_ns,
+                                            &done);
+        else
+            rc = log->cfg.bd.ops->erase(log->cfg.bd.ctx, at, unit);
+        if (rc) {
+            log->erasing = SL_NO_SEG;
+            if (rc == SL_EIO) /* a bad block: never used again */
+                sl_retire(log, s);
+            return rc;
+        }
+        if (!done) /* suspended: the same call resumes it */
+            return SL_BUSY;
     }
-    if (!done) /* suspended: the same call resumes it */
-        return SL_BUSY;
     log->erase_off += unit;
     if (log->erase_off < log->seg_bytes)
         return SL_BUSY;
     log->erasing = SL_NO_SEG;
     s->erased = 1;
-    s->erase_count++;
-    log->st.erases++;
+    if (!verify) {
+        s->erase_count++;
+        log->st.erases++;
+    }
     return SL_OK;
 }
 
@@ -534,7 +551,7 @@ int sl_format(struct sl_log *log, const struct sl_config *cfg)
     }
     rc = SL_EIO;
     for (uint32_t i = 0; i < log->n_segs && rc == SL_EIO; i++) /* a bad block: the next */
-        rc = log->segs[i].erased ? SL_OK : sl_erase_seg(log, i);
+        rc = sl_erase_seg(log, i); /* (a scan never finds a segment known erased) */
     if (rc)
         return rc;
     /* the first segment opened gets top + n_segs + 1 */

@@ -313,6 +313,9 @@ int sl_open_first(struct sl_log *log);
  * format version or geometry. */
 int sl_scan_segment(struct sl_log *log, uint32_t i);
 
+/* 1 when the n bytes at p are all v. */
+int sl_all_bytes(const uint8_t *p, uint32_t n, uint8_t v);
+
 /* Erases (raw) or trims (managed) a segment and marks it free and erased;
  * an erase the device fails with SL_EIO retires the segment (bad block). */
 int sl_erase_seg(struct sl_log *log, uint32_t seg);

@@ -6,7 +6,7 @@
  * for erased, or a log for absent, on the strength of a read error. */
 #include "sl_internal.h"
 
-static int all_bytes(const uint8_t *p, uint32_t n, uint8_t v)
+int sl_all_bytes(const uint8_t *p, uint32_t n, uint8_t v)
 {
     for (uint32_t i = 0; i < n; i++)
         if (p[i] != v)
@@ -33,17 +33,21 @@ int sl_scan_segment(struct sl_log *log, uint32_t i)
         if (drc == SL_ECORRUPT || drc == SL_ENOMEM)
             return drc; /* another format or geometry: refuse, change nothing */
         if (drc == SL_OK) {
-            *s = (struct sl_seg_info){.seq = h.seq, .erase_count = h.erase_count,
-                                      .first_gseq = h.first_gseq, .ts_start = h.ts_start,
-                                      .version = (uint8_t)h.version};
+            s->seq = h.seq; /* (the rest of *s is 0) */
+            s->erase_count = h.erase_count;
+            s->first_gseq = h.first_gseq;
+            s->ts_start = h.ts_start;
+            s->version = (uint8_t)h.version;
             return SL_OK;
         }
-        if (all_bytes(buf, log->chunk, 0xFF)) {
-            /* blank: the header's block is erased last, so the segment is */
-            s->erased = (uint8_t)log->needs_erase;
+        if (sl_all_bytes(buf, log->chunk, 0xFF)) {
+            /* blank at its start: erased by sensorlog (the header's block
+             * goes last), or never written by it - a chip that held other
+             * data may be blank there and not behind: verified before use */
+            s->erased = (uint8_t)(log->needs_erase * SL_SEG_BLANK); /* (managed: trimmed) */
             return SL_OK;
         }
-        if (all_bytes(buf, log->chunk, 0x00))
+        if (sl_all_bytes(buf, log->chunk, 0x00))
             return SL_OK; /* trimmed */
     }
     /* torn (reads fail every time) or damaged: look at catalog page 0 */
@@ -51,53 +55,45 @@ int sl_scan_segment(struct sl_log *log, uint32_t i)
     rc = sl_read_raw(log, i, 1);
     if (rc == SL_OK && sl_chunk_check(log, buf, sl_get32(buf + 8), 1, &c) == SL_OK &&
         c.type == SL_CHUNK_CATALOG && c.seg_seq) {
-        *s = (struct sl_seg_info){c.seg_seq, sl_get32(buf + SL_CHUNK_HDR + 4), c.first_gseq,
-                                  c.ts_hi, 0, 0, 1, 0}; /* its version: the others' */
+        s->seq = c.seg_seq; /* its version: the others' */
+        s->erase_count = sl_get32(buf + SL_CHUNK_HDR + 4);
+        s->first_gseq = c.first_gseq;
+        s->ts_start = c.ts_hi;
+        s->rebuilt = 1;
     }
     return rc == SL_EIO || rc == SL_OK ? SL_OK : rc;
-}
-
-/* Keeps a rebuilt header only when its sequence number is one of the live
- * run's (within n_segs - 1 of the newest) and no other segment has it: a
- * catalog page left from an earlier lap on a medium that keeps old data is
- * not taken for a live segment. */
-static void vet_rebuilt(struct sl_log *log)
-{
-    uint32_t top = 0;
-    for (uint32_t i = 0; i < log->n_segs; i++)
-        if (log->segs[i].seq > top)
-            top = log->segs[i].seq;
-    for (uint32_t i = 0; i < log->n_segs; i++) {
-        struct sl_seg_info *s = &log->segs[i];
-        if (!s->rebuilt)
-            continue;
-        int ok = s->seq + (log->n_segs - 1) > top;
-        for (uint32_t j = 0; j < log->n_segs && ok; j++)
-            ok = j == i || log->segs[j].seq != s->seq;
-        if (ok)
-            log->st.repaired++;
-        else
-            memset(s, 0, sizeof(*s));
-    }
 }
 
 /* A live log's segments have sequence numbers within n_segs of the newest
  * (each segment opened takes the next number, and there are n_segs): a
  * header further back is from a log that sl_format() replaced without
  * erasing it (the new log numbers its segments past the old ones by
- * n_segs). Such a segment is free, and must be erased before it is used. */
+ * n_segs). Such a segment is free, and must be erased before it is used.
+ * A rebuilt header (catalog page 0 standing in for it) is kept by the same
+ * bound and only when no other segment has its number: a catalog page left
+ * from an earlier lap on a medium that keeps old data is not taken for a
+ * live segment. (A bound of n_segs - 1 for rebuilt ones dropped the oldest
+ * segment of a log using every segment whenever its header was damaged,
+ * and said nothing. A lap's page that passes - its segment's header torn
+ * as the writer opened it, on media that keep trimmed data - brings back
+ * records that were evicted, each intact and in its place: never a wrong
+ * one.) */
 static void drop_older_logs(struct sl_log *log)
 {
-    uint32_t top = 0;
-    for (uint32_t i = 0; i < log->n_segs; i++)
-        top = log->segs[i].seq > top ? log->segs[i].seq : top;
-    for (uint32_t i = 0; i < log->n_segs; i++) {
-        struct sl_seg_info *s = &log->segs[i];
-        if (s->seq && s->seq + log->n_segs <= top) {
-            s->seq = 0;
-            s->erased = 0;
-            s->rebuilt = 0;
+    uint32_t top = 0, n = log->n_segs;
+    struct sl_seg_info *segs = log->segs;
+    for (uint32_t i = 0; i < n; i++)
+        top = segs[i].seq > top ? segs[i].seq : top;
+    for (struct sl_seg_info *s = segs; s < segs + n; s++) {
+        int keep = s->seq + n > top;
+        for (struct sl_seg_info *o = segs; o < segs + n && keep && s->rebuilt; o++)
+            keep = o == s || o->seq != s->seq;
+        if (keep) {
+            log->st.repaired += s->rebuilt;
+            continue;
         }
+        s->seq = 0; /* (its erased flag is 0: it read as a header, or stood in for one) */
+        s->rebuilt = 0;
     }
 }
 
@@ -245,7 +241,6 @@ int sl_mount(struct sl_log *log, const struct sl_config *cfg)
     for (uint32_t i = 0; i < log->n_segs; i++)
         if ((rc = sl_scan_segment(log, i)) != SL_OK)
             return rc;
-    vet_rebuilt(log);
     drop_older_logs(log);
     for (;;) { /* the newest segment whose catalog copy was written whole */
         uint32_t head = SL_NO_SEG;

@@ -7,7 +7,10 @@
 #include "sl_internal.h"
 
 /* The live segment after seg: the next one in circular order that holds
- * data (retired and free ones are passed over), if it continues the log. */
+ * data (retired and free ones are passed over), if it comes later in the
+ * log. A sequence number missing between them (a segment whose header and
+ * stand-in were both lost) is a gap the reader steps over and counts: the
+ * records after it are not hidden. */
 static uint32_t next_seg(const struct sl_log *log, uint32_t seg)
 {
     const struct sl_seg_info *a = &log->segs[seg];
@@ -15,7 +18,7 @@ static uint32_t next_seg(const struct sl_log *log, uint32_t seg)
         uint32_t n = (seg + k) % log->n_segs;
         const struct sl_seg_info *b = &log->segs[n];
         if (b->seq)
-            return b->seq == a->seq + 1 ? n : SL_NO_SEG;
+            return b->seq > a->seq ? n : SL_NO_SEG;
     }
     return SL_NO_SEG;
 }
@@ -255,7 +258,8 @@ static int iter_init(struct sl_log *log, struct sl_iter *it, uint16_t stream, in
     return SL_OK;
 }
 
-/* The live segment before seg, if it continues into seg. */
+/* The live segment before seg, if it comes earlier in the log (over a
+ * gap, as next_seg). */
 static uint32_t prev_seg(const struct sl_log *log, uint32_t seg)
 {
     const struct sl_seg_info *a = &log->segs[seg];
@@ -263,7 +267,7 @@ static uint32_t prev_seg(const struct sl_log *log, uint32_t seg)
         uint32_t p = (seg + log->n_segs - k) % log->n_segs;
         const struct sl_seg_info *b = &log->segs[p];
         if (b->seq)
-            return b->seq + 1 == a->seq ? p : SL_NO_SEG;
+            return b->seq < a->seq ? p : SL_NO_SEG;
     }
     return SL_NO_SEG;
 }
@@ -694,8 +698,11 @@ static int iter_next(struct sl_iter *it, struct sl_record *rec)
         it->pos = (uint32_t)(r + it->rec.len - it->buf);
         it->n_left--;
         if ((!it->stream || rec->stream == it->stream) && rec->gseq >= it->from_gseq &&
-            rec->ts >= it->from_ts && rec->gseq >= it->created_gseq)
+            rec->ts >= it->from_ts && rec->gseq >= it->created_gseq) {
+            it->from_ts = 0; /* from the first at or after the time, every record after
+                                it: a clock that went back hides none */
             return SL_OK;
+        }
     }
     return SL_ENOENT;
 }

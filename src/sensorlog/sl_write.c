@@ -198,8 +198,7 @@ static void ring_drop(struct sl_log *log)
 
 int sl_append(struct sl_log *log, uint16_t stream, uint64_t ts, const void *data, size_t len)
 {
-    if (len > log->chunk - log->data_off - SL_REC_HDR_MAX || !stream ||
-        stream > log->max_streams || (len && !data))
+    if (len > log->chunk - log->data_off - SL_REC_HDR_MAX || (len && !data))
         return SL_EINVAL;
     size_t need = SL_RING_HDR + len;
     if (need > log->cfg.buffer_bytes)
@@ -208,7 +207,8 @@ int sl_append(struct sl_log *log, uint16_t stream, uint64_t ts, const void *data
     uint8_t hdr[SL_RING_HDR];
     ring_hdr_put(hdr, stream, (uint16_t)len, ts);
     sl_lock(log);
-    if (log->streams[stream - 1].id != stream) { /* never created, or deleted */
+    /* never created, deleted, or no such slot (id 0 wraps past the last) */
+    if ((uint32_t)stream - 1u >= log->max_streams || log->streams[stream - 1].id != stream) {
         sl_unlock(log);
         return SL_ENOENT;
     }
@@ -407,7 +407,7 @@ static void written(struct sl_log *log)
     if (what == FLIGHT_HEADER) {
         struct sl_seg_info *s = &log->segs[log->open_target];
         s->seq = ++log->seq;
-        s->first_gseq = log->next_gseq;
+        s->first_gseq = sl_get64(log->cfg.read_buf + 16); /* the header's: still there */
         s->ts_start = log->ts_max;
         s->erased = 0;
         log->cur_seg = log->open_target;
@@ -524,10 +524,14 @@ static int open_segment(struct sl_log *log)
     struct sl_seg_info *s = &log->segs[target];
     if (s->seq)
         evict(log, target);
-    if (!s->erased)
+    if (s->erased != 1)
         return erase_or_trim(log, target);
     struct sl_seg_hdr h = {.seq = log->seq + 1, .erase_count = s->erase_count,
-                           .first_gseq = log->next_gseq, .ts_start = log->ts_max};
+                           .first_gseq = log->next_gseq - log->staged_records,
+                           .ts_start = log->ts_max};
+    /* (a chunk still staged when a program failed is redone here: its
+     * records are the segment's first; numbered from the next record to
+     * stage, the segment put its header past them, and readers lost them) */
     log->read_gen++; /* the header is built in the read buffer */
     sl_seg_hdr_encode(log, log->cfg.read_buf, &h);
     log->open_target = target;
@@ -599,7 +603,7 @@ static int keep_floor(struct sl_log *log)
     for (uint32_t i = sl_next_usable(log, log->cur_seg); i != SL_NO_SEG && i != log->cur_seg;
          i = sl_next_usable(log, i)) {
         struct sl_seg_info *s = &log->segs[i];
-        if (s->seq == 0 && s->erased) {
+        if (s->erased == 1) { /* (free: erasing cleared its number) */
             if (++ahead >= log->cfg.free_segments)
                 return SL_OK;
             continue;

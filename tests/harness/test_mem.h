@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 
+#include "storscope/rng.h"
 #include "storscope/sim.h"
 #include "storscope/suite.h"
 
@@ -30,6 +31,16 @@ static inline int sts_test_flip(struct sts_sim *s, uint64_t addr, uint8_t mask)
         return -1;
     s->store[(size_t)(s->store_map[page] - 1) * pb + addr % pb] ^= mask;
     return 0;
+}
+
+/* Record k of the sensorlog tests: 10..29 bytes that follow from k, so a
+ * record returned from the wrong place, or damaged, does not check. */
+static inline size_t sts_test_rec_bytes(uint64_t k, uint8_t *out)
+{
+    size_t len = 10 + (size_t)(sts_mix64(k) % 20);
+    for (size_t i = 0; i < len; i++)
+        out[i] = (uint8_t)(sts_mix64(k * 977 + i) >> 24);
+    return len;
 }
 
 #endif
