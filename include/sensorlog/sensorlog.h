@@ -10,7 +10,9 @@
  * (storscope/device.h): no heap, no stdio, no OS; the caller provides every
  * buffer and, for calls from several tasks, the locks.
  *
- * Which call may run where (the contract a TSan test holds it to):
+ * Which call may run where (the contract the TSan tests hold it to:
+ * tests/unit/test_sensorlog.c, every_call_from_its_own_task and
+ * readers_in_other_tasks_get_their_records_or_overtaken):
  *
  *   interrupt         sl_append (cfg.lock masks the interrupt)
  *   producer tasks    sl_append, sl_sync_request (cfg.lock)
@@ -21,7 +23,22 @@
  *   one task, alone   sl_format, sl_mount (before any other call)
  *
  * Producers only ever wait for a copy into RAM under cfg.lock; readers and
- * stream changes may wait for one device operation under cfg.io_lock. */
+ * stream changes may wait for one device operation under cfg.io_lock.
+ *
+ * What a reader in another task sees. One iterator belongs to one task at
+ * a time (the library locks the log, not the iterator). sl_iter_set_buffer
+ * takes cfg.io_lock: called after sl_iter_latest or sl_iter_from_*, when
+ * the pump has meanwhile reused cfg.read_buf, it leaves the chunk to be
+ * read again into the new buffer, never copies what the pump put there.
+ * The writer goes on while a reader reads: records appended after the
+ * iterator began are returned too, in log order. When the writer recycles
+ * the segment an iterator is in (the log wrapped past the reader),
+ * sl_iter_next returns SL_EOVERTAKEN (and again on each call) - never a
+ * record of the segment's new contents; the reader goes on with
+ * sl_iter_from_gseq(log, it, stream, it->gseq), from the oldest record
+ * still there. A stream deleted and its slot given to a new stream ends an
+ * iterator of the old one where the new one begins (SL_ENOENT): a reader
+ * never gets another stream's records under the id it asked for. */
 #ifndef SENSORLOG_H
 #define SENSORLOG_H
 
@@ -47,7 +64,7 @@ extern "C" {
 #define SL_MANAGED_PAGE 16384 /* page assumed behind an FTL that does not report one */
 
 /* Error codes: the same values as storscope's STS_E* (device errors pass
- * through), except SL_EFULL, which is sensorlog's own and collides with
+ * through), except SL_EFULL and SL_EOVERTAKEN, sensorlog's own, which collide with
  * none of them. */
 enum {
     SL_OK = 0,
@@ -59,6 +76,10 @@ enum {
     SL_ENOMEM = -6,   /* a caller-provided buffer is too small */
     SL_ECORRUPT = -9, /* the medium holds something sensorlog did not write */
     SL_EFULL = -32,   /* the RAM buffer is full (reject-newest policy) */
+    SL_EOVERTAKEN = -33, /* sl_iter_next(): the writer recycled the segment the
+                            iterator was in; it->gseq is the next record it would
+                            have given (sl_iter_from_gseq from there goes on at the
+                            oldest record still in the log) */
     SL_BUSY = 1,      /* sl_pump(): a device operation is in flight */
 };
 
@@ -296,7 +317,9 @@ struct sl_iter {
     struct sl_rec_state rec; /* decoding the loaded chunk's records */
     uint64_t from_gseq, from_ts;
     uint32_t seg_seq, gen;  /* the loaded chunk's segment and the buffer's generation */
-    int loaded, done;
+    int loaded;             /* 1: a chunk is in buf; 2: its position is kept, its bytes
+                               are to be read again (set_buffer found read_buf reused) */
+    int done;
     int partial;            /* the next chunk is read in parts too (a search landed in
                                the one before: a reader after a few records) */
     uint64_t skipped;       /* chunks inside the log, or parts of one, passed over:
@@ -494,11 +517,14 @@ int sl_iter_from_ts(struct sl_log *log, struct sl_iter *it, uint16_t stream, uin
  * those n records are in. */
 int sl_iter_latest(struct sl_log *log, struct sl_iter *it, uint16_t stream, uint64_t n);
 /* Gives the iterator a buffer of its own (chunk_bytes, aligned as the
- * device needs), after sl_iter_from_*: a reader in another task than the
- * pump needs one, as the pump reuses cfg.read_buf between the reader's
- * calls. Without one, records stay valid until the next sl_pump too. */
+ * device needs), after sl_iter_from_* or sl_iter_latest: a reader in
+ * another task than the pump needs one, as the pump reuses cfg.read_buf
+ * between the reader's calls. Without one, records stay valid until the
+ * next sl_pump too. Takes cfg.io_lock. */
 void sl_iter_set_buffer(struct sl_iter *it, uint8_t *buf);
-/* SL_OK with *rec filled, SL_ENOENT at the end of what is on the medium. */
+/* SL_OK with *rec filled, SL_ENOENT at the end of what is on the medium,
+ * SL_EOVERTAKEN when the writer recycled the segment under the iterator
+ * (see "What a reader in another task sees" above). */
 int sl_iter_next(struct sl_iter *it, struct sl_record *rec);
 
 void sl_stats(const struct sl_log *log, struct sl_stats *out);

@@ -24,7 +24,9 @@ static int find(const struct sts_slfs *fs, const char *name)
 
 static int sl_err(int rc)
 {
-    return rc == SL_EFULL ? STS_ENOSPC : rc; /* the other codes are storscope's */
+    /* the other codes are storscope's; data the log recycled under a read
+     * is gone, as a file that no longer exists */
+    return rc == SL_EFULL ? STS_ENOSPC : rc == SL_EOVERTAKEN ? STS_ENOENT : rc;
 }
 
 /* Chunk slots the log has taken so far; a segment left early counts whole. */
@@ -270,8 +272,8 @@ static int position(struct sts_slfs *fs, uint32_t f, uint64_t off)
     int rc = sl_iter_from_ts(&fs->log, &fs->it, e->id, from);
     if (!rc)
         rc = sl_iter_next(&fs->it, &fs->rec);
-    if (rc)
-        return rc == SL_ENOENT ? STS_ERANGE : rc;
+    if (rc) /* (overtaken: evicted while the search ran) */
+        return rc == SL_ENOENT || rc == SL_EOVERTAKEN ? STS_ERANGE : rc;
     if (fs->rec.ts > from && fs->rec.ts > t)
         return STS_ERANGE; /* evicted: the circular log has moved past it */
     if (scan) { /* other files' records lie between: count this file's bytes */
@@ -280,7 +282,7 @@ static int position(struct sts_slfs *fs, uint32_t f, uint64_t off)
             skip -= fs->rec.len;
             rc = sl_iter_next(&fs->it, &fs->rec);
             if (rc)
-                return rc == SL_ENOENT ? STS_ERANGE : rc;
+                return rc == SL_ENOENT || rc == SL_EOVERTAKEN ? STS_ERANGE : rc;
         }
         fs->rec_off = skip;
     } else {
@@ -288,8 +290,8 @@ static int position(struct sts_slfs *fs, uint32_t f, uint64_t off)
          * any size up to REC_MAX follow until the one holding t */
         while (fs->rec.ts + fs->rec.len <= t) {
             rc = sl_iter_next(&fs->it, &fs->rec);
-            if (rc)
-                return rc == SL_ENOENT ? STS_ECORRUPT : rc; /* the index and the log disagree */
+            if (rc) /* the index and the log disagree; or evicted under the read */
+                return rc == SL_ENOENT ? STS_ECORRUPT : sl_err(rc);
         }
         if (fs->rec.ts > t)
             return STS_ECORRUPT;
@@ -343,7 +345,7 @@ static int fs_read_records(struct sts_slfs *fs, sts_fh fh, void *buf, size_t len
             int rc = sl_iter_next(&fs->it, &fs->rec);
             if (rc) {
                 fs->it_valid = 0;
-                return rc == SL_ENOENT ? STS_EIO : rc;
+                return rc == SL_ENOENT ? STS_EIO : sl_err(rc);
             }
             fs->rec_off = 0;
         }

@@ -557,7 +557,7 @@ static int load(struct sl_iter *it)
 {
     struct sl_log *log = it->log;
     if (log->segs[it->seg].seq != it->seg_seq)
-        return 1; /* recycled under the reader */
+        return SL_EOVERTAKEN; /* recycled under the reader: what is there is not its */
     if (it->chunk >= seg_end(log, it->seg))
         return 1;
     if (!it->loaded && it->partial) {
@@ -600,9 +600,10 @@ static int load(struct sl_iter *it)
     }
     if (rc)
         return rc;
-    if (it->loaded) /* a reload: the position stays */
+    if (it->loaded) { /* a reload: the position stays */
         it->gen = log->read_gen;
-    else
+        it->loaded = 1;
+    } else
         take_chunk(it, &h);
     it->avail = checked;
     return 0;
@@ -611,8 +612,12 @@ static int load(struct sl_iter *it)
 static int iter_next(struct sl_iter *it, struct sl_record *rec)
 {
     struct sl_log *log = it->log;
+    /* a stream deleted and its slot given to another since the iterator
+     * began: the new stream's records are not this one's */
+    const struct sl_stream_info *now = it->stream ? sl_stream_find(log, it->stream) : NULL;
+    uint64_t until = now && now->created_gseq != it->created_gseq ? now->created_gseq : UINT64_MAX;
     while (!it->done) {
-        if (!it->loaded || (it->buf == log->cfg.read_buf && it->gen != log->read_gen)) {
+        if (it->loaded != 1 || (it->buf == log->cfg.read_buf && it->gen != log->read_gen)) {
             int rc = load(it);
             if (rc < 0)
                 return rc;
@@ -697,6 +702,8 @@ static int iter_next(struct sl_iter *it, struct sl_record *rec)
         rec->data = r;
         it->pos = (uint32_t)(r + it->rec.len - it->buf);
         it->n_left--;
+        if (rec->gseq >= until)
+            return SL_ENOENT;
         if ((!it->stream || rec->stream == it->stream) && rec->gseq >= it->from_gseq &&
             rec->ts >= it->from_ts && rec->gseq >= it->created_gseq) {
             it->from_ts = 0; /* from the first at or after the time, every record after
@@ -709,10 +716,20 @@ static int iter_next(struct sl_iter *it, struct sl_record *rec)
 
 void sl_iter_set_buffer(struct sl_iter *it, uint8_t *buf)
 {
-    buf = buf ? buf : it->log->cfg.read_buf;
-    if (it->loaded && buf != it->buf) /* mid-chunk: the position stays */
-        memcpy(buf, it->buf, it->log->chunk);
+    struct sl_log *log = it->log;
+    sl_io_lock(log); /* the pump reuses read_buf: not while it is copied */
+    buf = buf ? buf : log->cfg.read_buf;
+    if (it->loaded && buf != it->buf) { /* mid-chunk: the position stays */
+        if (it->buf == log->cfg.read_buf && it->gen != log->read_gen)
+            it->loaded = 2; /* the pump reused read_buf since: read the chunk again */
+        else
+            memcpy(buf, it->buf, log->chunk);
+    }
+    if (buf == log->cfg.read_buf)
+        log->read_gen++; /* what other iterators had there is gone */
     it->buf = buf;
+    it->gen = log->read_gen;
+    sl_io_unlock(log);
 }
 
 int sl_iter_next(struct sl_iter *it, struct sl_record *rec)
