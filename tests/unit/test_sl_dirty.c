@@ -354,6 +354,68 @@ static void append_to_a_missing_stream_is_enoent(void)
     CHECK_EQ(sl_append(&lg, id, 0, "x", 1), 0);
 }
 
+/* ---- 2: what a reader sees while the writer goes on ---------------------- */
+/* An iterator with a buffer of its own, a few records into the oldest
+ * segment, while the writer wraps the log past it: SL_EOVERTAKEN on every
+ * later call, never a record of the segment's new contents; from it->gseq
+ * a new search goes on at the oldest record still there. */
+static void a_reader_the_log_wrapped_past_is_told_so(void)
+{
+    uint16_t id;
+    CHECK_EQ(small_nor_log(&id), 0);
+    CHECK_EQ(append_synced(id, 0, 1000, 0, 0), 0);
+    static uint8_t own[1024];
+    struct sl_iter it;
+    struct sl_record r;
+    CHECK_EQ(sl_iter_from_gseq(&lg, &it, id, 0), 0);
+    sl_iter_set_buffer(&it, own);
+    for (int i = 0; i < 10; i++) {
+        CHECK_EQ(sl_iter_next(&it, &r), SL_OK);
+        CHECK_EQ(r.gseq, (uint64_t)i);
+    }
+    CHECK_EQ(append_synced(id, 1000, 20000, 1000, 0), 0); /* round the log and more */
+    CHECK(oldest_gseq() > 1000);
+    int rc = SL_OK;
+    uint64_t more = 0;
+    while ((rc = sl_iter_next(&it, &r)) == SL_OK && more < 100000) {
+        CHECK(r.gseq == it.gseq - 1 && r.gseq == 10 + more); /* only what followed, in order */
+        more++;
+    }
+    CHECK_EQ(rc, SL_EOVERTAKEN);
+    CHECK_EQ(sl_iter_next(&it, &r), SL_EOVERTAKEN);
+    CHECK_EQ(sl_iter_from_gseq(&lg, &it, id, it.gseq), 0);
+    CHECK_EQ(sl_iter_next(&it, &r), SL_OK);
+    CHECK_EQ(r.gseq, oldest_gseq());
+}
+
+/* A stream deleted while a reader reads it, and its slot given to a new
+ * stream (ids are slots, which go round): the reader gets the old
+ * stream's records and none of the new one's. */
+static void a_reused_slot_does_not_feed_an_old_streams_reader(void)
+{
+    uint16_t id, other;
+    CHECK_EQ(small_nor_log(&id), 0);
+    CHECK_EQ(append_synced(id, 0, 300, 0, 0), 0);
+    struct sl_iter it;
+    struct sl_record r;
+    CHECK_EQ(sl_iter_from_gseq(&lg, &it, id, 0), 0);
+    CHECK_EQ(sl_iter_next(&it, &r), SL_OK);
+    CHECK_EQ(sl_stream_delete(&lg, id), 0);
+    for (int i = 0; i < 15; i++) { /* round the 16 slots, back to the deleted one */
+        CHECK_EQ(sl_stream_create(&lg, "tmp", &other), 0);
+        CHECK_EQ(sl_stream_delete(&lg, other), 0);
+    }
+    CHECK_EQ(sl_stream_create(&lg, "new", &other), 0);
+    CHECK_EQ(other, id);
+    CHECK_EQ(append_synced(other, 300, 300, 300, 0), 0);
+    uint64_t n = 1;
+    while (sl_iter_next(&it, &r) == SL_OK) {
+        CHECK(r.gseq < 300); /* the old stream's: records 0..299 */
+        n++;
+    }
+    CHECK_EQ(n, 300);
+}
+
 const struct sts_test_case test_sl_dirty_cases[] = {
     {"format_over_old_data_loses_nothing", format_over_old_data_loses_nothing},
     {"mount_after_format_over_old_data_loses_nothing",
@@ -366,5 +428,8 @@ const struct sts_test_case test_sl_dirty_cases[] = {
     {"a_clock_reset_hides_no_records_from_time_queries",
      a_clock_reset_hides_no_records_from_time_queries},
     {"append_to_a_missing_stream_is_enoent", append_to_a_missing_stream_is_enoent},
+    {"a_reader_the_log_wrapped_past_is_told_so", a_reader_the_log_wrapped_past_is_told_so},
+    {"a_reused_slot_does_not_feed_an_old_streams_reader",
+     a_reused_slot_does_not_feed_an_old_streams_reader},
     {NULL, NULL},
 };
