@@ -201,6 +201,16 @@ void sts_sim_clock(struct sts_sim *s, struct sts_clock *clock);
  * from the start), as if a filesystem had been filled: for aging tests. */
 int sts_sim_prefill(struct sts_sim *s, uint32_t permille);
 
+/* Host: old data on the model before a run (target option prefill=):
+ * spec is "random" (seeded bytes), "pattern" (each 32-bit word its own
+ * address) or an image file's path, then ":PERCENT" for the share of erase
+ * blocks that hold it (default 100; the others stay blank, as another
+ * filesystem leaves free blocks). Written through bd with the model's
+ * clock, counters and command count put back: set-up, not the run.
+ * On failure err names the problem. */
+int sts_sim_prefill_old(struct sts_sim *s, const struct sts_bd *bd, const char *spec,
+                        uint64_t seed, char *err, size_t errlen);
+
 /* The filesystems this build can put on a model, "+extentfs +sensorlog ..."
  * (third-party ones only when their sources were given at build time). */
 const char *sts_sim_filesystems(void);

@@ -3,7 +3,8 @@
  * device model under extentfs (files as bare extents) or under sensorlog,
  * run in the model's virtual time. Keys are the profile's parameters (see
  * `storscope list devices` and docs/device-models.md) plus seed=, fill=
- * (percent of the medium already holding data), data=0|1 and clock=;
+ * (percent of the medium already holding data), prefill= (old data from
+ * before: random, pattern or an image, sim_prefill.c), data=0|1 and clock=;
  * sensorlog takes chunk=, segment= and buffer= (bytes). */
 #include "storscope/error.h"
 #include "storscope/extentfs.h"
@@ -58,6 +59,7 @@ struct sim_target {
     struct sts_filex *fx;     /* +filex */
 #endif
     char text[6][64];
+    char prefill[STS_SPEC_ARG_MAX]; /* prefill=, as given (the run's environment names it) */
 };
 
 /* The model's arena as fresh anonymous memory, reserved but not committed
@@ -501,6 +503,7 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
     struct sts_sim_params p = *prof;
     uint64_t seed = t->seed, fill = prof->fill_permille / 10;
     int keep = 1, real = 0, fake_lost = 0;
+    const char *prefill = NULL;
     uint64_t fake_real = 0;
     struct sts_sim_faults faults = {0};
     /* dev_fail_*: the k-th device command fails (faultbd), under whatever
@@ -534,6 +537,8 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
             rc = sts_parse_u64(v, &fill);
             if (!rc && fill > 100)
                 rc = STS_ERANGE;
+        } else if (!strcmp(k, "prefill")) {
+            prefill = v; /* checked when the model exists */
         } else if (!strcmp(k, "data")) {
             rc = sts_parse_bool(v, &keep);
         } else if (!strcmp(k, "cut_after")) {
@@ -633,6 +638,10 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
         struct sts_bd model = st->bd;
         rc = sts_fakebd_init(&st->fake, &model, claimed, fake_lost, &st->bd);
     }
+    if (!rc && prefill) {
+        snprintf(st->prefill, sizeof(st->prefill), "%s", prefill);
+        rc = sts_sim_prefill_old(&st->sim, &st->bd, prefill, seed, err, errlen);
+    }
     if (!rc && fill)
         rc = sts_sim_prefill(&st->sim, (uint32_t)(fill * 10));
     if (!rc)
@@ -652,7 +661,8 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
         sts_faultbd_init(&st->fault, &cfg.bd, &dev_fault, &st->faulty);
         cfg.bd = st->faulty;
     }
-    err[0] = '\0';
+    if (!rc)
+        err[0] = '\0';
     if (!rc && use_sl) {
         rc = slfs_open(st, cfg.bd, spec, base, &t->fs, err, errlen);
 #ifdef STORSCOPE_HAVE_LITTLEFS
@@ -704,6 +714,8 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
     sts_target_env(t, STS_KV_U("sim_erase_bytes", p.erase_bytes));
     sts_target_env(t, STS_KV_S("sim_kind", p.managed ? "managed (FTL)" : "raw flash"));
     sts_target_env(t, STS_KV_U("sim_fill_percent", fill));
+    if (prefill)
+        sts_target_env(t, STS_KV_S("sim_prefill", st->prefill));
     sts_target_env(t, STS_KV_B("sim_keeps_data", keep));
     sts_target_env(t, STS_KV_S("filesystem", use_sl    ? "sensorlog"
                                              : use_lfs ? "littlefs"
@@ -777,7 +789,8 @@ static void sim_close(struct sts_target *t)
 
 const struct sts_target_kind sts_target_sim = {
     "sim",
-    "sim:PROFILE[,seed=N][,fill=PERCENT][,data=0|1][,clock=virtual|real][,cut_after=N]"
+    "sim:PROFILE[,seed=N][,fill=PERCENT][,prefill=random|pattern|IMAGE[:PERCENT]][,data=0|1]"
+    "[,clock=virtual|real][,cut_after=N]"
     "[+sensorlog[,chunk=B][,segment=B][,buffer=B]]"
     "[,read_errors=PPM]"
     "[,PARAM=VALUE...]",

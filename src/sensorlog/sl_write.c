@@ -551,9 +551,13 @@ static int write_page(struct sl_log *log, uint32_t k, int what)
      * be rebuilt from catalog page 0 */
     sl_put32(buf + SL_CHUNK_HDR + 4, log->segs[log->cur_seg].erase_count);
     log->flight_page = k;
+    /* its first record number is the next one written: records still
+     * staged are not (a cut may take them, and mount numbers on from here,
+     * so no number goes to a record the log never held) */
     struct sl_chunk_hdr h = {SL_CHUNK_MAGIC, SL_CHUNK_CATALOG, 0, (uint16_t)used, 0, log->seq,
                              log->cat_chunk, (uint16_t)log->next_chunk,
-                             log->next_gseq, log->ts_max, log->ts_max, log->catalog_version};
+                             log->next_gseq - log->staged_records, log->ts_max, log->ts_max,
+                             log->catalog_version};
     log->dirty_pages &= ~(1ull << k); /* a change from here on dirties it again */
     return program_chunk(log, buf, &h, SL_CHUNK_HDR + (uint32_t)used, what);
 }

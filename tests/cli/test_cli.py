@@ -606,6 +606,39 @@ class WorkloadsOnSensorlog(Base):
         self.assertIn("not enough space", r.stderr)
 
 
+class DirtyMedia(Base):
+    """sim: prefill= starts a model with old data (issue 40): a factory
+    pattern, another filesystem's bytes with blank blocks between, or an
+    image; sensorlog formatted over it loses nothing it writes."""
+
+    def test_sensorlog_over_old_data_verifies(self):
+        # half the erase blocks hold old data, half are blank: a segment may
+        # read blank at its start and not behind (before: "out of range")
+        for old in ("random:50", "pattern"):
+            r = run("run", "-t", f"sim:nor-spi,capacity=4M,prefill={old}+sensorlog",
+                    "--tests", "B0", "--verify", "--scale", "quick", "-o", self.out)
+            self.assertEqual(r.returncode, 0, old + ": " + r.stderr)
+            doc = self.load()
+            self.assertEqual(doc["environment"]["sim_prefill"], old)
+            self.assertEqual(doc["tests"][0]["status"], "ok")
+
+    def test_prefill_from_an_image_and_its_errors(self):
+        img = os.path.join(self.dir, "old.img")
+        with open(img, "wb") as f:
+            f.write(bytes(range(256)) * 4096)  # 1 MiB of old bytes, then blank
+        r = run("run", "-t", f"sim:nor-spi,capacity=4M,prefill={img}+sensorlog",
+                "--tests", "B0", "--verify", "--scale", "quick", "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        os.remove(self.out)
+        for bad, why in ((os.path.join(self.dir, "nope.img"), "not random, pattern or a readable"),
+                         ("random:0", "1..100"), ("random:101", "1..100")):
+            r = run("run", "-t", f"sim:nor-spi,prefill={bad}+sensorlog", "--tests", "B0",
+                    "-o", self.out)
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertIn(why, r.stderr)
+            self.assertFalse(os.path.exists(self.out))
+
+
 class MoreRuns(Base):
     def test_nb_on_sim_and_not_applicable_on_posix(self):
         r = run("run", "-q", "-t", "sim:sd-consumer,poll=3463ns", "--tests", "nb", "-o", self.out)

@@ -53,34 +53,50 @@ struct sweep_config {
                               runs form); 0: 8 .. 48 bytes, streams at random */
     uint32_t max_streams;  /* catalog slots; 0: MAX_STREAMS (one page) */
     uint32_t catalog_pct;  /* percent of steps that create or delete a stream; 0: 7 */
+    uint32_t prefill_pct;  /* old data (seeded random bytes) in this percent of the
+                              erase blocks before the first format; 0 none */
+    uint32_t prog_error_ppm; /* programs that fail for good (the block grows bad: it
+                                takes no more programs or erases, what it held reads) */
+    int reader;            /* a reader with a buffer of its own goes through the log
+                              between the workload's steps, checking every record */
 };
 
 /* Media small enough that the workload recycles every segment several
  * times within the commands swept. */
 static const struct sweep_config configs[] = {
-    {"nor-defaults", "nor-spi", 256u << 10, 0, 0, 0, 0, 900, 0, 0, 0, 0, 0, 0},
-    {"nor-1k-chunks", "nor-spi", 128u << 10, 0, 1024, 8192, 0, 900, 0, 0, 0, 0, 0, 0},
+    {"nor-defaults", "nor-spi", 256u << 10, 0, 0, 0, 0, 900, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"nor-1k-chunks", "nor-spi", 128u << 10, 0, 1024, 8192, 0, 900, 0, 0, 0, 0, 0, 0, 0, 0, 0},
     /* 2 MiB in 1 KiB chunks: the default segment (16 KiB) doubles to 128 KiB */
-    {"nor-doubled-segments", "nor-spi", 2u << 20, 0, 1024, 0, 0, 7200, 0, 0, 0, 0, 0, 0},
+    {"nor-doubled-segments", "nor-spi", 2u << 20, 0, 1024, 0, 0, 7200, 0, 0, 0, 0, 0, 0, 0, 0, 0},
     /* the pump erases 64 KiB blocks (SPI NOR's large erase): cuts inside one */
-    {"nor-large-erase", "nor-spi", 1u << 20, 0, 1024, 64u << 10, 0, 900, 64u << 10, 0, 0, 0, 0, 0},
+    {"nor-large-erase", "nor-spi", 1u << 20, 0, 1024, 64u << 10, 0, 900, 64u << 10, 0, 0, 0, 0, 0, 0, 0, 0},
     /* a log formatted over an old one: its segments must never come back */
-    {"nor-reformatted", "nor-spi", 256u << 10, 0, 1024, 16u << 10, 0, 900, 0, 1, 0, 0, 0, 0},
-    {"emmc-reformatted", "emmc-stm32u5", 2u << 20, 256u << 10, 0, 0, 0, 900, 0, 1, 0, 0, 0, 0},
-    {"nand-defaults", "nand-slc", 1u << 20, 0, 0, 0, 0, 900, 0, 0, 0, 0, 0, 0},
-    {"emmc-defaults", "emmc-stm32u5", 2u << 20, 256u << 10, 0, 0, 0, 900, 0, 0, 0, 0, 0, 0},
-    {"emmc-nonblocking", "emmc-stm32u5", 2u << 20, 256u << 10, 0, 0, 1, 900, 0, 0, 0, 0, 0, 0},
-    {"sd-defaults", "sd-consumer", 2u << 20, 256u << 10, 0, 0, 0, 900, 0, 0, 0, 0, 0, 0},
+    {"nor-reformatted", "nor-spi", 256u << 10, 0, 1024, 16u << 10, 0, 900, 0, 1, 0, 0, 0, 0, 0, 0, 0},
+    {"emmc-reformatted", "emmc-stm32u5", 2u << 20, 256u << 10, 0, 0, 0, 900, 0, 1, 0, 0, 0, 0, 0, 0, 0},
+    {"nand-defaults", "nand-slc", 1u << 20, 0, 0, 0, 0, 900, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"emmc-defaults", "emmc-stm32u5", 2u << 20, 256u << 10, 0, 0, 0, 900, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"emmc-nonblocking", "emmc-stm32u5", 2u << 20, 256u << 10, 0, 0, 1, 900, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"sd-defaults", "sd-consumer", 2u << 20, 256u << 10, 0, 0, 0, 900, 0, 0, 0, 0, 0, 0, 0, 0, 0},
     /* erases suspended every 1 ms (SPI NOR erase suspend): cuts between the
      * slices, with writes in between, and in a suspended 64 KiB block */
-    {"nor-sliced-erase", "nor-spi", 256u << 10, 0, 1024, 16u << 10, 0, 900, 0, 0, 1000000, 0, 0, 0},
-    {"nor-large-sliced", "nor-spi", 512u << 10, 0, 1024, 64u << 10, 0, 1800, 64u << 10, 0, 5000000, 0, 0, 0},
+    {"nor-sliced-erase", "nor-spi", 256u << 10, 0, 1024, 16u << 10, 0, 900, 0, 0, 1000000, 0, 0, 0, 0, 0, 0},
+    {"nor-large-sliced", "nor-spi", 512u << 10, 0, 1024, 64u << 10, 0, 1800, 64u << 10, 0, 5000000, 0, 0, 0, 0, 0, 0},
     /* fixed-size records in bursts: runs, cut anywhere in them */
-    {"nor-runs", "nor-spi", 256u << 10, 0, 0, 0, 0, 900, 0, 0, 0, 12, 0, 0},
+    {"nor-runs", "nor-spi", 256u << 10, 0, 0, 0, 0, 900, 0, 0, 0, 12, 0, 0, 0, 0, 0},
     /* a catalog of 3 pages, streams created and deleted at 35 % of steps:
      * segments fill with catalog updates and the updated pages are written
      * again every 29 catalog chunks, cut anywhere in that */
-    {"nor-catalog-pages", "nor-spi", 256u << 10, 0, 1024, 64u << 10, 0, 900, 0, 0, 0, 0, 120, 35},
+    {"nor-catalog-pages", "nor-spi", 256u << 10, 0, 1024, 64u << 10, 0, 900, 0, 0, 0, 0, 120, 35, 0, 0, 0},
+    /* the dirty world (issue 40): formatted over another filesystem's data
+     * with blank blocks between; pages that fail to program for good, their
+     * blocks retired when the log comes round; a reader in step with the
+     * writer that the log wraps past */
+    {.name = "nor-dirty", .profile = "nor-spi", .capacity = 256u << 10, .chunk = 1024,
+     .segment = 16u << 10, .workload_steps = 900, .prefill_pct = 50},
+    {.name = "nand-growing-bad", .profile = "nand-slc", .capacity = 1u << 20,
+     .erase_bytes = 16u << 10, .workload_steps = 900, .prog_error_ppm = 4000},
+    {.name = "nor-reader", .profile = "nor-spi", .capacity = 128u << 10, .chunk = 1024,
+     .segment = 8192, .workload_steps = 900, .reader = 1},
 };
 
 static uint8_t *got;      /* by timestamp: the record was read back */
@@ -120,7 +136,19 @@ struct trial {
     struct sts_rng rng;
     char why[200];
     uint32_t last_pick; /* the stream pick_alive chose last */
+    /* the reader (configuration `reader`): an iterator with a buffer of
+     * its own, read between the workload's steps */
+    struct sl_iter rit;
+    uint8_t *rbuf;
+    int rstarted;
+    uint64_t rwrong;
+    uint64_t rnext, rlosses; /* the gseq expected next; skipped + torn when it was set */
+    char rwhy[200];          /* what the reader got first that it should not have */
 };
+
+/* What the readers of every trial saw: records checked, passes the log
+ * wrapped past (SL_EOVERTAKEN) */
+static uint64_t reader_records, reader_overtaken;
 
 static uint32_t fixed_len; /* the configuration's record_len */
 
@@ -145,6 +173,14 @@ static void on_evict(void *ctx, uint64_t first, uint64_t end)
 }
 
 /* ---- the medium ---------------------------------------------------------- */
+/* The faults a configuration's medium has all along (a power cut adds to
+ * them). */
+static void base_faults(const struct sweep_config *c, struct sts_sim_faults *f)
+{
+    f->prog_error_ppm = c->prog_error_ppm;
+    f->permanent = c->prog_error_ppm != 0;
+}
+
 static int trial_init(struct trial *t, const struct sweep_config *c, uint64_t seed)
 {
     struct sts_sim_params p = *sts_sim_profile_find(c->profile);
@@ -161,6 +197,15 @@ static int trial_init(struct trial *t, const struct sweep_config *c, uint64_t se
     memset(&t->sim, 0, sizeof(t->sim));
     if (!t->arena || sts_sim_init(&t->sim, &p, seed, t->arena, need, c->capacity, &t->bd))
         return -1;
+    if (c->prefill_pct) {
+        char spec[32], err[160];
+        snprintf(spec, sizeof(spec), "random:%" PRIu32, c->prefill_pct);
+        if (sts_sim_prefill_old(&t->sim, &t->bd, spec, seed, err, sizeof(err)))
+            return -1;
+    }
+    struct sts_sim_faults base = {0};
+    base_faults(c, &base);
+    sts_sim_set_faults(&t->sim, &base);
     t->c = c;
     fixed_len = c->record_len;
     t->last_pick = UINT32_MAX;
@@ -180,6 +225,7 @@ static int trial_init(struct trial *t, const struct sweep_config *c, uint64_t se
         t->ring = malloc(16u << 10);
         t->chunk_buf = malloc(chunk);
         t->read_buf = malloc(chunk);
+        t->rbuf = malloc(chunk);
         t->segs = calloc(4096, sizeof(*t->segs));
     }
     t->cfg.buffer = t->ring;
@@ -198,7 +244,9 @@ static int trial_init(struct trial *t, const struct sweep_config *c, uint64_t se
     t->slack = 0;
     t->cfg.evict = on_evict;
     t->cfg.evict_ctx = t;
-    return t->ring && t->chunk_buf && t->read_buf && t->segs && t->rec_inc && t->rec_k && got && evicted && gseq_at ? 0 : -1;
+    t->rstarted = 0;
+    t->rwrong = 0;
+    return t->ring && t->chunk_buf && t->read_buf && t->rbuf && t->segs && t->rec_inc && t->rec_k && got && evicted && gseq_at ? 0 : -1;
 }
 
 static void hide_submit(struct trial *t, struct sts_bd_ops *ops)
@@ -291,12 +339,54 @@ static int sync_all(struct trial *t)
     return SL_OK;
 }
 
+static int rec_matches(const struct trial *t, const struct sl_record *r);
+
+/* A few records more for the reader, as a task beside the writer would
+ * read them: each must be the oracle's record with its timestamp. It
+ * starts over, from the oldest record or the latest 20, at the end of the
+ * log, when the log wrapped past it, and when the device failed (a cut). */
+static void read_some(struct trial *t)
+{
+    if (!t->rstarted) {
+        int rc = sts_rng_below(&t->rng, 2) ? sl_iter_from_gseq(&t->log, &t->rit, 0, 0)
+                                           : sl_iter_latest(&t->log, &t->rit, 0, 20);
+        if (rc)
+            return;
+        sl_iter_set_buffer(&t->rit, t->rbuf);
+        t->rstarted = 1;
+        t->rnext = UINT64_MAX;
+    }
+    for (int n = 0; n < 8; n++) {
+        struct sl_record r;
+        int rc = sl_iter_next(&t->rit, &r);
+        if (rc) {
+            reader_overtaken += rc == SL_EOVERTAKEN;
+            t->rstarted = 0;
+            return;
+        }
+        reader_records++;
+        /* the record after the last one, unless the iterator counted what
+         * it passed over (a damaged chunk, a torn end): a gap it does not
+         * count is records hidden, or a recycled segment's taken for its */
+        uint64_t losses = t->rit.skipped + t->rit.torn;
+        int gap = t->rnext != UINT64_MAX && r.gseq != t->rnext && losses == t->rlosses;
+        if ((gap || !rec_matches(t, &r)) && !t->rwrong++)
+            snprintf(t->rwhy, sizeof(t->rwhy), "the reader got %s (ts %" PRIu64 ", gseq %" PRIu64
+                     ", after %" PRIu64 ")", gap ? "a gap it did not count" : "a wrong record",
+                     r.ts, r.gseq, t->rnext - 1);
+        t->rnext = r.gseq + 1;
+        t->rlosses = losses;
+    }
+}
+
 /* Random appends, syncs, creates, deletes and pumps; stops at the first
  * error (the power cut). */
 static int workload(struct trial *t, uint32_t steps)
 {
     int rc = SL_OK;
     for (uint32_t step = 0; step < steps && !rc; step++) {
+        if (t->c->reader)
+            read_some(t);
         uint32_t dice = (uint32_t)sts_rng_below(&t->rng, 100);
         uint32_t cat = t->c->catalog_pct ? t->c->catalog_pct : 7;
         if (dice < cat * 4 / 7 || alive_count(t) == 0) {
@@ -553,8 +643,18 @@ static int cut_happened(const struct trial *t)
 enum { TRIAL_OK, TRIAL_LOST, TRIAL_NO_CUT };
 static uint32_t recovery_steps = 300, workload_scale = 1;
 
+/* The trial's verdict, or a loss when the reader got what it should not. */
+static int reader_verdict(struct trial *t, int verdict)
+{
+    if (!t->rwrong)
+        return verdict;
+    snprintf(t->why, sizeof(t->why), "%s", t->rwhy);
+    return TRIAL_LOST;
+}
+
 static int mount(struct trial *t)
 {
+    t->rstarted = 0; /* an iterator does not outlive the mount it was made on */
     return sl_mount(&t->log, &t->cfg);
 }
 
@@ -588,17 +688,19 @@ static int cut_trial(struct trial *t, const struct sweep_config *c, uint64_t k, 
     if (rc)
         return snprintf(t->why, sizeof(t->why), "format: %d", rc), TRIAL_LOST;
     struct sts_sim_faults f = {.cut_after_ops = t->sim.host_ops + k - 1};
+    base_faults(c, &f);
     sts_sim_set_faults(&t->sim, &f);
     rc = workload(t, c->workload_steps * workload_scale);
     if (!cut_happened(t)) {
         if (rc)
             return snprintf(t->why, sizeof(t->why), "workload failed without a cut: %d", rc),
                    TRIAL_LOST;
-        return TRIAL_NO_CUT;
+        return reader_verdict(t, TRIAL_NO_CUT);
     }
     sts_sim_power_on(&t->sim);
     if (second) {
         struct sts_sim_faults f2 = {.cut_after_ops = t->sim.host_ops + second - 1};
+        base_faults(c, &f2);
         sts_sim_set_faults(&t->sim, &f2);
     }
     rc = mount(t);
@@ -627,6 +729,7 @@ final:
     *lost = *wrong = 0;
     sts_sim_power_on(&t->sim);
     struct sts_sim_faults none = {0};
+    base_faults(c, &none);
     sts_sim_set_faults(&t->sim, &none);
     rc = mount(t);
     if (rc) {
@@ -653,7 +756,7 @@ final:
         snprintf(t->why + n, sizeof(t->why) - n, " (after writing on)");
         return TRIAL_LOST;
     }
-    return TRIAL_OK;
+    return reader_verdict(t, TRIAL_OK);
 }
 
 /* ---- bit flips and bursts ---------------------------------------------- */
@@ -819,6 +922,9 @@ int main(int argc, char **argv)
         }
         printf("%-18s power cuts: %6" PRIu64 " tried, %4" PRIu64 " lost synced data (%" PRIu64
                " records)\n", c->name, n, lost_trials, lost_records);
+        if (c->reader)
+            printf("%-18s reader: %" PRIu64 " records checked, %" PRIu64 " passes overtaken by "
+                   "the writer\n", c->name, reader_records, reader_overtaken);
         total_cuts += n;
         total_lost_trials += lost_trials;
         uint64_t bad = 0, fl_lost = 0, fl_rep = 0, fl_bytes = 0;
