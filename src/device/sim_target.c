@@ -144,16 +144,18 @@ static void slfs_free(struct slfs_mem *m)
 static int slfs_open(struct sim_target *st, struct sts_bd bd, const struct sts_target_spec *spec,
                      uint64_t base, struct sts_fs *out, char *err, size_t errlen)
 {
-    uint64_t chunk = 0, seg = 0, buffer = 256u << 10;
+    uint64_t chunk = 0, seg = 0, buffer = 256u << 10, erase_unit = UINT64_MAX;
     for (uint32_t i = 0; i < spec->n_fs_opts; i++) {
         const char *k = spec->fs_opts[i].key, *v = spec->fs_opts[i].value;
         uint64_t *dst = !strcmp(k, "chunk") ? &chunk : !strcmp(k, "segment") ? &seg
-                        : !strcmp(k, "buffer") ? &buffer : NULL;
+                        : !strcmp(k, "buffer") ? &buffer
+                        : !strcmp(k, "erase_unit") ? &erase_unit : NULL;
         if (!dst) {
-            snprintf(err, errlen, "+sensorlog: unknown option '%s' (chunk=, segment=, buffer=)", k);
+            snprintf(err, errlen, "+sensorlog: unknown option '%s' (chunk=, segment=, buffer=, "
+                                  "erase_unit=)", k);
             return STS_EINVAL;
         }
-        if (sts_parse_size(v, dst) || *dst == 0 || *dst > (1u << 30)) {
+        if (sts_parse_size(v, dst) || (*dst == 0 && dst != &erase_unit) || *dst > (1u << 30)) {
             snprintf(err, errlen, "+sensorlog: bad value '%s' for '%s'", v, k);
             return STS_EINVAL;
         }
@@ -181,6 +183,22 @@ static int slfs_open(struct sim_target *st, struct sts_bd bd, const struct sts_t
         seg = 1u << 20;
     if (raw && g.erase_size > seg)
         seg = g.erase_size;
+    /* the pump erases in the chip's large erase (SPI NOR: 64 KiB blocks in
+     * 150 ms against 16 sectors' 720 ms) where the segments and the log's
+     * start align to it: on NOR erasing is most of a log's device time.
+     * erase_unit=0 takes the erase block, as a chip without one would */
+    if (erase_unit == UINT64_MAX)
+        erase_unit = raw && g.erase_large_size && seg % g.erase_large_size == 0 &&
+                             base % g.erase_large_size == 0
+                         ? g.erase_large_size
+                         : 0;
+    if (raw && erase_unit && (erase_unit % g.erase_size || seg % erase_unit || base % erase_unit)) {
+        snprintf(err, errlen, "+sensorlog: erase_unit=%llu must be a multiple of the erase "
+                              "block (%u B) that divides the segment (%llu B)%s",
+                 (unsigned long long)erase_unit, (unsigned)g.erase_size,
+                 (unsigned long long)seg, base ? " and the log's start" : "");
+        return STS_EINVAL;
+    }
     struct slfs_mem *m = calloc(1, sizeof(*m));
     uint32_t n_segs = (uint32_t)((g.capacity - base) / seg);
     if (m) {
@@ -198,7 +216,8 @@ static int slfs_open(struct sim_target *st, struct sts_bd bd, const struct sts_t
     }
     struct sts_slfs_config cfg = {
         .log = {.bd = bd, .offset = base, .chunk_bytes = (uint32_t)chunk,
-                .segment_bytes = (uint32_t)seg, .free_segments = 2, .buffer = m->ring,
+                .segment_bytes = (uint32_t)seg, .free_segments = 2,
+                .erase_unit_bytes = (uint32_t)erase_unit, .buffer = m->ring,
                 .buffer_bytes = buffer, .chunk_buf = m->chunk, .read_buf = m->read,
                 .segs = m->segs, .n_segs = n_segs, .streams = m->streams,
                 .max_streams = SLFS_FILES},
@@ -241,7 +260,8 @@ static int slfs_open(struct sim_target *st, struct sts_bd bd, const struct sts_t
                               "segment=%llu (%s): chunk must be 1 KiB..64 KiB and a multiple "
                               "of the medium's page (%u B: a smaller chunk would share a page "
                               "with one already synced, and a power cut could take both), "
-                              "segment a multiple of chunk and of the erase block, and the "
+                              "segment a multiple of chunk and of the erase block (and of "
+                              "erase_unit=, itself a multiple of the erase block), and the "
                               "medium must hold at least 4 segments",
                  (unsigned long long)chunk,
                  (unsigned long long)seg, sts_strerror(rc), (unsigned)g.page_size);
@@ -728,6 +748,7 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
         sts_target_env(t, STS_KV_U("sensorlog_segment_bytes", lg->seg_bytes));
         sts_target_env(t, STS_KV_U("sensorlog_segments", lg->n_segs));
         sts_target_env(t, STS_KV_U("sensorlog_buffer_bytes", lg->cfg.buffer_bytes));
+        sts_target_env(t, STS_KV_U("sensorlog_erase_unit_bytes", lg->erase_block));
         sts_target_env(t, STS_KV_U("sensorlog_max_files", lg->max_streams));
     }
     return STS_OK;
@@ -791,7 +812,7 @@ const struct sts_target_kind sts_target_sim = {
     "sim",
     "sim:PROFILE[,seed=N][,fill=PERCENT][,prefill=random|pattern|IMAGE[:PERCENT]][,data=0|1]"
     "[,clock=virtual|real][,cut_after=N]"
-    "[+sensorlog[,chunk=B][,segment=B][,buffer=B]]"
+    "[+sensorlog[,chunk=B][,segment=B][,buffer=B][,erase_unit=B]]"
     "[,read_errors=PPM]"
     "[,PARAM=VALUE...]",
     "a simulated medium in deterministic virtual time (`storscope list devices`)",

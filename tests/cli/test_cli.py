@@ -639,6 +639,31 @@ class DirtyMedia(Base):
             self.assertFalse(os.path.exists(self.out))
 
 
+class SensorlogEraseUnit(Base):
+    """+sensorlog on raw flash erases in the chip's large erase where the
+    segments align to it (issue 40: it never did, and the NOR's 64 KiB
+    block erase went unused); erase_unit= sets it, 0 the erase block."""
+
+    def erase_unit_of(self, target):
+        r = run("run", "-t", target, "--tests", "B0", "--scale", "quick", "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return self.load()["environment"]["sensorlog_erase_unit_bytes"]
+
+    def test_large_erase_by_default_and_as_told(self):
+        self.assertEqual(self.erase_unit_of("sim:nor-spi,capacity=4M+sensorlog"), 65536)
+        self.assertEqual(self.erase_unit_of("sim:nor-spi,capacity=4M+sensorlog,erase_unit=0"), 4096)
+        self.assertEqual(self.erase_unit_of("sim:nor-spi,capacity=4M+sensorlog,erase_unit=16K"),
+                         16384)
+        # managed media trim whole segments: no erase unit of their own
+        self.assertEqual(self.erase_unit_of("sim:emmc-stm32u5,capacity=64M+sensorlog"), 1 << 20)
+        os.remove(self.out)
+        r = run("run", "-t", "sim:nor-spi,capacity=4M+sensorlog,erase_unit=6K", "--tests", "B0",
+                "-o", self.out)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("erase_unit=", r.stderr)
+        self.assertFalse(os.path.exists(self.out))
+
+
 class MoreRuns(Base):
     def test_nb_on_sim_and_not_applicable_on_posix(self):
         r = run("run", "-q", "-t", "sim:sd-consumer,poll=3463ns", "--tests", "nb", "-o", self.out)
