@@ -94,6 +94,21 @@ struct sts_sim_params {
     /* Reliability */
     uint32_t endurance;       /* erase cycles before a block goes bad (0 = unlimited) */
     uint32_t bad_permille;    /* raw: blocks bad from the factory */
+
+    /* Noise, as real devices have it, drawn from the seed (its own stream:
+     * other draws, and so a noiseless run, are unchanged). All 0 = none,
+     * the default: a profile's figures are then exact. */
+    uint32_t noise_cv_permille;  /* each command's time times a lognormal factor of mean 1
+                                    and this coefficient of variation (100 = 0.1);
+                                    target option noise=CV */
+    uint32_t stall_rate_millihz; /* background stalls (a shared VM disk, a card's own
+                                    housekeeping) per 1000 s of device time, at random
+                                    times; the command running then waits stall_ns */
+    uint64_t stall_ns;           /* target option stalls=RATE:DURATION (RATE per second) */
+    uint32_t bimodal_permille;   /* this share of commands runs bimodal_x100 / 100 times
+                                    slower (what a virtual disk does); target option
+                                    bimodal=P:FACTOR */
+    uint32_t bimodal_x100;
 };
 
 /* Operation accounting, cumulative since init. */
@@ -167,6 +182,10 @@ struct sts_sim {
     /* non-blocking path: one request in flight */
     struct sts_bd_req *inflight;
     uint64_t inflight_done_ns;    /* virtual time the request completes */
+    /* noise (params noise_*, stall_*, bimodal_*): its own random stream, and
+     * when the next background stall comes */
+    struct sts_rng noise_rng;
+    uint64_t next_stall_ns;
     /* a suspended erase (erase_for): its span and the device time it still needs */
     uint64_t susp_addr, susp_len, susp_left_ns;
     /* open allocation units: which, pages written since opened, last use */

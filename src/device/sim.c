@@ -99,6 +99,10 @@ int sts_sim_check(const struct sts_sim_params *p, const char **why)
                "multiple of page_bytes), and open_aus at most 16";
     else if (p->managed && p->capacity / p->erase_bytes < 4)
         *why = "a managed device needs at least 4 erase blocks";
+    else if (p->noise_cv_permille > 10000 || (p->bimodal_permille && p->bimodal_x100 < 100) ||
+             p->bimodal_permille > 1000 || (p->stall_rate_millihz && !p->stall_ns))
+        *why = "noise= takes a CV up to 10, bimodal=P:FACTOR a share P up to 1 and a factor "
+               "of 1 or more, stalls=RATE:DURATION a duration";
     else
         return STS_OK;
     return STS_EINVAL;
@@ -507,9 +511,50 @@ static int torn_in(const struct sts_sim *s, uint64_t addr, size_t len)
 }
 
 /* ---- commands ------------------------------------------------------------ */
+/* A uniform draw in (0, 1]. */
+static double unit_draw(struct sts_rng *r)
+{
+    return ((double)(sts_rng_next(r) >> 11) + 1.0) / 9007199254740992.0;
+}
+
+/* When the background stall after `now` comes: exponential gaps, a Poisson
+ * process of stall_rate_millihz per 1000 s. */
+static uint64_t next_stall(struct sts_sim *s, uint64_t now)
+{
+    double gap_s = -log(unit_draw(&s->noise_rng)) * 1000.0 / (double)s->p.stall_rate_millihz;
+    return now + (uint64_t)(gap_s * 1e9) + 1;
+}
+
+/* A command's time t with the device's noise: a lognormal factor (mean 1,
+ * the given CV), the slow mode of a bimodal device, and a background stall
+ * when one came due. Noiseless devices draw nothing. */
+static uint64_t noisy(struct sts_sim *s, uint64_t t)
+{
+    const struct sts_sim_params *p = &s->p;
+    if (p->noise_cv_permille && t) {
+        double cv = p->noise_cv_permille / 1000.0, var = log(1.0 + cv * cv);
+        double z = sqrt(-2.0 * log(unit_draw(&s->noise_rng))) *
+                   cos(6.283185307179586 * unit_draw(&s->noise_rng)); /* Box-Muller */
+        t = (uint64_t)((double)t * exp(sqrt(var) * z - var / 2.0));
+    }
+    if (p->bimodal_permille && sts_rng_below(&s->noise_rng, 1000) < p->bimodal_permille)
+        t = t * p->bimodal_x100 / 100;
+    if (p->stall_rate_millihz && p->stall_ns) {
+        if (!s->next_stall_ns)
+            s->next_stall_ns = next_stall(s, s->now_ns);
+        if (s->now_ns + t >= s->next_stall_ns) { /* it came while this command ran */
+            t += p->stall_ns;
+            s->n.stalls++;
+            s->next_stall_ns = next_stall(s, s->now_ns + t);
+        }
+    }
+    return t;
+}
+
 /* len: the size of a write (the anomaly is a write-path one), else 0 */
 static void charge(struct sts_sim *s, uint64_t t, size_t len, int stalled)
 {
+    t = noisy(s, t);
     if (s->p.dip_bytes && len == s->p.dip_bytes)
         t += t * s->p.dip_percent / 100;
     s->n.busy_ns += t;
@@ -954,6 +999,7 @@ static int sim_init(struct sts_sim *s, const struct sts_sim_params *p, uint64_t 
     memset(s, 0, sizeof(*s));
     s->p = *p;
     sts_rng_seed(&s->rng, seed);
+    sts_rng_seed(&s->noise_rng, sts_mix64(seed ^ 0x6e6f697365ull)); /* "noise" */
     s->pages_per_block = g.ppb;
     s->n_blocks = g.n_blocks;
     s->n_lpages = g.n_lpages;
