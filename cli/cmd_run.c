@@ -618,6 +618,12 @@ int cmd_run(int argc, char **argv)
             cli_print_totals(stdout, &summary);
             cli_print_guidelines(stdout, &an);
         }
+    } else if (!o.quiet && !json.err) {
+        /* a test that failed keeps its row (what failed, on which file)
+         * and the totals; no guideline rests on a run that did not finish */
+        putchar('\n');
+        sts_summary_print(&summary, stdout);
+        cli_print_totals(stdout, &summary);
     }
     if (json.f && !o.quiet && !rc)
         printf("\nresults: %s (findings and figures: storscope report %s [-o report.html])\n",

@@ -336,10 +336,20 @@ static int sum_test_end(void *ctx, const struct sts_test_end *te)
             }
         }
     } else if (sts_kv_find(s, n, "iops")) {
-        char m[16], p[16];
+        /* the tail fio users look for: a stall of a second is one sync in
+         * thousands, below p99, and must show here, not only in a guideline */
+        char m[16], p[16], p4[16], mx[16];
         sts_fmt_ns(m, sizeof(m), num(s, n, "mean_latency_ns", 0));
         sts_fmt_ns(p, sizeof(p), num(s, n, "p99_latency_ns", 0));
         add(l, "%.0f IOPS, write+sync mean %s, p99 %s", num(s, n, "iops", 0), m, p);
+        if (sts_kv_find(s, n, "max_latency_ns")) {
+            sts_fmt_ns(mx, sizeof(mx), num(s, n, "max_latency_ns", 0));
+            if (sts_kv_find(s, n, "p99_99_latency_ns")) { /* (saved runs may lack it) */
+                sts_fmt_ns(p4, sizeof(p4), num(s, n, "p99_99_latency_ns", 0));
+                add(l, ", p99.99 %s", p4);
+            }
+            add(l, ", max %s", mx);
+        }
     } else {
         int latency = !strcmp(te->id, "M1") || !strcmp(te->id, "rand");
         for (size_t i = 0; i < ss->n_ops; i++)

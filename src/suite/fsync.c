@@ -184,6 +184,7 @@ static int fsync_run(struct sts_ctx *c)
     sts_set_summary(c, STS_KV_D("bytes_per_second", bps));
     sts_set_summary(c, STS_KV_D("mean_latency_ns", op_lat->w.mean));
     sts_set_summary(c, STS_KV_U("p99_latency_ns", sts_hist_percentile(&op_lat->h, 99.0)));
+    sts_set_summary(c, STS_KV_U("p99_99_latency_ns", sts_hist_percentile(&op_lat->h, 99.99)));
     sts_set_summary(c, STS_KV_U("max_latency_ns", op_lat->h.max));
     rc = wl_emit_runs(c, "randwrite+fsync", params, WL_COUNT(params), runs, 1, metrics,
                       WL_COUNT(metrics), lat, WL_COUNT(lat));
