@@ -94,13 +94,16 @@ struct sts_sim_params {
     /* Reliability */
     uint32_t endurance;       /* erase cycles before a block goes bad (0 = unlimited) */
     uint32_t bad_permille;    /* raw: blocks bad from the factory */
+};
 
-    /* Noise, as real devices have it, drawn from the seed (its own stream:
-     * other draws, and so a noiseless run, are unchanged). All 0 = none,
-     * the default: a profile's figures are then exact. */
-    uint32_t noise_cv_permille;  /* each command's time times a lognormal factor of mean 1
-                                    and this coefficient of variation (100 = 0.1);
-                                    target option noise=CV */
+/* Noise, as real devices have it, drawn from the seed (its own stream:
+ * other draws, and so a noiseless run, are unchanged). All 0 = none, the
+ * default: a profile's figures are then exact. Like faults, a condition of
+ * the run, not a row of the profile. */
+struct sts_sim_noise {
+    uint32_t cv_permille;        /* each command's time times a lognormal factor of mean 1
+                                    and this coefficient of variation (100 = 0.1), at most
+                                    10,000; target option noise=CV */
     uint32_t stall_rate_millihz; /* background stalls (a shared VM disk, a card's own
                                     housekeeping) per 1000 s of device time, at random
                                     times; the command running then waits stall_ns */
@@ -108,7 +111,7 @@ struct sts_sim_params {
     uint32_t bimodal_permille;   /* this share of commands runs bimodal_x100 / 100 times
                                     slower (what a virtual disk does); target option
                                     bimodal=P:FACTOR */
-    uint32_t bimodal_x100;
+    uint32_t bimodal_x100;       /* 100 or more */
 };
 
 /* Operation accounting, cumulative since init. */
@@ -182,8 +185,9 @@ struct sts_sim {
     /* non-blocking path: one request in flight */
     struct sts_bd_req *inflight;
     uint64_t inflight_done_ns;    /* virtual time the request completes */
-    /* noise (params noise_*, stall_*, bimodal_*): its own random stream, and
-     * when the next background stall comes */
+    /* noise (sts_sim_set_noise): its own random stream, and when the next
+     * background stall comes */
+    struct sts_sim_noise noise;
     struct sts_rng noise_rng;
     uint64_t next_stall_ns;
     /* a suspended erase (erase_for): its span and the device time it still needs */
@@ -196,6 +200,13 @@ struct sts_sim {
 };
 
 void sts_sim_set_faults(struct sts_sim *s, const struct sts_sim_faults *f);
+/* Makes the model noisy from now on (all 0: noiseless again). */
+void sts_sim_set_noise(struct sts_sim *s, const struct sts_sim_noise *n);
+/* Host: noise=CV, stalls=RATE:DURATION, bimodal=P:FACTOR into *n (decimals
+ * as "0.1" or "10%"); STS_ENOENT for another key, STS_EINVAL for a value
+ * out of its range, with *why saying what each takes. */
+int sts_sim_noise_parse(struct sts_sim_noise *n, const char *key, const char *value,
+                        const char **why);
 /* Cuts power now (between commands): the unflushed cache is lost. */
 void sts_sim_power_cut(struct sts_sim *s);
 void sts_sim_power_on(struct sts_sim *s);

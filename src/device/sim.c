@@ -99,10 +99,6 @@ int sts_sim_check(const struct sts_sim_params *p, const char **why)
                "multiple of page_bytes), and open_aus at most 16";
     else if (p->managed && p->capacity / p->erase_bytes < 4)
         *why = "a managed device needs at least 4 erase blocks";
-    else if (p->noise_cv_permille > 10000 || (p->bimodal_permille && p->bimodal_x100 < 100) ||
-             p->bimodal_permille > 1000 || (p->stall_rate_millihz && !p->stall_ns))
-        *why = "noise= takes a CV up to 10, bimodal=P:FACTOR a share P up to 1 and a factor "
-               "of 1 or more, stalls=RATE:DURATION a duration";
     else
         return STS_OK;
     return STS_EINVAL;
@@ -417,6 +413,12 @@ static void mark_torn(struct sts_sim *s, uint64_t addr, uint64_t len)
     }
 }
 
+void sts_sim_set_noise(struct sts_sim *s, const struct sts_sim_noise *n)
+{
+    s->noise = *n;
+    s->next_stall_ns = 0; /* drawn at the next command */
+}
+
 void sts_sim_power_cut(struct sts_sim *s)
 {
     int stalled = 0;
@@ -521,7 +523,7 @@ static double unit_draw(struct sts_rng *r)
  * process of stall_rate_millihz per 1000 s. */
 static uint64_t next_stall(struct sts_sim *s, uint64_t now)
 {
-    double gap_s = -log(unit_draw(&s->noise_rng)) * 1000.0 / (double)s->p.stall_rate_millihz;
+    double gap_s = -log(unit_draw(&s->noise_rng)) * 1000.0 / (double)s->noise.stall_rate_millihz;
     return now + (uint64_t)(gap_s * 1e9) + 1;
 }
 
@@ -530,9 +532,9 @@ static uint64_t next_stall(struct sts_sim *s, uint64_t now)
  * when one came due. Noiseless devices draw nothing. */
 static uint64_t noisy(struct sts_sim *s, uint64_t t)
 {
-    const struct sts_sim_params *p = &s->p;
-    if (p->noise_cv_permille && t) {
-        double cv = p->noise_cv_permille / 1000.0, var = log(1.0 + cv * cv);
+    const struct sts_sim_noise *p = &s->noise;
+    if (p->cv_permille && t) {
+        double cv = p->cv_permille / 1000.0, var = log(1.0 + cv * cv);
         double z = sqrt(-2.0 * log(unit_draw(&s->noise_rng))) *
                    cos(6.283185307179586 * unit_draw(&s->noise_rng)); /* Box-Muller */
         t = (uint64_t)((double)t * exp(sqrt(var) * z - var / 2.0));

@@ -206,75 +206,8 @@ static const struct field fields[] = {
     F("fill_permille", NUM, fill_permille), F("endurance", NUM, endurance), F("bad_permille", NUM, bad_permille),
 };
 
-/* A decimal ("0.1", "2", "2.5", "10%") times scale, rounded down, into
- * *out; the text must end at `end` (or its NUL). */
-static int parse_scaled(const char *s, const char *end, uint64_t scale, uint64_t *out)
-{
-    uint64_t v = 0, div = 1;
-    int digits = 0, dot = 0;
-    if (!end)
-        end = s + strlen(s);
-    if (end > s && end[-1] == '%') {
-        end--;
-        div = 100;
-    }
-    for (; s < end; s++) {
-        if (*s == '.' && !dot) {
-            dot = 1;
-            continue;
-        }
-        if (*s < '0' || *s > '9' || v > UINT64_MAX / 100 / scale)
-            return STS_EINVAL;
-        v = v * 10 + (uint64_t)(*s - '0');
-        digits++;
-        if (dot)
-            div *= 10;
-        if (div > 1000000000ull)
-            return STS_EINVAL;
-    }
-    if (!digits)
-        return STS_EINVAL;
-    *out = v * scale / div;
-    return STS_OK;
-}
-
-/* noise=CV, stalls=RATE:DURATION, bimodal=P:FACTOR: the device's noise in
- * the terms a user thinks in; STS_ENOENT for any other key. */
-static int set_noise(struct sts_sim_params *p, const char *key, const char *value)
-{
-    const char *colon = strchr(value, ':');
-    uint64_t a = 0, b = 0;
-    if (!strcmp(key, "noise")) {
-        if (parse_scaled(value, NULL, 1000, &a) || a > 10000)
-            return STS_EINVAL;
-        p->noise_cv_permille = (uint32_t)a;
-        return STS_OK;
-    }
-    if (strcmp(key, "stalls") && strcmp(key, "bimodal"))
-        return STS_ENOENT;
-    if (!colon)
-        return STS_EINVAL;
-    if (key[0] == 's') {
-        if (parse_scaled(value, colon, 1000, &a) || a > UINT32_MAX ||
-            sts_parse_duration(colon + 1, &b) || (a && !b))
-            return STS_EINVAL;
-        p->stall_rate_millihz = (uint32_t)a;
-        p->stall_ns = b;
-        return STS_OK;
-    }
-    if (parse_scaled(value, colon, 1000, &a) || a > 1000 ||
-        parse_scaled(colon + 1, NULL, 100, &b) || b < 100 || b > 100000)
-        return STS_EINVAL;
-    p->bimodal_permille = (uint32_t)a;
-    p->bimodal_x100 = (uint32_t)b;
-    return STS_OK;
-}
-
 int sts_sim_param_set(struct sts_sim_params *p, const char *key, const char *value)
 {
-    int nrc = set_noise(p, key, value);
-    if (nrc != STS_ENOENT)
-        return nrc;
     for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
         if (strcmp(fields[i].key, key))
             continue;

@@ -526,6 +526,8 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
     const char *prefill = NULL;
     uint64_t fake_real = 0;
     struct sts_sim_faults faults = {0};
+    struct sts_sim_noise noise = {0};
+    const char *why = NULL;
     /* dev_fail_*: the k-th device command fails (faultbd), under whatever
      * filesystem sits on the model */
     struct sts_fault_config dev_fault, fs_part;
@@ -592,6 +594,11 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
                 real = 1;
             else if (strcmp(v, "virtual") != 0)
                 rc = STS_EINVAL;
+        } else if ((rc = sts_sim_noise_parse(&noise, k, v, &why)) != STS_ENOENT) {
+            if (rc) {
+                snprintf(err, errlen, "sim: bad value '%s' for '%s': %s", v, k, why);
+                return STS_EINVAL;
+            }
         } else {
             rc = sts_sim_param_set(&p, k, v);
             if (rc == STS_ENOENT) {
@@ -614,7 +621,6 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
         }
         p.capacity = fake_real;
     }
-    const char *why;
     if (sts_sim_check(&p, &why)) {
         snprintf(err, errlen, "sim:%s: %s", spec->arg, why);
         return STS_EINVAL;
@@ -664,8 +670,10 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
     }
     if (!rc && fill)
         rc = sts_sim_prefill(&st->sim, (uint32_t)(fill * 10));
-    if (!rc)
+    if (!rc) {
         sts_sim_set_faults(&st->sim, &faults);
+        sts_sim_set_noise(&st->sim, &noise);
+    }
     /* the files live above the filled part, which stays cold */
     uint64_t base = p.capacity * fill / 100;
     base = (base + p.erase_bytes - 1) / p.erase_bytes * p.erase_bytes;

@@ -639,6 +639,40 @@ class DirtyMedia(Base):
             self.assertFalse(os.path.exists(self.out))
 
 
+class NoiseOptions(Base):
+    """sim: noise=, stalls=, bimodal= (issue 41): read on the host, applied
+    by the model from the seed; the laws are checked in tests/unit/test_sim.c."""
+
+    def b0_time(self, target, seed="1"):
+        r = run("run", "-q", "-t", target, "--tests", "B0", "--seed", seed, "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        pts = self.load()["tests"][0]["points"]
+        return sum(p["metrics"]["mean_elapsed_ns"] for p in pts)  # every point's time
+
+    def test_noise_is_drawn_from_the_seed(self):
+        quiet = self.b0_time("sim:emmc-stm32u5")
+        self.assertEqual(quiet, self.b0_time("sim:emmc-stm32u5", seed="2"))  # noiseless
+        for opt in ("noise=0.3", "noise=30%", "stalls=20:5ms", "bimodal=0.2:4"):
+            with self.subTest(opt=opt):
+                a = self.b0_time("sim:emmc-stm32u5," + opt)
+                self.assertNotEqual(a, quiet)
+                self.assertEqual(a, self.b0_time("sim:emmc-stm32u5," + opt))
+                self.assertNotEqual(a, self.b0_time("sim:emmc-stm32u5," + opt, seed="2"))
+        self.assertEqual(self.b0_time("sim:emmc-stm32u5,noise=0.3"),
+                         self.b0_time("sim:emmc-stm32u5,noise=30%"))
+
+    def test_bad_noise_options_say_what_they_take(self):
+        for opt, why in (("noise=abc", "coefficient of variation"), ("noise=11", "0 to 10"),
+                         ("stalls=2", "RATE:DURATION"), ("stalls=2:0", "RATE:DURATION"),
+                         ("bimodal=0.1", "P:FACTOR"), ("bimodal=1.5:2", "P:FACTOR"),
+                         ("bimodal=0.1:0.5", "1 to 1000")):
+            with self.subTest(opt=opt):
+                r = run("run", "-t", "sim:emmc-stm32u5," + opt, "--tests", "B0", "-o", self.out)
+                self.assertEqual(r.returncode, 2, r.stderr)
+                self.assertIn(why, r.stderr)
+                self.assertFalse(os.path.exists(self.out))
+
+
 class SensorlogEraseUnit(Base):
     """+sensorlog on raw flash erases in the chip's large erase where the
     segments align to it (issue 40: it never did, and the NOR's 64 KiB

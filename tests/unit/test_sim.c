@@ -317,17 +317,17 @@ static void wear_levelling_moves_the_coldest_blocks(void)
 
 /* ---- noise (issue 41): known in law, drawn from the seed ------------------ */
 /* n reads of 4 KiB at one place on a small eMMC model with the given noise
- * (parameters as the target options give them): each read's time into t[]. */
+ * (none: NULL): each read's time into noise_t[]. */
 #define NOISE_READS 20000
 static uint64_t noise_t[NOISE_READS];
-static int noisy_reads(const char *key, const char *value, uint64_t seed)
+static int noisy_reads(const struct sts_sim_noise *noise, uint64_t seed)
 {
     struct sts_sim_params q = *sts_sim_profile_find("emmc-stm32u5");
     q.capacity = 64 * MIB;
-    if (key && sts_sim_param_set(&q, key, value))
-        return -1;
     if (sts_sim_init(&st.sim, &q, seed, arena64, sizeof(arena64), 0, &st.bd))
         return -1;
+    if (noise)
+        sts_sim_set_noise(&st.sim, noise);
     static uint8_t buf[4096];
     for (unsigned i = 0; i < NOISE_READS; i++) {
         uint64_t t0 = st.sim.now_ns;
@@ -340,11 +340,12 @@ static int noisy_reads(const char *key, const char *value, uint64_t seed)
 
 static void noise_has_the_mean_and_spread_it_was_given(void)
 {
-    CHECK_EQ(noisy_reads(NULL, NULL, 1), 0);
+    CHECK_EQ(noisy_reads(NULL, 1), 0);
     uint64_t base = noise_t[0];
     for (unsigned i = 1; i < NOISE_READS; i++)
         CHECK_EQ(noise_t[i], base); /* noiseless: every read the same */
-    CHECK_EQ(noisy_reads("noise", "0.1", 1), 0);
+    const struct sts_sim_noise cv10 = {.cv_permille = 100};
+    CHECK_EQ(noisy_reads(&cv10, 1), 0);
     double sum = 0, sq = 0;
     for (unsigned i = 0; i < NOISE_READS; i++) {
         sum += (double)noise_t[i];
@@ -357,18 +358,19 @@ static void noise_has_the_mean_and_spread_it_was_given(void)
     CHECK_REL(sd / mean, 0.1, 0.05);
     uint64_t first = noise_t[0], second = noise_t[1];
     CHECK(first != second);
-    CHECK_EQ(noisy_reads("noise", "10%", 1), 0); /* the same, as a percent */
+    CHECK_EQ(noisy_reads(&cv10, 1), 0); /* the same seed, the same draws */
     CHECK_EQ(noise_t[0], first);
     CHECK_EQ(noise_t[1], second);
-    CHECK_EQ(noisy_reads("noise", "0.1", 2), 0); /* another seed, other draws */
+    CHECK_EQ(noisy_reads(&cv10, 2), 0); /* another seed, other draws */
     CHECK(noise_t[0] != first || noise_t[1] != second);
 }
 
 static void bimodal_slows_the_share_it_was_given(void)
 {
-    CHECK_EQ(noisy_reads(NULL, NULL, 1), 0);
+    CHECK_EQ(noisy_reads(NULL, 1), 0);
     uint64_t base = noise_t[0];
-    CHECK_EQ(noisy_reads("bimodal", "0.05:10", 1), 0);
+    const struct sts_sim_noise bimodal = {.bimodal_permille = 50, .bimodal_x100 = 1000};
+    CHECK_EQ(noisy_reads(&bimodal, 1), 0);
     unsigned slow = 0;
     for (unsigned i = 0; i < NOISE_READS; i++) {
         CHECK(noise_t[i] == base || noise_t[i] == base * 10);
@@ -380,11 +382,12 @@ static void bimodal_slows_the_share_it_was_given(void)
 
 static void stalls_come_at_the_rate_they_were_given(void)
 {
-    CHECK_EQ(noisy_reads(NULL, NULL, 1), 0);
+    CHECK_EQ(noisy_reads(NULL, 1), 0);
     uint64_t base = noise_t[0];
     /* 2 stalls a second of 50 ms, over 20,000 reads (about 3.3 s of device
      * time plus the stalls): Poisson, counted from what the reads took */
-    CHECK_EQ(noisy_reads("stalls", "2:50ms", 1), 0);
+    const struct sts_sim_noise two_a_second = {.stall_rate_millihz = 2000, .stall_ns = 50000000ull};
+    CHECK_EQ(noisy_reads(&two_a_second, 1), 0);
     unsigned stalls = 0;
     uint64_t busy = 0;
     for (unsigned i = 0; i < NOISE_READS; i++) {
@@ -395,24 +398,6 @@ static void stalls_come_at_the_rate_they_were_given(void)
     double expect = 2.0 * ((double)busy / 1e9 + stalls * 0.05);
     CHECK(stalls >= 2 && fabs(stalls - expect) <= 4 * sqrt(expect) + 1);
     CHECK_EQ(st.sim.n.stalls, stalls);
-}
-
-static void noise_options_are_checked(void)
-{
-    struct sts_sim_params q = *sts_sim_profile_find("emmc-stm32u5");
-    CHECK_EQ(sts_sim_param_set(&q, "noise", "abc"), STS_EINVAL);
-    CHECK_EQ(sts_sim_param_set(&q, "noise", "11"), STS_EINVAL);   /* a CV up to 10 */
-    CHECK_EQ(sts_sim_param_set(&q, "bimodal", "0.1"), STS_EINVAL); /* P:FACTOR */
-    CHECK_EQ(sts_sim_param_set(&q, "bimodal", "1.5:2"), STS_EINVAL);
-    CHECK_EQ(sts_sim_param_set(&q, "bimodal", "0.1:0.5"), STS_EINVAL); /* faster is not slower */
-    CHECK_EQ(sts_sim_param_set(&q, "stalls", "2"), STS_EINVAL);
-    CHECK_EQ(sts_sim_param_set(&q, "stalls", "2:0"), STS_EINVAL);
-    CHECK_EQ(sts_sim_param_set(&q, "stalls", "0.5:100ms"), STS_OK);
-    CHECK_EQ(q.stall_rate_millihz, 500);
-    CHECK_EQ(q.stall_ns, 100000000ull);
-    CHECK_EQ(sts_sim_param_set(&q, "bimodal", "2.5%:3.5"), STS_OK);
-    CHECK_EQ(q.bimodal_permille, 25);
-    CHECK_EQ(q.bimodal_x100, 350);
 }
 
 /* ---- raw flash semantics ------------------------------------------------- */
@@ -929,7 +914,6 @@ const struct sts_test_case test_sim_cases[] = {
     {"noise_has_the_mean_and_spread_it_was_given", noise_has_the_mean_and_spread_it_was_given},
     {"bimodal_slows_the_share_it_was_given", bimodal_slows_the_share_it_was_given},
     {"stalls_come_at_the_rate_they_were_given", stalls_come_at_the_rate_they_were_given},
-    {"noise_options_are_checked", noise_options_are_checked},
     {"nand_factory_bad_blocks_follow_the_seed", nand_factory_bad_blocks_follow_the_seed},
     {"bare_extents_on_nor_pay_their_erases", bare_extents_on_nor_pay_their_erases},
     {"bare_extents_refuse_rewrites_and_partial_nand_pages",
