@@ -43,15 +43,18 @@ int cmd_list(int argc, char **argv)
     } else if (!strcmp(what, "devices")) {
         for (size_t i = 0; i < sts_n_sim_profiles; i++)
             printf("%-18s %s\n", sts_sim_profiles[i].name, sts_sim_profiles[i].summary);
-        fputs("\nevery profile is noiseless unless told (sim:PROFILE,OPTION=...), drawn from seed=:\n"
-              "  noise=CV               each command's time times a lognormal factor of mean 1\n"
-              "                         and that coefficient of variation (0.1 or 10%)\n"
-              "  stalls=RATE:DURATION   background stalls, RATE a second of device time, at\n"
-              "                         random times (stalls=0.5:100ms)\n"
-              "  bimodal=P:FACTOR       a share P of commands FACTOR times slower (0.05:10)\n"
-              "  prefill=random|pattern|IMAGE[:PERCENT]\n"
-              "                         old data from before in PERCENT of the erase blocks\n"
-              "any parameter of a profile can be set too (docs/device-models.md)\n",
+        /* indented: a line that starts in column 0 is a profile, for
+         * scripts that read the list */
+        fputs("\n  every profile is noiseless unless told (sim:PROFILE,OPTION=...), drawn from\n"
+              "  seed=:\n"
+              "    noise=CV               each command's time times a lognormal factor of mean\n"
+              "                           1 and that coefficient of variation (0.1 or 10%)\n"
+              "    stalls=RATE:DURATION   background stalls, RATE a second of device time, at\n"
+              "                           random times (stalls=0.5:100ms)\n"
+              "    bimodal=P:FACTOR       a share P of commands FACTOR times slower (0.05:10)\n"
+              "    prefill=random|pattern|IMAGE[:PERCENT]\n"
+              "                           old data from before in PERCENT of the erase blocks\n"
+              "  any parameter of a profile can be set too (docs/device-models.md)\n",
               stdout);
     } else {
         cli_error("unknown list '%s' (choose tests, suites, targets or devices)", what);

@@ -777,6 +777,8 @@ class MoreRuns(Base):
                      "nand-slc", "ssd-sata-consumer", "ssd-sata-plp", "nvme-consumer",
                      "nvme-plp", "ram"):
             self.assertIn(name, devices)
+        for opt in ("noise=CV", "stalls=RATE:DURATION", "bimodal=P:FACTOR", "prefill="):
+            self.assertIn(opt, devices)  # issue 41: list devices documents the options
         self.assertIn("storscope 0.1.0", run("version").stdout)
         for args in (("run", "--help"), ("list", "--help"), ("--help",)):
             self.assertEqual(run(*args).returncode, 0, args)
