@@ -111,7 +111,12 @@ double sts_t975(unsigned df)
                                2.064, 2.060,  2.056, 2.052, 2.048, 2.045, 2.042};
     if (df < sizeof(t) / sizeof(t[0]))
         return df ? t[df] : INFINITY; /* no degrees of freedom: no interval */
-    return df <= 40 ? 2.021 : df <= 60 ? 2.000 : df <= 120 ? 1.980 : 1.960;
+    /* past the table, the Cornish-Fisher expansion of t in 1/df around the
+     * normal quantile (Abramowitz & Stegun 26.7.5), within 1e-4 from 30 on;
+     * a step table's 40-row value for df 31 made intervals 1 % too narrow */
+    const double z = 1.959963984540054, z2 = z * z, n = (double)df;
+    return z + z * (z2 + 1) / (4 * n) + z * ((5 * z2 + 16) * z2 + 3) / (96 * n * n) +
+           z * (((3 * z2 + 19) * z2 + 17) * z2 - 15) / (384 * n * n * n);
 }
 
 int sts_an_loglog_slope(const double *x, const double *y, size_t n, double *slope,

@@ -574,7 +574,34 @@ static void probe_answers_join_the_guidelines(void)
     CHECK(guideline_of(&an, "probe: page") == NULL);
 }
 
+/* Student's t, 97.5 % quantile, against a published table (NIST/SEMATECH
+ * e-Handbook 1.3.6.7.2, and the normal quantile 1.960 in the limit): the
+ * values the analysis's 95 % intervals rest on, past 30 degrees of
+ * freedom too (replacing them by 1.96 passed every test before). */
+static void t_quantile_matches_the_table(void)
+{
+    static const struct {
+        unsigned df;
+        double t;
+    } table[] = {{1, 12.706}, {2, 4.303}, {5, 2.571}, {10, 2.228}, {20, 2.086},
+                 {30, 2.042}, {31, 2.040}, {35, 2.030}, {40, 2.021}, {50, 2.009},
+                 {60, 2.000}, {80, 1.990}, {100, 1.984}, {120, 1.980}, {1000, 1.962},
+                 {100000, 1.960}};
+    for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
+        double got = sts_t975(table[i].df);
+        if (fabs(got - table[i].t) > 0.0011) {
+            sts_test_fail_u64(__FILE__, __LINE__, "t975(df) * 1000 off the table's", table[i].df,
+                              (uint64_t)(got * 1000 + 0.5));
+            return;
+        }
+    }
+    for (unsigned df = 2; df < 5000; df++) /* it only falls as df grows */
+        CHECK(sts_t975(df) <= sts_t975(df - 1));
+    CHECK(isinf(sts_t975(0)));
+}
+
 const struct sts_test_case test_analysis_cases[] = {
+    {"t_quantile_matches_the_table", t_quantile_matches_the_table},
     {"detectors_give_the_known_answers", detectors_give_the_known_answers},
     {"probe_answers_join_the_guidelines", probe_answers_join_the_guidelines},
     {"l1_finding_names_the_stream_that_lost", l1_finding_names_the_stream_that_lost},
