@@ -64,8 +64,12 @@ void cli_print_totals(FILE *f, const struct sts_summary_sink *ss)
 void cli_print_guidelines(FILE *f, const struct sts_analysis *an)
 {
     fprintf(f, "\nGuidelines for this device\n");
+    const struct sts_an_item *none = NULL; /* why there is none, when the analysis says */
+    for (size_t i = 0; i < an->n_findings && !an->n_guidelines; i++)
+        if (!strcmp(an->finding[i].kind, "no medium"))
+            none = &an->finding[i];
     if (!an->n_guidelines)
-        fprintf(f, "  (none: no guideline without evidence)\n");
+        fprintf(f, "  (none: %s)\n", none ? none->text : "no guideline without evidence");
     for (size_t i = 0; i < an->n_guidelines; i++)
         fprintf(f, "  %zu. %s\n", i + 1, an->guideline[i].text);
 }

@@ -188,13 +188,17 @@ void cli_replay(const cJSON *doc, const struct sts_sink *sink)
     const cJSON *run = cJSON_GetObjectItemCaseSensitive(doc, "run");
     const cJSON *target = cJSON_GetObjectItemCaseSensitive(run, "target");
     const cJSON *kind = cJSON_GetObjectItemCaseSensitive(run, "target_kind");
-    const cJSON *clock = cJSON_GetObjectItemCaseSensitive(
-        cJSON_GetObjectItemCaseSensitive(doc, "environment"), "clock");
-    struct sts_kv env[] = {STS_KV_S("clock", cJSON_IsString(clock) ? clock->valuestring : "")};
+    const cJSON *envj = cJSON_GetObjectItemCaseSensitive(doc, "environment");
+    const cJSON *clock = cJSON_GetObjectItemCaseSensitive(envj, "clock");
+    const cJSON *device = cJSON_GetObjectItemCaseSensitive(envj, "device");
+    /* what the analysis reads of the environment: the clock (virtual time
+     * is exact) and the device (a RAM disk has no medium to advise about) */
+    struct sts_kv env[] = {STS_KV_S("clock", cJSON_IsString(clock) ? clock->valuestring : ""),
+                           STS_KV_S("device", cJSON_IsString(device) ? device->valuestring : "")};
     struct sts_run_info ri = {.target = cJSON_IsString(target) ? target->valuestring : "",
                               .target_kind = cJSON_IsString(kind) ? kind->valuestring : "",
                               .env = env,
-                              .n_env = 1};
+                              .n_env = 2};
     if (sink->ops->run_begin)
         sink->ops->run_begin(sink->ctx, &ri);
     const cJSON *t;

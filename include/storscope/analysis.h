@@ -40,6 +40,9 @@ struct sts_an_input {
      * layer's files, not the medium, and say so; "" for none */
     char fs_layer[24];
     int exact;                               /* virtual time: figures repeat exactly */
+    int no_medium;                           /* null:, sim:ram: the figures are storscope's
+                                                and the host's own cost; no guideline is
+                                                about a device */
     struct sts_series seq_write, seq_read;   /* B0 (or B1 when B0 is absent) */
     struct sts_series fixed_write, fixed_read; /* B2 */
     struct sts_series rand_read;             /* M1 */

@@ -473,6 +473,14 @@ void sts_analyze(const struct sts_an_input *in, const struct sts_an_config *cfg,
     an_system(in, cfg, out);
     name_the_layer(in, out);
     an_probe(in, out);
+    if (in->no_medium && out->n_guidelines) {
+        /* a stall of null: is the host's scheduler, a knee of a RAM disk
+         * the engine's cost per call: advice about them is about no device */
+        out->n_guidelines = 0;
+        SAY(an_add(out->finding, &out->n_findings, "no medium", "target"),
+            "no guideline: ", in->target_kind, " has no medium, so its figures are storscope's "
+            "and the host's own cost");
+    }
 }
 
 void sts_an_s2_point(struct sts_an_input *in, int flat, double n, double v)
@@ -597,6 +605,10 @@ static int collect_run_begin(void *ctx, const struct sts_run_info *ri)
     }
     const struct sts_kv *clock = sts_kv_find(ri->env, ri->n_env, "clock");
     in->exact = clock && clock->type == STS_KV_STR && !strcmp(clock->v.s, "virtual");
+    const struct sts_kv *dev = sts_kv_find(ri->env, ri->n_env, "device");
+    in->no_medium = !strcmp(in->target_kind, "null") ||
+                    (!strcmp(in->target_kind, "sim") && dev && dev->type == STS_KV_STR &&
+                     !strcmp(dev->v.s, "ram"));
     return 0;
 }
 

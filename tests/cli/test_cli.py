@@ -712,6 +712,24 @@ class MoreRuns(Base):
         self.assertIn(", max %.2f ms" % (summ["max_latency_ns"] / 1e6), line)
         self.assertIn(", p99.99 ", line)
 
+    def test_no_guideline_about_a_target_without_a_medium(self):
+        # issue 41: null: advised a RAM buffer for "a 92 ms stall" (the host's
+        # scheduler); null: and sim:ram have no medium to advise about
+        for target, tests in (("null:", "fsync"), ("sim:ram", "B0,fsync")):
+            with self.subTest(target=target):
+                r = run("run", "-t", target, "--tests", tests, "--duration", "1s",
+                        "--scale", "quick", "-o", self.out)
+                self.assertEqual(r.returncode, 0, r.stderr)
+                self.assertNotIn("Size the RAM buffer", r.stdout)
+                self.assertIn("(none: no guideline: %s has no medium" % target.rstrip(":").split(":")[0],
+                              r.stdout)
+                rep = run("report", self.out)
+                self.assertNotIn("Size the RAM buffer", rep.stdout)
+        # a medium keeps its guidelines
+        r = run("run", "-t", "sim:emmc-stm32u5", "--tests", "fsync", "--duration", "1s",
+                "-o", self.out)
+        self.assertIn("Size the RAM buffer", r.stdout)
+
     def test_nb_on_sim_and_not_applicable_on_posix(self):
         r = run("run", "-q", "-t", "sim:sd-consumer,poll=3463ns", "--tests", "nb", "-o", self.out)
         self.assertEqual(r.returncode, 0, r.stderr)
