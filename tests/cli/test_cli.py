@@ -1062,6 +1062,31 @@ class Raw(Base):
         self.assertEqual(r.returncode, 2)
         self.assertIn("--allow-destructive", r.stderr)
 
+    def test_a_target_that_is_not_a_medium_is_said_to_be(self):
+        # issue 41.4: raw: on a loop device reported the host's page cache
+        # (1.92 GiB/s "uncached") without a word; an image measures its disk
+        img = self.make_image(16 << 20)
+        r = run("run", "-q", "-t", "raw:" + img, "--tests", "M1", "--size", "4M", "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("an image file", r.stderr)
+        self.assertTrue(any("image file" in w for w in self.load()["warnings"]))
+        if os.geteuid() != 0 or not shutil.which("losetup"):
+            self.skipTest("loop devices need root and losetup")
+        for dio, warned in (("off", True), ("on", False)):
+            lo = subprocess.run(["losetup", "-f", "--show", "--direct-io=" + dio, img],
+                                capture_output=True, text=True)
+            if lo.returncode:
+                self.skipTest("cannot set up a loop device here: " + lo.stderr.strip())
+            dev = lo.stdout.strip()
+            try:
+                r = run("run", "-q", "-t", "raw:" + dev, "--tests", "M1", "--size", "4M",
+                        "-o", self.out)
+            finally:
+                subprocess.run(["losetup", "-d", dev], capture_output=True)
+            with self.subTest(dio=dio):
+                self.assertEqual(r.returncode, 0, r.stderr)
+                self.assertEqual("without direct I/O" in r.stderr, warned, r.stderr)
+
     def test_image_written_with_allow_destructive(self):
         img = self.make_image()
         r = run("run", "-q", "-t", "raw:" + img + ",offset=1M,size=32M", "--tests", "M1,fsync",
