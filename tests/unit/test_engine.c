@@ -707,7 +707,28 @@ static void fsync_writes_each_block_once_per_pass(void)
     CHECK(no_files_left());
 }
 
+/* Suite "all" holds every registered test once, and every suite's ids are
+ * registered tests: a test added to the registry and not to the suite, or
+ * a suite's count written by hand, would leave it out without a word
+ * (issue 42). */
+static void suite_all_holds_every_test(void)
+{
+    const struct sts_suite_def *all = sts_suite_find("all");
+    CHECK(all != NULL);
+    CHECK_EQ(all->n, sts_n_tests);
+    for (size_t i = 0; i < sts_n_tests; i++) {
+        size_t found = 0;
+        for (size_t k = 0; k < all->n; k++)
+            found += strcmp(all->test_ids[k], sts_tests[i]->id) == 0;
+        CHECK_EQ(found, 1);
+    }
+    for (size_t s = 0; s < sts_n_suites; s++)
+        for (size_t k = 0; k < sts_suites[s].n; k++)
+            CHECK(sts_test_find(sts_suites[s].test_ids[k]) != NULL);
+}
+
 const struct sts_test_case test_engine_cases[] = {
+    {"suite_all_holds_every_test", suite_all_holds_every_test},
     {"fsync_writes_each_block_once_per_pass", fsync_writes_each_block_once_per_pass},
     {"rand_offsets_are_a_permutation", rand_offsets_are_a_permutation},
     {"rand_reads_each_block_once_per_pass", rand_reads_each_block_once_per_pass},
