@@ -43,6 +43,8 @@ struct probe_out {
     struct sts_probe_fake fake;
     struct sts_probe_au au;
     const char *skipped;            /* why the writing steps did not run */
+    const char *unmeasurable;       /* why read timing and open AUs are not looked for
+                                       (an image file, a loop device); NULL: they are */
     char guide[3][160];
     int n_guide;
 };
@@ -103,7 +105,9 @@ static void print_summary(FILE *f, const char *target, const struct probe_out *p
     fprintf(f, "  reported: capacity %s, program unit %s, erase unit %s%s\n", a, b, c,
             p->geo.flags & STS_BD_NEEDS_ERASE ? " (raw flash)" : "");
     probe_identity_print(f, &p->id);
-    if (p->geo_rc == STS_ENOTSUP) {
+    if (p->unmeasurable) {
+        fprintf(f, "  read timing: not measurable: %s\n", p->unmeasurable);
+    } else if (p->geo_rc == STS_ENOTSUP) {
         fprintf(f, "  read timing: not applicable (raw flash states its geometry)\n");
     } else if (p->geo_rc) {
         fprintf(f, "  read timing: failed: %s\n", sts_strerror(p->geo_rc));
@@ -135,7 +139,9 @@ static void print_summary(FILE *f, const char *target, const struct probe_out *p
                         p->fake.kind == STS_FAKE_ALIAS ? "writes wrap round onto the card's start"
                                                        : "writes are lost");
         }
-        if (p->au_rc == STS_ENOTSUP) {
+        if (p->unmeasurable) {
+            fprintf(f, "  open allocation units: not measurable: %s\n", p->unmeasurable);
+        } else if (p->au_rc == STS_ENOTSUP) {
             fprintf(f, "  open allocation units: not applicable (raw flash has no controller)\n");
         } else if (p->au_rc == STS_EINVAL) {
             fprintf(f, "  open allocation units: not measured: too small to space %u streams "
@@ -183,9 +189,12 @@ static void json_probe(struct sts_jw *w, const struct probe_out *p)
     sts_jw_end(w);
     probe_identity_json(w, &p->id);
     sts_jw_object(w, "read_timing");
-    sts_jw_str(w, "status", p->geo_rc == STS_ENOTSUP ? "not_applicable"
-                            : p->geo_rc              ? sts_strerror(p->geo_rc)
-                                                     : "ok");
+    sts_jw_str(w, "status", p->unmeasurable           ? "not_measurable"
+                            : p->geo_rc == STS_ENOTSUP ? "not_applicable"
+                            : p->geo_rc                ? sts_strerror(p->geo_rc)
+                                                       : "ok");
+    if (p->unmeasurable)
+        sts_jw_str(w, "why", p->unmeasurable);
     sts_jw_bool(w, "visible", p->timing.visible);
     sts_jw_u64(w, "page_bytes", p->timing.page_bytes);
     sts_jw_u64(w, "unit_bytes", p->timing.unit_bytes);
@@ -214,10 +223,13 @@ static void json_probe(struct sts_jw *w, const struct probe_out *p)
         sts_jw_u64(w, "device_ns", p->fake.device_ns);
         sts_jw_end(w);
         sts_jw_object(w, "open_aus");
-        sts_jw_str(w, "status", p->au_rc == STS_ENOTSUP  ? "not_applicable"
+        sts_jw_str(w, "status", p->unmeasurable           ? "not_measurable"
+                                : p->au_rc == STS_ENOTSUP  ? "not_applicable"
                                 : p->au_rc == STS_EINVAL ? "too_small"
                                 : p->au_rc               ? sts_strerror(p->au_rc)
                                                          : "ok");
+        if (p->unmeasurable)
+            sts_jw_str(w, "why", p->unmeasurable);
         sts_jw_bool(w, "limited", p->au.limited);
         sts_jw_u64(w, "open_aus", p->au.open_aus);
         sts_jw_u64(w, "streams_tried", p->au.streams_tried);
@@ -419,7 +431,13 @@ int cmd_probe(int argc, char **argv)
     struct sts_probe_env ro = {*t.bd, t.clock, buf, 2 * STS_PROBE_MAX_BLOCK, NULL, o.seed, 0,
                                &stop_signal};
     int writing = o.allow_destructive && !(t.flags & STS_T_READ_ONLY);
-    if (!writing) /* (when writing, after the capacity check: only real space is timed) */
+    /* an image's read timing is its filesystem's extents and the page
+     * cache: 32 KiB "allocation units" came out of a plain file, 2 to 20
+     * open units out of a loop device (issue 41.3) */
+    if (t.flags & STS_T_HOST_BACKED)
+        p.unmeasurable = "an image file or a loop device has no allocation units: its "
+                         "timings are the host's filesystem and page cache";
+    if (!writing && !p.unmeasurable) /* (when writing, after the capacity check) */
         p.geo_rc = buf ? sts_probe_geometry(&ro, &p.timing) : STS_ENOMEM;
     struct sts_probe_undo undo = {NULL, 0, 0};
     if (!writing) {
@@ -440,8 +458,10 @@ int cmd_probe(int argc, char **argv)
         p.fake_rc = buf ? sts_probe_fake(&env, &p.fake) : STS_ENOMEM;
         if (!p.fake_rc)
             env.usable_bytes = p.fake.usable_bytes;
-        p.geo_rc = buf ? sts_probe_geometry(&env, &p.timing) : STS_ENOMEM;
-        p.au_rc = buf ? sts_probe_open_aus(&env, &p.au) : STS_ENOMEM;
+        if (!p.unmeasurable) {
+            p.geo_rc = buf ? sts_probe_geometry(&env, &p.timing) : STS_ENOMEM;
+            p.au_rc = buf ? sts_probe_open_aus(&env, &p.au) : STS_ENOMEM;
+        }
         if (o.preserve)
             p.undo_rc = sts_probe_undo(&env);
     }

@@ -48,6 +48,9 @@ enum sts_target_flags {
     STS_T_READ_ONLY = 0x10,   /* writes are refused: tests read what is on the medium */
     STS_T_NO_FS_METADATA = 0x20, /* files are bare extents (extentfs): no directory to measure */
     STS_T_APPEND_ONLY = 0x40, /* files only grow (sensorlog): no rewriting in place */
+    STS_T_HOST_BACKED = 0x80, /* an image file or a loop device: its timings are the host's
+                                 filesystem and cache, which have no allocation units or
+                                 erase blocks to find (the probe does not look for them) */
 };
 
 #define STS_TARGET_MAX_ENV 32

@@ -354,6 +354,7 @@ static void warn_not_a_medium(struct sts_target *t, const struct raw_target *r,
                               const struct stat *st)
 {
     if (!r->is_blockdev) {
+        t->flags |= STS_T_HOST_BACKED;
         sts_target_warn(t, r->direct
                                ? "an image file: results measure the disk and filesystem that "
                                  "hold it, not a card or a flash chip"
@@ -367,6 +368,7 @@ static void warn_not_a_medium(struct sts_target *t, const struct raw_target *r,
     FILE *f = fopen(p, "r"); /* only loop devices have it */
     if (!f)
         return;
+    t->flags |= STS_T_HOST_BACKED; /* direct I/O or not, a file's disk is behind it */
     if (fread(&dio, 1, 1, f) == 1 && dio == '0')
         sts_target_warn(t, "a loop device without direct I/O (losetup --direct-io=on): reads "
                            "are served by the host's page cache, so 'uncached' figures are "

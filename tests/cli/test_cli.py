@@ -1164,6 +1164,24 @@ class Probe(Base):
         self.assertFalse(doc["probe"]["destructive"])
         self.assertEqual(doc["probe"]["reported"]["capacity_bytes"], 64 << 20)
 
+    def test_no_allocation_units_are_found_in_an_image(self):
+        # issue 41.3: a plain 8 MiB image gave "erase unit 32 KiB" and the
+        # guideline to align to it in 2 of 3 tries (its filesystem's
+        # extents); an image has no allocation units: said, not guessed
+        img = self.image()
+        for args in ((), ("--allow-destructive",)):
+            with self.subTest(args=args):
+                r = run("probe", "raw:" + img, *args, "-o", self.out)
+                self.assertEqual(r.returncode, 0, r.stderr + r.stdout)
+                self.assertIn("read timing: not measurable: an image file", r.stdout)
+                self.assertNotIn("Align partitions", r.stdout)
+                pr = self.load()["probe"]
+                self.assertEqual(pr["read_timing"]["status"], "not_measurable")
+                self.assertFalse(pr["read_timing"]["visible"])
+                if args:  # the capacity check still runs: a file can be checked
+                    self.assertEqual(pr["open_aus"]["status"], "not_measurable")
+                    self.assertEqual(pr["capacity"]["kind"], "genuine")
+
     def test_preserve_puts_every_byte_back_and_a_real_image_is_genuine(self):
         img = self.image()
         before = Raw.digest(img)
