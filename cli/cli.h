@@ -65,6 +65,19 @@ int cli_out_flush(void *out);
  * is no more than a tenth of it. */
 uint64_t cli_space_reserve(uint64_t total_bytes);
 
+/* probe --preserve's memory for the blocks it overwrites (cli/probe_undo.c):
+ * what a destructive probe of a device of `capacity` bytes may write, in
+ * RAM up to 256 MiB, else in an unnamed temporary file mapped in. */
+struct cli_undo_mem {
+    uint8_t *mem;
+    uint64_t bytes;
+    int mapped;
+};
+uint64_t cli_undo_need(uint64_t capacity);
+/* 0, or -1 with err naming why (memory, or a filesystem without room). */
+int cli_undo_alloc(struct cli_undo_mem *m, uint64_t capacity, char *err, size_t n);
+void cli_undo_free(struct cli_undo_mem *m);
+
 /* Prints "storscope: <msg>" to stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

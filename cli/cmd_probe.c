@@ -24,7 +24,6 @@
 #include <string.h>
 #include <time.h>
 
-#define UNDO_BYTES (256u << 20) /* what --preserve may keep in memory */
 #define MIN_BYTES (1u << 20)     /* smaller is no card */
 
 struct probe_opts {
@@ -440,18 +439,30 @@ int cmd_probe(int argc, char **argv)
     if (!writing && !p.unmeasurable) /* (when writing, after the capacity check) */
         p.geo_rc = buf ? sts_probe_geometry(&ro, &p.timing) : STS_ENOMEM;
     struct sts_probe_undo undo = {NULL, 0, 0};
+    struct cli_undo_mem undo_mem = {NULL, 0, 0};
     if (!writing) {
         p.skipped = "the capacity check and open allocation units write to the medium: "
                     "run with --allow-destructive (and --preserve to put every block back)";
     } else {
-        if (o.preserve && !(undo.mem = malloc(UNDO_BYTES))) {
-            cli_error("--preserve: cannot have %u MiB for the blocks to put back", UNDO_BYTES >> 20);
+        char why[256];
+        if (o.preserve && cli_undo_alloc(&undo_mem, p.geo.capacity, why, sizeof(why))) {
+            cli_error("--preserve: %s", why);
             free(buf);
             cli_out_close(&out, 0);
             cli_find_kind(t.kind)->close(&t);
             return EXIT_RUN_FAILED;
         }
-        undo.cap = o.preserve ? UNDO_BYTES : 0;
+        undo.mem = undo_mem.mem;
+        undo.cap = o.preserve ? (size_t)undo_mem.bytes : 0;
+        /* what it costs, said before it is spent: the capacity check's
+         * samples (1/256 of the capacity), the read timing's 1 MiB and, where
+         * no open-AU limit turns up, up to ~100 MiB of streams */
+        char cost[32], kept[32];
+        sts_fmt_bytes(cost, sizeof(cost), cli_undo_need(p.geo.capacity));
+        sts_fmt_bytes(kept, sizeof(kept), undo_mem.bytes);
+        fprintf(stderr, "storscope: the destructive steps write up to %s to %s%s%s%s\n", cost,
+                o.target, o.preserve ? " (kept to put back: " : "", o.preserve ? kept : "",
+                o.preserve ? (undo_mem.mapped ? ", in a temporary file)" : ", in memory)") : "");
         struct sts_probe_env env = {*t.bd, t.clock, buf, 2 * STS_PROBE_MAX_BLOCK,
                                     o.preserve ? &undo : NULL, o.seed, 0, &stop_signal};
         p.wrote = 1;
@@ -484,7 +495,7 @@ int cmd_probe(int argc, char **argv)
     if (o.output && (write_json(&out, &o, &t, &p, elapsed, status) | cli_out_close(&out, 1)))
         failed = 1;
     free(buf);
-    free(undo.mem);
+    cli_undo_free(&undo_mem);
     cli_find_kind(t.kind)->close(&t);
     return interrupted ? EXIT_INTERRUPTED : failed || counterfeit ? EXIT_RUN_FAILED : EXIT_OK;
 }

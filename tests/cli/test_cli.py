@@ -1164,6 +1164,32 @@ class Probe(Base):
         self.assertFalse(doc["probe"]["destructive"])
         self.assertEqual(doc["probe"]["reported"]["capacity_bytes"], 64 << 20)
 
+    def test_preserve_on_a_large_card(self):
+        # issue 41.3.8: --preserve failed on any card of 64 GiB or more
+        # ("buffer too small": 256 MiB of memory for the blocks to put back);
+        # beyond that they go to a temporary file, said before the writing
+        target = "sim:sd-consumer,capacity=64G"
+        r = run("probe", target, "--allow-destructive", "--preserve", "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr + r.stdout)
+        self.assertIn("destructive steps write up to", r.stderr)
+        self.assertIn("in a temporary file", r.stderr)
+        self.assertIn("restored (--preserve)", r.stdout)
+        pr = self.load()["probe"]
+        self.assertEqual(pr["capacity"]["status"], "ok")
+        self.assertEqual(pr["capacity"]["kind"], "genuine")
+        self.assertTrue(pr["restored"])
+        # a filesystem without room for it is refused before anything is written
+        small = self.loop_mount("small", 16 << 20)
+        try:
+            env = dict(os.environ, TMPDIR=small)
+            r = run("probe", target, "--allow-destructive", "--preserve", env=env)
+            self.assertEqual(r.returncode, 1, r.stderr)
+            self.assertIn("set TMPDIR to a filesystem with room", r.stderr)
+            self.assertNotIn("probe of", r.stdout)
+            self.assertEqual(os.listdir(small), ["lost+found"])
+        finally:
+            subprocess.run(["umount", small], capture_output=True)
+
     def test_no_allocation_units_are_found_in_an_image(self):
         # issue 41.3: a plain 8 MiB image gave "erase unit 32 KiB" and the
         # guideline to align to it in 2 of 3 tries (its filesystem's
