@@ -744,6 +744,10 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
     sts_target_env(t, STS_KV_U("sim_fill_percent", fill));
     if (prefill)
         sts_target_env(t, STS_KV_S("sim_prefill", st->prefill));
+    /* a noisy model's virtual time does not repeat: its figures need their
+     * spread like a real device's (the analysis reads this) */
+    sts_target_env(t, STS_KV_B("sim_noisy", noise.cv_permille || noise.stall_rate_millihz ||
+                                                noise.bimodal_permille));
     sts_target_env(t, STS_KV_B("sim_keeps_data", keep));
     sts_target_env(t, STS_KV_S("filesystem", use_sl    ? "sensorlog"
                                              : use_lfs ? "littlefs"

@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""Do storscope's guidelines hold under noise? (issue 41)
+
+For each profile and each kind of noise the simulator can make (noise=,
+stalls=, bimodal=), runs the same tests over N seeds and compares each
+seed's guideline set with the noiseless one. A guideline is its claim
+without its figures: "Write in chunks of at least 512 B, aligned to 512 B",
+"Avoid writes of 128 KiB". Prints, per profile and noise, in how many seeds
+the set equals the noiseless one, and how many seeds printed a guideline
+the noiseless run does not (a verdict the noise made up).
+
+    python3 bench/verdicts_noise.py build/release/storscope [--seeds 20]
+        [--profiles emmc-stm32u5,sd-consumer] [--tests B0,B2,M1]
+
+The goal (issue 41): the set equals the noiseless one, or the differing
+guideline is printed as unresolved, in at least 19 of 20 seeds.
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+NOISES = ["noise=0.1", "noise=0.3", "stalls=2:20ms", "bimodal=0.05:10"]
+
+
+def guideline_set(binary, target, tests, seed, out):
+    r = subprocess.run([binary, "run", "-q", "-t", target, "--tests", tests, "--seed", str(seed),
+                        "-o", out], capture_output=True, text=True)
+    if r.returncode:
+        raise SystemExit(f"{target} seed {seed}: {r.stderr.strip()}")
+    rep = subprocess.run([binary, "report", out], capture_output=True, text=True).stdout
+    text = rep.split("Guidelines for this device", 1)[-1]
+    claims = set()
+    for line in text.splitlines():
+        m = re.match(r"\s+\d+\. (.*)", line)
+        if m:  # the claim, not its figures (what follows the first colon)
+            claims.add(m.group(1).split(":")[0].strip())
+    return frozenset(claims)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("binary")
+    ap.add_argument("--seeds", type=int, default=20)
+    ap.add_argument("--profiles", default="emmc-stm32u5,sd-consumer,nor-spi")
+    ap.add_argument("--tests", default="B0,B2,M1")
+    a = ap.parse_args()
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "r.json")
+        print(f"tests {a.tests}, {a.seeds} seeds; same: the noiseless guideline set; "
+              "made up: a guideline the noiseless run does not print")
+        worst = a.seeds
+        for prof in a.profiles.split(","):
+            quiet = guideline_set(a.binary, "sim:" + prof, a.tests, 1, out)
+            print(f"\n{prof}: noiseless: " + ("; ".join(sorted(quiet)) or "(none)"))
+            for noise in NOISES:
+                same = made_up = 0
+                for seed in range(1, a.seeds + 1):
+                    got = guideline_set(a.binary, f"sim:{prof},{noise}", a.tests, seed, out)
+                    same += got == quiet
+                    made_up += bool(got - quiet)
+                worst = min(worst, same)
+                print(f"  {noise:16} same in {same:2}/{a.seeds}, made up in {made_up:2}/{a.seeds}")
+        print(f"\nworst: the noiseless set in {worst}/{a.seeds} seeds")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
