@@ -281,6 +281,15 @@ static int dump(const char *path, const char *stream, int csv)
                         "records are not shown\n", (unsigned long long)it.torn,
                 it.torn == 1 ? "chunk" : "chunks");
     int status = EXIT_OK;
+    if (it.lost_segments) {
+        fprintf(stderr, "storscope: %llu %s of the log could not be read (%s and its catalog "
+                        "copy damaged): %llu records lost, the records after %s shown\n",
+                (unsigned long long)it.lost_segments,
+                it.lost_segments == 1 ? "segment" : "segments",
+                it.lost_segments == 1 ? "its header" : "each one's header",
+                (unsigned long long)it.lost_records, it.lost_segments == 1 ? "it" : "them");
+        status = EXIT_RUN_FAILED;
+    }
     if (it.skipped) {
         fprintf(stderr, "storscope: %llu %s inside the log could not be read (damaged): "
                         "their records are not shown\n", (unsigned long long)it.skipped,

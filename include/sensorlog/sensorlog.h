@@ -274,6 +274,10 @@ struct sl_stats {
      * redundant copy. Non-zero means the medium corrupted something. */
     uint64_t corrupt_chunks;
     uint64_t repaired;
+    /* Segments between the oldest and the newest whose header and its
+     * stand-in (catalog page 0) both did not check at mount: their records
+     * are lost; readers step over them (sl_iter.lost_segments). */
+    uint64_t lost_segments;
 };
 
 /* One record as read back. */
@@ -326,6 +330,9 @@ struct sl_iter {
                                their CRC failed (damage: their records are lost) */
     uint64_t torn;          /* last chunks of a segment that were written but do not
                                check: torn by a power cut (never synced), or damaged */
+    uint64_t lost_segments; /* segments passed over whose header and stand-in were lost
+                               (their records with them: lost_records of them) */
+    uint64_t lost_records;
     uint8_t *buf;           /* chunks are read here: cfg.read_buf, or the iterator's own */
     uint64_t seg_end_gseq;  /* after the last chunk read in this segment; 0 none yet */
     int end_counted;        /* this segment's end was counted in torn already */
@@ -425,13 +432,13 @@ struct sl_layout {
 int sl_layout(const struct sl_config *cfg, struct sl_layout *out);
 
 /* All the RAM a log takes with cfg (0 when sl_layout refuses it), in bytes:
- *     sizeof(struct sl_log)                          the state (656 B on Cortex-M33:
+ *     sizeof(struct sl_log)                          the state (664 B on Cortex-M33:
  *                                                    docs/footprint.md measures it)
  *   + 2 x chunk_bytes                                chunk_buf and read_buf
  *   + segments x sizeof(struct sl_seg_info)          segs (32 B each)
  *   + max_streams x sizeof(struct sl_stream_info)    streams (32 B each)
  *   + buffer_bytes                                   the ring: 12 B + data a record
- * plus sizeof(struct sl_iter) (176 B) for each iterator a reader keeps, and
+ * plus sizeof(struct sl_iter) (192 B) for each iterator a reader keeps, and
  * chunk_bytes more for each that has a buffer of its own. The ring is what
  * decides: it must hold the longest device stall times the appending rate
  * with 12 B a record. The study's three streams (imu 1 kHz x 12 B, ppg

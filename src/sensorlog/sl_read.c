@@ -633,9 +633,16 @@ static int iter_next(struct sl_iter *it, struct sl_record *rec)
                  * the next segment's first: chunks at the end of this one that
                  * no longer look written (a damaged header), or a torn tail
                  * that mount numbered past. Either way, records passed over */
-                if (!it->end_counted && it->seg_end_gseq &&
-                    log->segs[n].first_gseq > it->seg_end_gseq)
+                if (log->segs[n].seq > it->seg_seq + 1) { /* a whole segment lost */
+                    it->lost_segments += log->segs[n].seq - it->seg_seq - 1;
+                    it->lost_records += it->seg_end_gseq && log->segs[n].first_gseq >
+                                                                it->seg_end_gseq
+                                            ? log->segs[n].first_gseq - it->seg_end_gseq
+                                            : 0;
+                } else if (!it->end_counted && it->seg_end_gseq &&
+                           log->segs[n].first_gseq > it->seg_end_gseq) {
                     it->torn++;
+                }
                 it->end_counted = 0;
                 it->seg_end_gseq = 0;
                 it->seg = n;

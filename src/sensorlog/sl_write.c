@@ -757,9 +757,15 @@ void sl_stats(const struct sl_log *log, struct sl_stats *out)
     uint32_t per_seg = log->chunks_per_seg - log->hdr_chunks;
     out->capacity_bytes = (uint64_t)log->n_segs * per_seg * log->chunk;
     uint64_t free_chunks = 0;
+    uint32_t live = 0, lo = UINT32_MAX, hi = 0;
     out->erase_min = UINT32_MAX;
     for (uint32_t i = 0; i < log->n_segs; i++) {
         const struct sl_seg_info *s = &log->segs[i];
+        if (s->seq) { /* live segments number a run: what is missing in it was lost */
+            live++;
+            lo = s->seq < lo ? s->seq : lo;
+            hi = s->seq > hi ? s->seq : hi;
+        }
         if (!s->seq)
             free_chunks += per_seg;
         out->erase_min = s->erase_count < out->erase_min ? s->erase_count : out->erase_min;
@@ -768,6 +774,7 @@ void sl_stats(const struct sl_log *log, struct sl_stats *out)
     if (log->cur_seg != SL_NO_SEG && log->next_chunk < log->chunks_per_seg)
         free_chunks += log->chunks_per_seg - log->next_chunk;
     out->free_bytes = free_chunks * log->chunk;
+    out->lost_segments = live ? hi - lo + 1 - live : 0;
     out->write_amplification =
         out->appended_bytes ? (double)out->programmed_bytes / (double)out->appended_bytes : 0.0;
     sl_io_unlock(log);

@@ -1480,6 +1480,30 @@ class Log(Base):
         self.assertLess(len(got), len(rows))
         self.assertEqual(got, rows[:len(got)])
 
+    def test_dump_steps_over_a_lost_segment_and_says_so(self):
+        # issue 40.3/40.4: a segment whose header and its stand-in (catalog
+        # page 0) are both damaged hid every record after it; now they are
+        # shown and the loss is named as a segment's, with its records
+        img, data, rows = self.demo_image("60")
+        heads = self.headers(data)
+        self.assertGreaterEqual(len(heads), 3)
+        chunk = int.from_bytes(data[heads[0] + 32:heads[0] + 36], "little")
+        seqs = sorted((int.from_bytes(data[h + 8:h + 12], "little"), h) for h in heads)
+        victim, after = seqs[1][1], seqs[2][1]  # neither the oldest nor the newest
+        lost = (int.from_bytes(data[after + 16:after + 24], "little") -
+                int.from_bytes(data[victim + 16:victim + 24], "little"))
+        data[victim + 9] ^= 0x10          # the header's sequence number
+        data[victim + chunk + 9] ^= 0x10  # catalog page 0's, which stands in for it
+        with open(img, "wb") as f:
+            f.write(data)
+        r = run("log", "dump", img, "--csv")
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn("1 segment of the log could not be read", r.stderr)
+        self.assertIn("%d records lost" % lost, r.stderr)
+        got = list(csv.DictReader(r.stdout.splitlines()))
+        self.assertEqual(len(got), len(rows) - lost)
+        self.assertEqual(got[-1], rows[-1])  # the records after the gap are all there
+
     def test_dump_reports_damage_and_loses_only_its_part(self):
         img, data, rows = self.demo_image()
         chunk = int.from_bytes(data[32:36], "little")

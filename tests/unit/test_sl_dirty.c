@@ -264,7 +264,12 @@ static void a_lost_segment_hides_no_later_records(void)
     while (sl_iter_next(&it, &r) == SL_OK)
         n++;
     CHECK_EQ(n, 5000 - in_it);
-    CHECK(it.torn + it.skipped > 0); /* the gap is counted */
+    CHECK_EQ(it.lost_segments, 1); /* the gap is counted, as what it is */
+    CHECK_EQ(it.lost_records, in_it);
+    CHECK_EQ(it.torn + it.skipped, 0);
+    struct sl_stats st;
+    sl_stats(&lg, &st);
+    CHECK_EQ(st.lost_segments, 1);
     CHECK_EQ(read_all(id), 5000 - in_it);
 }
 
