@@ -67,6 +67,7 @@ chroot "$top/user" sh -c "export DEBIAN_FRONTEND=noninteractive; apt-get update 
 chroot "$top/user" su builder -c "cd /src && ./scripts/run.sh" >"$top/user2.out" 2>&1 ||
     { tail -n 30 "$top/user2.out" >&2; exit 1; }
 grep -q "Guidelines for this device" "$top/user2.out"
+grep -q "storscope is /src/build/run/storscope (not on PATH" "$top/user2.out" # said where
 test -s "$top/user/src/results.json"
 echo "   the main job ran: $(wc -l <"$top/user2.out") lines, results.json written"
 

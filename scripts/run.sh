@@ -15,4 +15,13 @@ target=sim:emmc-stm32u5+sensorlog
 for a in "$@"; do
     case $a in -t | --target | --target=* | -t?*) target= ;; esac
 done
-exec build/run/storscope run -o results.json ${target:+-t "$target"} "$@"
+rc=0
+build/run/storscope run -o results.json ${target:+-t "$target"} "$@" || rc=$?
+# the README's other commands say `storscope`: where it is, since run.sh
+# does not install it
+if ! command -v storscope >/dev/null 2>&1; then
+    echo "storscope is $(pwd)/build/run/storscope (not on PATH; to put it there:" \
+         "cmake --build --preset run && cmake --install build/run --prefix ~/.local," \
+         "with ~/.local/bin on PATH)" >&2
+fi
+exit $rc
