@@ -92,6 +92,19 @@ int sts_slfs_init(struct sts_slfs *fs, const struct sts_slfs_config *cfg, struct
 int sts_slfs_check_after_cut(struct sts_slfs *fs, uint32_t *files, uint64_t *bytes, char *why,
                              size_t why_len);
 
+/* Host: sensorlog stacked on bd from `base` on, with the memory and the
+ * defaults a logger would give it and the options of spec's +sensorlog
+ * (chunk=, segment=, buffer=, erase_unit=): what sim: and raw: targets
+ * open for +sensorlog (src/device/slfs_stack.c). Formats the region. On
+ * failure err names the problem and nothing is left allocated. */
+struct sts_slfs_stack;
+struct sts_target_spec;
+int sts_slfs_stack_open(struct sts_slfs_stack **stack, struct sts_bd bd,
+                        const struct sts_target_spec *spec, uint64_t base, struct sts_fs *out,
+                        char *err, size_t errlen);
+struct sts_slfs *sts_slfs_stack_fs(struct sts_slfs_stack *stack);
+void sts_slfs_stack_close(struct sts_slfs_stack *stack);
+
 #ifdef __cplusplus
 }
 #endif

@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include "storscope/error.h"
 #include "storscope/extentfs.h"
+#include "storscope/sensorlog_fs.h"
 #include "storscope/port.h"
 #include "storscope/posix.h"
 #include "storscope/units.h"
@@ -40,6 +41,7 @@ struct raw_target {
     struct sts_bd bd;
     struct sts_extentfs efs;
     struct sts_extentfs_file files[RAW_FILES];
+    struct sts_slfs_stack *slfs; /* +sensorlog, instead of extentfs */
     char path[PATH_MAX];
     char text[4][96];
 };
@@ -140,10 +142,16 @@ static int raw_erase(void *ctx, uint64_t addr, uint64_t len)
         return STS_EACCES;
     if (r->is_blockdev) {
         uint64_t range[2] = {addr, len};
-        return ioctl(r->fd, BLKDISCARD, range) ? sts_posix_err(errno) : STS_OK;
+        /* a device that cannot discard keeps the old bytes, which nothing on
+         * managed media needs erased: a trim is advice */
+        if (ioctl(r->fd, BLKDISCARD, range) && errno != EOPNOTSUPP && errno != ENOTTY)
+            return sts_posix_err(errno);
+        return STS_OK;
     }
-    return fallocate(r->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)addr, (off_t)len)
-               ? sts_posix_err(errno) : STS_OK;
+    if (fallocate(r->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)addr, (off_t)len) &&
+        errno != EOPNOTSUPP) /* a filesystem that cannot punch keeps the bytes: no harm */
+        return sts_posix_err(errno);
+    return STS_OK;
 }
 
 static int raw_flush(void *ctx)
@@ -338,6 +346,7 @@ static size_t raw_counters(struct sts_target *t, struct sts_kv *out, size_t max)
 
 static int fail(struct raw_target *r, int rc)
 {
+    sts_slfs_stack_close(r->slfs);
     if (r->fd >= 0)
         close(r->fd);
     free(r->bounce);
@@ -380,9 +389,16 @@ static int raw_open(struct sts_target *t, const struct sts_target_spec *spec, ch
                     size_t errlen)
 {
     uint64_t offset = 0, size = 0;
-    if (spec->fs[0]) {
-        snprintf(err, errlen, "raw: filesystem '+%s' is not available in this build", spec->fs);
+    int use_sl = !strcmp(spec->fs, "sensorlog");
+    if (spec->fs[0] && !use_sl) {
+        snprintf(err, errlen, "raw: filesystem '+%s' is not available on raw: (+sensorlog is; "
+                              "littlefs, FatFs and FileX stack on sim: where built)", spec->fs);
         return STS_ENOTSUP;
+    }
+    if (use_sl && !t->allow_destructive) {
+        snprintf(err, errlen, "raw:%s+sensorlog formats the device's region as a log: it "
+                              "needs --allow-destructive", spec->arg);
+        return STS_EACCES;
     }
     for (uint32_t i = 0; i < spec->n_opts; i++) {
         const char *k = spec->opts[i].key, *v = spec->opts[i].value;
@@ -458,6 +474,11 @@ static int raw_open(struct sts_target *t, const struct sts_target_spec *spec, ch
                  spec->arg, (unsigned long long)r->capacity, r->sector);
         return fail(r, STS_EINVAL);
     }
+    if (use_sl && size) { /* (the log takes the device from offset= to its end) */
+        snprintf(err, errlen, "raw:%s+sensorlog: size= bounds bare extents; the log takes "
+                              "the device from offset= to its end", spec->arg);
+        return fail(r, STS_EINVAL);
+    }
     if (posix_memalign((void **)&r->bounce, 4096, BOUNCE_BYTES)) {
         r->bounce = NULL;
         return fail(r, STS_ENOMEM);
@@ -466,15 +487,21 @@ static int raw_open(struct sts_target *t, const struct sts_target_spec *spec, ch
     r->bd.ctx = r;
     struct sts_extentfs_config cfg = {.bd = r->bd, .files = r->files, .n_files = RAW_FILES,
                                       .base = offset, .existing_data = !r->writable};
-    int rc = sts_extentfs_init(&r->efs, &cfg, &t->fs);
-    if (rc)
+    err[0] = '\0';
+    int rc = use_sl ? sts_slfs_stack_open(&r->slfs, r->bd, spec, offset, &t->fs, err, errlen)
+                    : sts_extentfs_init(&r->efs, &cfg, &t->fs);
+    if (rc) {
+        if (!err[0])
+            snprintf(err, errlen, "raw: %s: %s", spec->arg, sts_strerror(rc));
         return fail(r, rc);
+    }
     if (size)
         r->efs.capacity = offset + size;
     t->kind = "raw";
     t->bd = &r->bd;
     t->clock = *sts_port_clock();
-    t->flags = (r->writable ? STS_T_KEEPS_DATA : STS_T_READ_ONLY) | STS_T_NO_FS_METADATA;
+    t->flags = (r->writable ? STS_T_KEEPS_DATA : STS_T_READ_ONLY) |
+               (use_sl ? STS_T_APPEND_ONLY : STS_T_NO_FS_METADATA);
     t->io_align = 0;
     t->impl = r;
     t->counters = raw_counters;
@@ -487,7 +514,14 @@ static int raw_open(struct sts_target *t, const struct sts_target_spec *spec, ch
     sts_target_env(t, STS_KV_S("raw_access", r->writable ? "read-write (--allow-destructive)"
                                                          : "read-only"));
     sts_target_env(t, STS_KV_B("raw_direct_io", r->direct));
-    sts_target_env(t, STS_KV_S("filesystem", "extentfs"));
+    sts_target_env(t, STS_KV_S("filesystem", use_sl ? "sensorlog" : "extentfs"));
+    if (use_sl) {
+        const struct sl_log *lg = &sts_slfs_stack_fs(r->slfs)->log;
+        sts_target_env(t, STS_KV_U("sensorlog_chunk_bytes", lg->chunk));
+        sts_target_env(t, STS_KV_U("sensorlog_segment_bytes", lg->seg_bytes));
+        sts_target_env(t, STS_KV_U("sensorlog_segments", lg->n_segs));
+        sts_target_env(t, STS_KV_U("sensorlog_buffer_bytes", lg->cfg.buffer_bytes));
+    }
     warn_not_a_medium(t, r, &st);
     return STS_OK;
 }

@@ -1087,6 +1087,36 @@ class Raw(Base):
                 self.assertEqual(r.returncode, 0, r.stderr)
                 self.assertEqual("without direct I/O" in r.stderr, warned, r.stderr)
 
+    def test_sensorlog_stacks_on_a_raw_image(self):
+        # issue 45: "raw:card.img+sensorlog" was refused ("filesystem
+        # '+sensorlog' is not available in this build"); a store stacks on
+        # any block device, and formatting needs --allow-destructive
+        img = self.make_image()
+        before = self.digest(img)
+        r = run("run", "-t", "raw:" + img + "+sensorlog", "--tests", "B0", "-o", self.out)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("needs --allow-destructive", r.stderr)
+        self.assertEqual(self.digest(img), before)
+        self.assertFalse(os.path.exists(self.out))
+        with open(img, "rb") as f:
+            head = f.read(1 << 20)  # before offset=: never written
+        r = run("run", "-q", "-t", "raw:" + img + ",offset=1M+sensorlog,segment=512K", "--tests",
+                "B0,M1", "--verify", "--allow-destructive", "--scale", "quick", "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        doc = self.load()
+        self.assertEqual(doc["environment"]["filesystem"], "sensorlog")
+        self.assertEqual(doc["environment"]["sensorlog_segment_bytes"], 512 << 10)
+        self.assertTrue(all(t["status"] == "ok" for t in doc["tests"]), doc["tests"])
+        with open(img, "rb") as f:
+            self.assertEqual(f.read(1 << 20), head)
+        r = run("log", "dump", img)  # the log is sensorlog's format: its own tools read it
+        self.assertIn("segments of 512 KiB", r.stderr + r.stdout)
+        for fs, why in (("littlefs", "not available on raw:"),):
+            r = run("run", "-t", "raw:%s+%s" % (img, fs), "--tests", "B0", "--allow-destructive",
+                    "-o", self.out + "2")
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertIn(why, r.stderr)
+
     def test_image_written_with_allow_destructive(self):
         img = self.make_image()
         r = run("run", "-q", "-t", "raw:" + img + ",offset=1M,size=32M", "--tests", "M1,fsync",

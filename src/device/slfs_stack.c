@@ -1,0 +1,182 @@
+/* sensorlog stacked on any block device, as a storscope filesystem (its
+ * files are streams): the memory a firmware would give it statically, the
+ * defaults a logger would pick for the medium, and +sensorlog's options
+ * (chunk=, segment=, buffer=, erase_unit=). The one place a target kind
+ * opens `+sensorlog`: sim: and raw: both do it here. */
+#include "storscope/error.h"
+#include "storscope/sensorlog_fs.h"
+#include "storscope/target.h"
+#include "storscope/units.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SLFS_FILES 2048 /* S2 at full scale makes 1000, M2 a few hundred */
+
+/* sensorlog's memory: the target's, as an MCU application's would be static */
+struct sts_slfs_stack {
+    struct sts_slfs fs;
+    struct sts_slfs_file *files;
+    struct sl_stream_info *streams;
+    struct sl_seg_info *segs;
+    uint8_t *ring, *chunk, *read;
+};
+
+void sts_slfs_stack_close(struct sts_slfs_stack *m)
+{
+    if (!m)
+        return;
+    free(m->segs);
+    free(m->files);
+    free(m->streams);
+    free(m->ring);
+    free(m->chunk);
+    free(m->read);
+    free(m);
+}
+
+/* sensorlog over the model: chunks of 8 KiB or the medium's page if that is
+ * larger (16 KiB on the eMMC and SD models: a chunk never shares a page with
+ * one already synced; a catalog page then holds 339 or 680 files), on raw
+ * flash no larger than its erase block (NOR: 4 KiB, so a create - a catalog
+ * page written twice - takes two sectors to erase, not four), segments of
+ * 1 MiB (the facade erases ahead as it writes, so a large segment costs no
+ * wait; each segment opens with a copy of the catalog, 14 chunks of 4 KiB
+ * for 2048 files), a 256 KiB RAM buffer. */
+int sts_slfs_stack_open(struct sts_slfs_stack **stack, struct sts_bd bd,
+                        const struct sts_target_spec *spec, uint64_t base, struct sts_fs *out,
+                        char *err, size_t errlen)
+{
+    uint64_t chunk = 0, seg = 0, buffer = 256u << 10, erase_unit = UINT64_MAX;
+    for (uint32_t i = 0; i < spec->n_fs_opts; i++) {
+        const char *k = spec->fs_opts[i].key, *v = spec->fs_opts[i].value;
+        uint64_t *dst = !strcmp(k, "chunk") ? &chunk : !strcmp(k, "segment") ? &seg
+                        : !strcmp(k, "buffer") ? &buffer
+                        : !strcmp(k, "erase_unit") ? &erase_unit : NULL;
+        if (!dst) {
+            snprintf(err, errlen, "+sensorlog: unknown option '%s' (chunk=, segment=, buffer=, "
+                                  "erase_unit=)", k);
+            return STS_EINVAL;
+        }
+        if (sts_parse_size(v, dst) || (*dst == 0 && dst != &erase_unit) || *dst > (1u << 30)) {
+            snprintf(err, errlen, "+sensorlog: bad value '%s' for '%s'", v, k);
+            return STS_EINVAL;
+        }
+    }
+    if (buffer < STS_SLFS_MIN_BUFFER) {
+        snprintf(err, errlen, "+sensorlog: buffer=%llu is too small: files are written in "
+                              "records of up to %u B, which take %u B of buffer each; give "
+                              "at least buffer=%u (default 256K)",
+                 (unsigned long long)buffer, STS_SLFS_RECORD_MAX, STS_SLFS_MIN_BUFFER,
+                 STS_SLFS_MIN_BUFFER);
+        return STS_EINVAL;
+    }
+    struct sts_bd_geometry g;
+    memset(&g, 0, sizeof(g));
+    bd.ops->geometry(bd.ctx, &g);
+    int raw = (g.flags & STS_BD_NEEDS_ERASE) != 0;
+    if (!chunk) {
+        struct sl_layout l;
+        struct sl_config probe = {.bd = bd};
+        (void)sl_layout(&probe, &l); /* only its page size is wanted here */
+        chunk = raw && g.erase_size >= 1024 && g.erase_size < 8192 ? g.erase_size : 8192;
+        chunk = l.page_bytes > chunk ? l.page_bytes : chunk;
+    }
+    if (!seg)
+        seg = 1u << 20;
+    if (raw && g.erase_size > seg)
+        seg = g.erase_size;
+    /* the pump erases in the chip's large erase (SPI NOR: 64 KiB blocks in
+     * 150 ms against 16 sectors' 720 ms) where the segments and the log's
+     * start align to it: on NOR erasing is most of a log's device time.
+     * erase_unit=0 takes the erase block, as a chip without one would */
+    if (erase_unit == UINT64_MAX)
+        erase_unit = raw && g.erase_large_size && seg % g.erase_large_size == 0 &&
+                             base % g.erase_large_size == 0
+                         ? g.erase_large_size
+                         : 0;
+    if (raw && erase_unit && (erase_unit % g.erase_size || seg % erase_unit || base % erase_unit)) {
+        snprintf(err, errlen, "+sensorlog: erase_unit=%llu must be a multiple of the erase "
+                              "block (%u B) that divides the segment (%llu B)%s",
+                 (unsigned long long)erase_unit, (unsigned)g.erase_size,
+                 (unsigned long long)seg, base ? " and the log's start" : "");
+        return STS_EINVAL;
+    }
+    struct sts_slfs_stack *m = calloc(1, sizeof(*m));
+    uint32_t n_segs = (uint32_t)((g.capacity - base) / seg);
+    if (m) {
+        m->segs = calloc(n_segs ? n_segs : 1, sizeof(*m->segs));
+        m->files = calloc(SLFS_FILES, sizeof(*m->files));
+        m->streams = calloc(SLFS_FILES, sizeof(*m->streams));
+        m->ring = malloc(buffer);
+        m->chunk = malloc(chunk);
+        m->read = malloc(chunk);
+    }
+    if (!m || !m->segs || !m->files || !m->streams || !m->ring || !m->chunk || !m->read) {
+        sts_slfs_stack_close(m);
+        snprintf(err, errlen, "+sensorlog: out of memory");
+        return STS_ENOMEM;
+    }
+    struct sts_slfs_config cfg = {
+        .log = {.bd = bd, .offset = base, .chunk_bytes = (uint32_t)chunk,
+                .segment_bytes = (uint32_t)seg, .free_segments = 2,
+                .erase_unit_bytes = (uint32_t)erase_unit, .buffer = m->ring,
+                .buffer_bytes = buffer, .chunk_buf = m->chunk, .read_buf = m->read,
+                .segs = m->segs, .n_segs = n_segs, .streams = m->streams,
+                .max_streams = SLFS_FILES},
+        .files = m->files,
+        .n_files = SLFS_FILES,
+    };
+    int rc = sts_slfs_init(&m->fs, &cfg, out);
+    if (rc == STS_EIO) { /* the device failed while the log was laid: not the geometry */
+        snprintf(err, errlen, "+sensorlog: formatting the log failed: the device returned an "
+                              "I/O error");
+        sts_slfs_stack_close(m);
+        return rc;
+    }
+    struct sl_layout l;
+    int fits = rc == STS_EINVAL && !sl_layout(&cfg.log, &l);
+    if (fits && l.segments < 4) {
+        snprintf(err, errlen, "+sensorlog: the medium holds %llu segment%s of %llu B; the log "
+                              "needs at least 4 (two kept erased ahead of the writer); give a "
+                              "smaller segment= or a larger medium",
+                 (unsigned long long)l.segments, l.segments == 1 ? "" : "s",
+                 (unsigned long long)seg);
+        sts_slfs_stack_close(m);
+        return rc;
+    }
+    if (fits) {
+        /* the geometry holds: what is left is each segment's opening copy
+         * of the catalog (the files' names), which must leave room for
+         * records */
+        snprintf(err, errlen, "+sensorlog: segment=%llu holds %llu chunks of %llu B: too few "
+                              "for the copy of the catalog of %u file names that opens each "
+                              "segment and two chunks of records; give a larger segment= "
+                              "(default 1M)",
+                 (unsigned long long)seg, (unsigned long long)(seg / chunk),
+                 (unsigned long long)chunk, (unsigned)SLFS_FILES);
+        sts_slfs_stack_close(m);
+        return rc;
+    }
+    if (rc) {
+        snprintf(err, errlen, "+sensorlog: cannot lay a log on this medium with chunk=%llu "
+                              "segment=%llu (%s): chunk must be 1 KiB..64 KiB and a multiple "
+                              "of the medium's page (%u B: a smaller chunk would share a page "
+                              "with one already synced, and a power cut could take both), "
+                              "segment a multiple of chunk and of the erase block (and of "
+                              "erase_unit=, itself a multiple of the erase block), and the "
+                              "medium must hold at least 4 segments",
+                 (unsigned long long)chunk,
+                 (unsigned long long)seg, sts_strerror(rc), (unsigned)g.page_size);
+        sts_slfs_stack_close(m);
+        return rc;
+    }
+    *stack = m;
+    return STS_OK;
+}
+
+struct sts_slfs *sts_slfs_stack_fs(struct sts_slfs_stack *m)
+{
+    return &m->fs;
+}
