@@ -103,6 +103,9 @@ int sts_slfs_stack_open(struct sts_slfs_stack **stack, struct sts_bd bd,
                         const struct sts_target_spec *spec, uint64_t base, struct sts_fs *out,
                         char *err, size_t errlen);
 struct sts_slfs *sts_slfs_stack_fs(struct sts_slfs_stack *stack);
+/* Records the log's geometry in the target's environment (sensorlog_*). */
+struct sts_target;
+void sts_slfs_stack_record(struct sts_slfs_stack *stack, struct sts_target *t);
 void sts_slfs_stack_close(struct sts_slfs_stack *stack);
 
 #ifdef __cplusplus

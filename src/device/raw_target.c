@@ -515,13 +515,8 @@ static int raw_open(struct sts_target *t, const struct sts_target_spec *spec, ch
                                                          : "read-only"));
     sts_target_env(t, STS_KV_B("raw_direct_io", r->direct));
     sts_target_env(t, STS_KV_S("filesystem", use_sl ? "sensorlog" : "extentfs"));
-    if (use_sl) {
-        const struct sl_log *lg = &sts_slfs_stack_fs(r->slfs)->log;
-        sts_target_env(t, STS_KV_U("sensorlog_chunk_bytes", lg->chunk));
-        sts_target_env(t, STS_KV_U("sensorlog_segment_bytes", lg->seg_bytes));
-        sts_target_env(t, STS_KV_U("sensorlog_segments", lg->n_segs));
-        sts_target_env(t, STS_KV_U("sensorlog_buffer_bytes", lg->cfg.buffer_bytes));
-    }
+    if (use_sl)
+        sts_slfs_stack_record(r->slfs, t);
     warn_not_a_medium(t, r, &st);
     return STS_OK;
 }

@@ -591,15 +591,8 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
                                              : use_fat ? "fatfs"
                                              : use_fx  ? "filex"
                                                        : "extentfs"));
-    if (use_sl) {
-        const struct sl_log *lg = &sts_slfs_stack_fs(st->slfs)->log;
-        sts_target_env(t, STS_KV_U("sensorlog_chunk_bytes", lg->chunk));
-        sts_target_env(t, STS_KV_U("sensorlog_segment_bytes", lg->seg_bytes));
-        sts_target_env(t, STS_KV_U("sensorlog_segments", lg->n_segs));
-        sts_target_env(t, STS_KV_U("sensorlog_buffer_bytes", lg->cfg.buffer_bytes));
-        sts_target_env(t, STS_KV_U("sensorlog_erase_unit_bytes", lg->erase_block));
-        sts_target_env(t, STS_KV_U("sensorlog_max_files", lg->max_streams));
-    }
+    if (use_sl)
+        sts_slfs_stack_record(st->slfs, t);
     return STS_OK;
 }
 

@@ -180,3 +180,14 @@ struct sts_slfs *sts_slfs_stack_fs(struct sts_slfs_stack *m)
 {
     return &m->fs;
 }
+
+void sts_slfs_stack_record(struct sts_slfs_stack *m, struct sts_target *t)
+{
+    const struct sl_log *lg = &m->fs.log;
+    sts_target_env(t, STS_KV_U("sensorlog_chunk_bytes", lg->chunk));
+    sts_target_env(t, STS_KV_U("sensorlog_segment_bytes", lg->seg_bytes));
+    sts_target_env(t, STS_KV_U("sensorlog_segments", lg->n_segs));
+    sts_target_env(t, STS_KV_U("sensorlog_buffer_bytes", lg->cfg.buffer_bytes));
+    sts_target_env(t, STS_KV_U("sensorlog_erase_unit_bytes", lg->erase_block));
+    sts_target_env(t, STS_KV_U("sensorlog_max_files", lg->max_streams));
+}
