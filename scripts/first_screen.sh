@@ -8,8 +8,7 @@ cmake --preset run >/dev/null
 cmake --build --preset run --target storscope_cli -j"$(nproc)" >/dev/null
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-(cd "$out" && "$OLDPWD/build/run/storscope" run -t sim:emmc-stm32u5+sensorlog -o results.json) \
-    >"$out/screen.txt"
+(cd "$out" && sh "$OLDPWD/scripts/main_job.sh" "$OLDPWD/build/run/storscope") >"$out/screen.txt"
 python3 - "$out/screen.txt" <<'PY'
 import re, sys
 screen = open(sys.argv[1]).read().rstrip("\n")

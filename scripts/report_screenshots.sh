@@ -1,5 +1,5 @@
 #!/bin/sh
-# Screenshots of the HTML report (the main job's run on the study's medium
+# Screenshots of the HTML report (the paper suite on the study's medium
 # through sensorlog; the study's published figures, tests/fixtures/study.json;
 # S1, M2 and L1 on the study's medium) and of `compare --format html` in a real
 # browser (headless Chromium), into docs/images: what a reviewer checks the
