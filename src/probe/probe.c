@@ -373,9 +373,18 @@ static int streams(struct au_run *r, uint32_t n, uint64_t spacing, uint32_t roun
 static int collapsed(struct au_run *r, uint32_t n, uint64_t spacing, int *out_rc)
 {
     uint64_t m, base;
-    int rc = streams(r, n, spacing, ROUNDS, &m);
+    /* as many rounds as fit the spacing (a stream must not run into the
+     * next), so spacings down to a few writes can be tried: AUs of 128 KiB
+     * were reported as 512 KiB when 8 rounds of 16 KiB bounded the search */
+    uint64_t fit = spacing / r->out->write_bytes;
+    uint32_t rounds = fit > ROUNDS ? ROUNDS : fit > 1 ? (uint32_t)fit - 1 : 0;
+    if (rounds < 2) {
+        *out_rc = STS_ENOSPC;
+        return 0;
+    }
+    int rc = streams(r, n, spacing, rounds, &m);
     if (!rc)
-        rc = streams(r, 1, spacing, n * (ROUNDS + 1) - 1, &base);
+        rc = streams(r, 1, spacing, n * (rounds + 1) - 1, &base);
     *out_rc = rc;
     if (rc)
         return 0;
@@ -419,14 +428,18 @@ int sts_probe_open_aus(const struct sts_probe_env *e, struct sts_probe_au *out)
         }
         out->open_aus = n;
     }
-    /* the AU: halve the spacing until open_aus + 1 streams stop collapsing */
+    /* the AU: halve the spacing until open_aus + 1 streams stop collapsing
+     * (they share AUs then); down to a few writes apart (AUs under 512 KiB
+     * were reported as 512 KiB when the search stopped at 16 writes) */
     if (!rc && out->limited && out->open_aus) {
         uint32_t n = out->open_aus + 1;
-        for (uint64_t d = spacing / 2; d >= w * 16 && !rc; d /= 2) {
+        for (uint64_t d = spacing / 2; d >= w * 3 && !rc; d /= 2) {
             out->au_bytes = d * 2;
             if (!collapsed(&r, n, d, &rc))
                 break;
         }
+        if (rc == STS_ENOSPC) /* too close to tell apart: smaller than that, not found */
+            out->au_bytes = 0, rc = STS_OK;
         if (rc)
             out->au_bytes = 0;
     }

@@ -235,6 +235,16 @@ static void open_au_count_and_size_are_exact(void)
             /* the model's merges are what the probe saw */
             CHECK(sim.n.au_merges > 0);
         }
+    /* AUs under 512 KiB (issue 41.3: a 128 KiB AU was reported as 512 KiB,
+     * the smallest spacing the search tried) */
+    static const uint64_t small[] = {128 * KIB, 256 * KIB};
+    for (size_t j = 0; j < sizeof(small) / sizeof(small[0]); j++) {
+        CHECK_EQ(card(4, small[j]), 0);
+        struct sts_probe_au r;
+        CHECK_EQ(sts_probe_open_aus(&env, &r), 0);
+        CHECK_EQ(r.open_aus, 4);
+        CHECK_EQ(r.au_bytes, small[j]);
+    }
 }
 
 static void no_limit_is_reported_as_none_found(void)
