@@ -114,9 +114,12 @@ static void print_summary(FILE *f, const char *target, const struct probe_out *p
         fprintf(f, "  read timing: no boundary costs a read more, up to %s (%.3f s)\n",
                 fmt_align(p), (double)p->timing.device_ns / 1e9);
     } else {
-        char pg[32], un[32];
+        char pg[32], un[40];
         sts_fmt_bytes(pg, sizeof(pg), p->timing.page_bytes);
-        sts_fmt_bytes(un, sizeof(un), p->timing.unit_bytes);
+        if (p->timing.unit_bytes)
+            sts_fmt_bytes(un, sizeof(un), p->timing.unit_bytes);
+        else /* beyond what the usable space let the scan reach */
+            snprintf(un, sizeof(un), "beyond %s", fmt_align(p));
         fprintf(f, "  read timing: page %s, erase unit %s (a %u B read across costs %.0f us "
                    "more; %.3f s)\n",
                 p->timing.page_bytes ? pg : "not seen", un, p->timing.read_bytes,

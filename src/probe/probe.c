@@ -542,5 +542,13 @@ int sts_probe_geometry(const struct sts_probe_env *e, struct sts_probe_geometry 
     out->visible = 1;
     out->unit_bytes = out->align[unit];
     out->page_bytes = first < unit ? out->align[first] : 0;
+    /* one level, and the erase unit the device reports lies beyond what
+     * the scan could reach (a counterfeit's few real MiB): that level is
+     * the page, the unit is not seen (a 16 MiB fake gave "erase unit
+     * 16 KiB", its page, and the advice to align to it) */
+    if (!out->page_bytes && g.erase_size > out->align[out->n - 1]) {
+        out->page_bytes = out->unit_bytes;
+        out->unit_bytes = 0;
+    }
     return STS_OK;
 }

@@ -352,6 +352,20 @@ static void read_timing_finds_page_and_unit(void)
         CHECK_EQ(g.page_bytes, g_cases[i].pc ? g_cases[i].page : 0);
         CHECK_EQ(g.unit_bytes, g_cases[i].au ? g_cases[i].au : g_cases[i].erase);
     }
+    /* a counterfeit whose real 16 MiB hold the page's step but not its
+     * 4 MiB unit's (the scan stops at 512 KiB there): the page, and the
+     * unit not seen - not "erase unit 16 KiB" (issue 41.3, defect 4) */
+    struct sts_sim_params q = *sts_sim_profile_find("sd-consumer");
+    q.capacity = 16 * MIB;
+    CHECK_EQ(model_env(&q, 3, 0), 0);
+    CHECK_EQ(sts_fakebd_init(&fake, &model, 1024 * MIB, 0, &env.bd), 0);
+    env.usable_bytes = 16 * MIB; /* what the capacity check found */
+    CHECK_EQ(sts_probe_geometry(&env, &g), 0);
+    env.usable_bytes = 0;
+    CHECK_EQ(g.visible, 1);
+    CHECK_EQ(g.page_bytes, 16 * KIB);
+    CHECK_EQ(g.unit_bytes, 0);
+    CHECK(g.align[g.n - 1] < 4 * MIB);
     /* a model without the phenomenon: nothing is invented */
     CHECK_EQ(managed("emmc-stm32u5", 0, 0, 0, 0, 0), 0);
     CHECK_EQ(sts_probe_geometry(&env, &g), 0);
