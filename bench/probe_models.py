@@ -52,6 +52,10 @@ for name in profiles():
                   ("6 open AUs of 1 MiB", f"sim:{name},{cap},au=1M,open_aus=6"),
                   ("reads across 16 KiB pages +100 us, 8 MiB units +200 us",
                    f"sim:{name},{cap},page_bytes=16K,au=8M,read_page_cross=100us,read_unit_cross=100us")]
+    if name == "sd-consumer":  # issue 41.3's known answers: an AU under 512 KiB, a small fake
+        cases += [("4 open AUs of 128 KiB", f"sim:{name},{cap},au=128K,open_aus=4"),
+                  ("aliasing at 16 MiB (its 4 MiB unit beyond what 16 MiB lets reads reach)",
+                   f"sim:{name},capacity=1G,fake=16M")]
     for given, spec in cases:
         p, err = probe(spec)
         if p is None:
@@ -61,7 +65,8 @@ for name in profiles():
         if g["status"] != "ok":
             geo = g["status"]
         elif g["visible"]:
-            geo = f'{mib(g["page_bytes"]) if g["page_bytes"] else "-"} / {mib(g["unit_bytes"])}'
+            geo = (f'{mib(g["page_bytes"]) if g["page_bytes"] else "-"} / '
+                   f'{mib(g["unit_bytes"]) if g["unit_bytes"] else "not reached"}')
         else:
             geo = "none visible"
         found = c["kind"] if c["kind"] == "genuine" else f'{c["kind"]} at {mib(c["usable_bytes"])}'
