@@ -304,6 +304,25 @@ static void b0_moves_the_requested_bytes_and_verifies(void)
     CHECK(no_files_left());
 }
 
+/* A workload that cannot remove its file (the removal fails) leaves it to
+ * the engine, which removes it after the test (issue 42: an engine that no
+ * longer did survived every test, because the workloads remove their files
+ * themselves when they can). */
+static void the_engine_removes_what_a_failed_test_left(void)
+{
+    fixture(UINT64_MAX);
+    static struct sts_faultfs ff;
+    struct sts_fs lower = target.fs;
+    const struct sts_fault_config fc = {.fail_at = 1, .ops = STS_FOP_UNLINK}; /* once */
+    sts_faultfs_init(&ff, &lower, &fc, &target.fs);
+    CHECK(run_tests("B0", 0, 0, 0) != 0); /* the failed removal fails the test */
+    CHECK_EQ(cap.last_status, STS_TEST_FAILED);
+    CHECK(strstr(cap.last_error, "remove") != NULL);
+    CHECK_EQ(ff.failed, 1);
+    CHECK(ff.counted >= 2); /* the engine's own removal came after */
+    CHECK(no_files_left());
+}
+
 static void corrupted_read_is_caught(void)
 {
     /* one flipped bit in the middle of the first file's extent */
@@ -728,6 +747,7 @@ static void suite_all_holds_every_test(void)
 }
 
 const struct sts_test_case test_engine_cases[] = {
+    {"the_engine_removes_what_a_failed_test_left", the_engine_removes_what_a_failed_test_left},
     {"suite_all_holds_every_test", suite_all_holds_every_test},
     {"fsync_writes_each_block_once_per_pass", fsync_writes_each_block_once_per_pass},
     {"rand_offsets_are_a_permutation", rand_offsets_are_a_permutation},
