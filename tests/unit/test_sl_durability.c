@@ -538,6 +538,52 @@ static void append_needs_a_created_stream(void)
     CHECK_EQ(sl_append(&lg, id, 0, "x", 1), 0);
 }
 
+/* A chunk whose header claims one payload byte more than the chunk holds
+ * (used = chunk - 52 + 1), both CRCs made to match what is there: refused
+ * as damaged, never read past the chunk (issue 42's mutation survivor: a
+ * bound on `used` loosened by one passed every test; here it takes the
+ * claim, reads the byte after the chunk and returns the chunk as sound). */
+static void a_header_claiming_past_its_chunk_is_refused(void)
+{
+    uint16_t id;
+    uint64_t k;
+    CHECK_EQ(nor_log_with(200, &id, &k), 0);
+    uint8_t c[1024 + 1]; /* the chunk, and the next one's first byte */
+    uint64_t at = 4 * 1024;
+    CHECK_EQ(bd.ops->read(bd.ctx, at, c, sizeof(c)), 0);
+    CHECK_EQ(c[2], 1); /* a data chunk */
+    uint32_t n = (uint32_t)(c[6] | c[7] << 8), used = 1024 - 52 + 1;
+    c[4] = (uint8_t)used;
+    c[5] = (uint8_t)(used >> 8);
+    uint32_t hcrc = sl_crc32c(0, c, 44);
+    for (int i = 0; i < 4; i++)
+        c[44 + i] = (uint8_t)(hcrc >> (8 * i));
+    /* the byte past the chunk is what follows it in the read buffer (1 KiB
+     * chunks in a 16 KiB buffer): made known, so a reader that took the
+     * claim would find the CRC matching and return the chunk's records */
+    c[1024] = 0;
+    read_buf[1024] = 0;
+    uint32_t crc = sl_crc32c(sl_crc32c(0, c, 48), c + 52, used);
+    for (int i = 0; i < 4; i++)
+        c[48 + i] = (uint8_t)(crc >> (8 * i));
+    for (uint32_t i = 0; i < 1024; i++) {
+        uint32_t pb = sim.p.page_bytes, page = (uint32_t)((at + i) / pb);
+        sim.store[(size_t)(sim.store_map[page] - 1) * pb + (at + i) % pb] = c[i];
+    }
+    CHECK_EQ(sl_mount(&lg, &cfg), 0);
+    struct sl_iter it;
+    struct sl_record r;
+    CHECK_EQ(sl_iter_from_gseq(&lg, &it, id, 0), 0);
+    uint64_t got = 0;
+    while (sl_iter_next(&it, &r) == SL_OK) {
+        uint8_t want[32];
+        CHECK(r.len == sts_test_rec_bytes(r.ts, want) && !memcmp(r.data, want, r.len));
+        got++;
+    }
+    CHECK_EQ(got, 200 - n); /* its records, and only they, are lost */
+    CHECK_EQ(it.skipped, 1);  /* and said to be */
+}
+
 const struct sts_test_case test_sl_durability_cases[] = {
     {"damaged_last_chunk_of_an_old_segment_is_reported",
      damaged_last_chunk_of_an_old_segment_is_reported},
@@ -552,6 +598,7 @@ const struct sts_test_case test_sl_durability_cases[] = {
     {"flipped_bits_lose_at_most_their_chunk_and_say_so",
      flipped_bits_lose_at_most_their_chunk_and_say_so},
     {"crafted_chunk_is_skipped_not_overread", crafted_chunk_is_skipped_not_overread},
+    {"a_header_claiming_past_its_chunk_is_refused", a_header_claiming_past_its_chunk_is_refused},
     {"format_then_mount_finds_the_log", format_then_mount_finds_the_log},
     {"power_on_clears_the_request_in_flight", power_on_clears_the_request_in_flight},
     {"append_needs_a_created_stream", append_needs_a_created_stream},
