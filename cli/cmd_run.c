@@ -322,30 +322,59 @@ uint64_t cli_space_reserve(uint64_t total_bytes)
     return reserve > floor ? reserve : floor;
 }
 
+/* A suite's test that cannot fit the target: not applicable, with why,
+ * so the rest of the suite runs (paper on a 16 MiB NOR through sensorlog
+ * was refused whole because S2 wanted 16 MiB). Tests named with --tests are
+ * still refused: the user asked for them. */
+#define TOO_BIG_MAX 16
+static struct sts_test_def too_big[TOO_BIG_MAX];
+static char too_big_why[TOO_BIG_MAX][200];
+static int too_big_run(struct sts_ctx *c)
+{
+    size_t i = (size_t)(c->def - too_big);
+    return sts_fail(c, STS_ENOTSUP, i < TOO_BIG_MAX ? too_big_why[i] : "does not fit");
+}
+
 /* Refuses a run that would leave the filesystem nearly full, naming the
- * test that needs the most and what would fit. */
-static int check_space(struct sts_target *t, const struct sts_plan *plan, const char *spec)
+ * test that needs the most and what would fit; in a suite, a test too big
+ * for the target is set aside as not applicable instead (tests[] is the
+ * plan's, writable). */
+static int check_space(struct sts_target *t, struct sts_plan *plan,
+                       const struct sts_test_def **tests, const char *spec)
 {
     struct sts_statvfs sv;
     if (t->fs.ops->statvfs(t->fs.ctx, &sv))
         return 0; /* unknown: the writes themselves will report ENOSPC */
-    uint64_t need = 0;
-    const char *biggest = "";
-    for (size_t i = 0; i < plan->n_tests; i++) {
-        if (plan->tests[i]->rewrites_only && sts_target_no_rewrite(t))
-            continue; /* it will say it is not applicable, having written nothing */
-        uint64_t n = plan->tests[i]->scratch_bytes ? plan->tests[i]->scratch_bytes(plan) : 0;
-        if (n > need) {
-            need = n;
-            biggest = plan->tests[i]->id;
-        }
-    }
     uint64_t reserve = 0;
     /* a filesystem no larger than --capacity was set aside to be filled: M2
      * keeps to its own floor there */
     int set_aside = plan->capacity_bytes && sv.total_bytes <= plan->capacity_bytes;
     if ((t->flags & STS_T_USER_FS) && !set_aside) /* leave the user's filesystem usable */
         reserve = cli_space_reserve(sv.total_bytes);
+    uint64_t need = 0;
+    const char *biggest = "";
+    for (size_t i = 0; i < plan->n_tests; i++) {
+        if (plan->tests[i]->rewrites_only && sts_target_no_rewrite(t))
+            continue; /* it will say it is not applicable, having written nothing */
+        uint64_t n = plan->tests[i]->scratch_bytes ? plan->tests[i]->scratch_bytes(plan) : 0;
+        if (plan->suite_name && i < TOO_BIG_MAX && n + reserve > sv.free_bytes) {
+            char a[32], c[32];
+            sts_fmt_bytes(a, sizeof(a), n);
+            sts_fmt_bytes(c, sizeof(c), sv.free_bytes > reserve ? sv.free_bytes - reserve : 0);
+            snprintf(too_big_why[i], sizeof(too_big_why[i]),
+                     "%s needs %s, but a file on %s can hold at most %s (--size sets fsync, "
+                     "seq, rand and M2's files)", tests[i]->id, a, spec, c);
+            too_big[i] = *tests[i];
+            too_big[i].run = too_big_run;
+            too_big[i].scratch_bytes = NULL;
+            tests[i] = &too_big[i];
+            continue;
+        }
+        if (n > need) {
+            need = n;
+            biggest = plan->tests[i]->id;
+        }
+    }
     if (need + reserve > sv.free_bytes) {
         char a[32], b[32], c[32], d[32];
         sts_fmt_bytes(a, sizeof(a), need);
@@ -504,7 +533,7 @@ int cmd_run(int argc, char **argv)
         code = EXIT_USAGE;
         goto out;
     }
-    if (check_space(&target, &plan, o.target)) {
+    if (check_space(&target, &plan, tests, o.target)) {
         code = EXIT_USAGE;
         goto out;
     }

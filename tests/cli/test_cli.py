@@ -673,6 +673,28 @@ class NoiseOptions(Base):
                 self.assertFalse(os.path.exists(self.out))
 
 
+class SuiteOnASmallMedium(Base):
+    """A suite's test that cannot fit the target is not applicable, with why,
+    and the rest runs (issue 43: paper on sim:nor-spi+sensorlog was refused
+    whole, 'S2 needs 16 MiB, but a file can hold at most 15.1 MiB'); a test
+    named with --tests is still refused, as asked for."""
+
+    def test_the_rest_of_the_suite_runs(self):
+        r = run("run", "-t", "sim:nor-spi+sensorlog", "--suite", "linux", "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        tests = {t["id"]: t for t in self.load()["tests"]}
+        self.assertEqual(tests["seq"]["status"], "not_applicable")
+        self.assertRegex(tests["seq"]["error"],
+                         r"seq needs 16 MiB, but a file on sim:nor-spi\+sensorlog can hold at most")
+        self.assertIn("seq   not applicable: seq needs 16 MiB", r.stdout)
+        self.assertEqual(tests["fsync"]["status"], "not_applicable")  # append-only files
+        os.remove(self.out)
+        r = run("run", "-t", "sim:nor-spi+sensorlog", "--tests", "seq", "-o", self.out)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("not enough space", r.stderr)
+        self.assertFalse(os.path.exists(self.out))
+
+
 class SensorlogEraseUnit(Base):
     """+sensorlog on raw flash erases in the chip's large erase where the
     segments align to it (issue 40: it never did, and the NOR's 64 KiB
