@@ -422,6 +422,37 @@ static void damaged_last_chunk_of_the_newest_segment_is_reported(void)
 }
 
 /* ---- 7: a chunk whose CRC holds but whose records do not ---------------- */
+/* Makes crafted chunk c's CRC (at 48: over bytes 0..47 and `used` bytes of
+ * payload from 52) match, and puts its first n bytes at `at` in the model's
+ * store, as the medium would hold them. */
+static void plant_chunk(uint64_t at, uint8_t *c, uint32_t used, uint32_t n)
+{
+    uint32_t crc = sl_crc32c(sl_crc32c(0, c, 48), c + 52, used);
+    for (int i = 0; i < 4; i++)
+        c[48 + i] = (uint8_t)(crc >> (8 * i));
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t pb = sim.p.page_bytes, page = (uint32_t)((at + i) / pb);
+        sim.store[(size_t)(sim.store_map[page] - 1) * pb + (at + i) % pb] = c[i];
+    }
+}
+
+/* Mounts and reads stream id from the start: how many records came back,
+ * each intact; UINT64_MAX when the mount failed or a record was wrong. */
+static uint64_t mount_and_count(uint16_t id, struct sl_iter *it)
+{
+    struct sl_record r;
+    uint64_t got = 0;
+    if (sl_mount(&lg, &cfg) || sl_iter_from_gseq(&lg, it, id, 0))
+        return UINT64_MAX;
+    while (sl_iter_next(it, &r) == SL_OK) {
+        uint8_t want[32];
+        if (r.len != sts_test_rec_bytes(r.ts, want) || memcmp(r.data, want, r.len))
+            return UINT64_MAX;
+        got++;
+    }
+    return got;
+}
+
 static void crafted_chunk_is_skipped_not_overread(void)
 {
     uint16_t id;
@@ -473,25 +504,10 @@ static void crafted_chunk_is_skipped_not_overread(void)
     c[victim_at] = 127;
     /* the header keeps its own CRC at 44; the chunk's, over header and
      * payload, is at 48 */
-    uint32_t crc = sl_crc32c(sl_crc32c(0, c, 48), c + 52, used);
-    for (int i = 0; i < 4; i++)
-        c[48 + i] = (uint8_t)(crc >> (8 * i));
-    for (uint32_t i = 0; i < sizeof(c); i++) {
-        uint32_t pb = sim.p.page_bytes, page = (uint32_t)((at + i) / pb);
-        sim.store[(size_t)(sim.store_map[page] - 1) * pb + (at + i) % pb] = c[i];
-    }
-    CHECK_EQ(sl_mount(&lg, &cfg), 0);
+    plant_chunk(at, c, used, sizeof(c));
     struct sl_iter it;
-    struct sl_record r;
-    CHECK_EQ(sl_iter_from_gseq(&lg, &it, id, 0), 0);
-    uint64_t got = 0;
-    while (sl_iter_next(&it, &r) == SL_OK) {
-        uint8_t want[32];
-        CHECK(r.len == sts_test_rec_bytes(r.ts, want) && !memcmp(r.data, want, r.len));
-        got++;
-    }
     /* the records from the bad one to the chunk's end are lost, and only they */
-    CHECK_EQ(got, 200 - (n - victim));
+    CHECK_EQ(mount_and_count(id, &it), 200 - (n - victim));
     CHECK_EQ(it.skipped, 1);
 }
 
@@ -563,24 +579,9 @@ static void a_header_claiming_past_its_chunk_is_refused(void)
      * claim would find the CRC matching and return the chunk's records */
     c[1024] = 0;
     read_buf[1024] = 0;
-    uint32_t crc = sl_crc32c(sl_crc32c(0, c, 48), c + 52, used);
-    for (int i = 0; i < 4; i++)
-        c[48 + i] = (uint8_t)(crc >> (8 * i));
-    for (uint32_t i = 0; i < 1024; i++) {
-        uint32_t pb = sim.p.page_bytes, page = (uint32_t)((at + i) / pb);
-        sim.store[(size_t)(sim.store_map[page] - 1) * pb + (at + i) % pb] = c[i];
-    }
-    CHECK_EQ(sl_mount(&lg, &cfg), 0);
+    plant_chunk(at, c, used, 1024);
     struct sl_iter it;
-    struct sl_record r;
-    CHECK_EQ(sl_iter_from_gseq(&lg, &it, id, 0), 0);
-    uint64_t got = 0;
-    while (sl_iter_next(&it, &r) == SL_OK) {
-        uint8_t want[32];
-        CHECK(r.len == sts_test_rec_bytes(r.ts, want) && !memcmp(r.data, want, r.len));
-        got++;
-    }
-    CHECK_EQ(got, 200 - n); /* its records, and only they, are lost */
+    CHECK_EQ(mount_and_count(id, &it), 200 - n); /* its records, and only they, are lost */
     CHECK_EQ(it.skipped, 1);  /* and said to be */
 }
 
