@@ -101,18 +101,31 @@ echo "chunks, 16 segments, 3 streams, 2 ms erase slices, a 768 B ring;"
 echo "tests/unit/test_sl_ram.c runs it without losing a record and asserts it"
 echo "fits 4 KiB on a 32-bit MCU) takes $(probe_size sl_study_min) B of RAM all told here."
 echo
-# what a logger links of sensorlog, with and without the readers and parts
-writer_only=$(sh scripts/sensorlog-linked-size.sh)
-with_reader=$(sh scripts/sensorlog-linked-size.sh -DWITH_READER)
-writer_no_parts=$(sh scripts/sensorlog-linked-size.sh -DSL_PARTS=0)
-reader_no_parts=$(sh scripts/sensorlog-linked-size.sh -DWITH_READER -DSL_PARTS=0)
+# what a logger links of sensorlog, with and without the readers, for each
+# kind of medium (parts for managed media, pieces for raw flash) and with both
+writer_both=$(sh scripts/sensorlog-linked-size.sh)
+reader_both=$(sh scripts/sensorlog-linked-size.sh -DWITH_READER)
+writer_raw=$(sh scripts/sensorlog-linked-size.sh -DSL_PARTS=0)
+reader_raw=$(sh scripts/sensorlog-linked-size.sh -DWITH_READER -DSL_PARTS=0)
+writer_managed=$(sh scripts/sensorlog-linked-size.sh -DSL_PIECES=0)
+reader_managed=$(sh scripts/sensorlog-linked-size.sh -DWITH_READER -DSL_PIECES=0)
 echo "Linked into a logger with \`--gc-sections\` (a \`main\` that mounts or formats,"
 echo "appends, pumps and syncs; then the same reading back the latest records and"
-echo "from a time), sensorlog's code and constants come to **$writer_only B** and"
-echo "**$with_reader B**. Built with \`-DSL_PARTS=0\` (no parts: format 4's"
-echo "random reads inside a chunk, which raw NOR's 4 KiB chunks do not use by"
-echo "default; such a build writes none and cannot check a chunk that has them):"
-echo "**$writer_no_parts B** and **$reader_no_parts B**."
+echo "from a time), sensorlog's code and constants come to:"
+echo
+echo "| build | writer | writer and readers |"
+echo "| --- | --- | --- |"
+echo "| raw flash (\`-DSL_PARTS=0\`: pieces, no parts) | **$writer_raw B** | $reader_raw B |"
+echo "| managed media (\`-DSL_PIECES=0\`: parts, no pieces) | **$writer_managed B** | $reader_managed B |"
+echo "| both (the default: any medium) | $writer_both B | $reader_both B |"
+echo
+echo "Parts (format 4) serve random reads inside the 16 KiB chunks of managed"
+echo "media; pieces (format 5) let a chunk a sync closed go on in its next page,"
+echo "which only a medium whose pages are smaller than a chunk (raw NOR, NAND)"
+echo "can use. A build without parts writes none and cannot check a chunk that"
+echo "has them; one without pieces writes none and refuses nothing, but reads a"
+echo "log written with them only up to each chunk's first piece. scripts/test.sh"
+echo "holds each one-medium writer to 8 KiB; the build with both is over it."
 echo
 cmake --preset firmware >/dev/null
 cmake --build --preset firmware -j"$(nproc)" --target storscope-suite >/dev/null

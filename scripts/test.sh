@@ -66,19 +66,26 @@ else
     echo "their code is in this repository"
 fi
 
-echo "== sensorlog without parts (-DSL_PARTS=0, a build for raw NOR) compiles cleanly"
-for f in src/sensorlog/sl_*.c; do
-    arm-none-eabi-gcc -mcpu=cortex-m33 -mthumb -Os -std=c11 -Wall -Wextra -Wpedantic -Werror \
-        -DSL_PARTS=0 -Iinclude -c "$f" -o /dev/null
+echo "== sensorlog without parts or without pieces (a build for one kind of medium) compiles cleanly"
+for opt in -DSL_PARTS=0 -DSL_PIECES=0; do
+    for f in src/sensorlog/sl_*.c; do
+        arm-none-eabi-gcc -mcpu=cortex-m33 -mthumb -Os -std=c11 -Wall -Wextra -Wpedantic -Werror \
+            "$opt" -Iinclude -c "$f" -o /dev/null
+    done
 done
 
-echo "== sensorlog's writer linked for Cortex-M33 stays within 8 KiB (issue 16)"
-writer_bytes=$(sh scripts/sensorlog-linked-size.sh)
-echo "writer: $writer_bytes B of code and constants"
-if [ "$writer_bytes" -gt 8192 ]; then
-    echo "sensorlog's writer is $writer_bytes B, over 8 KiB (docs/footprint.md)" >&2
-    exit 1
-fi
+# A logger is built for its medium: raw flash, whose pages are smaller than a
+# chunk, takes pieces (a sync's record costs a page) and leaves parts out; a
+# managed medium, whose chunk is one page, takes parts and leaves pieces out.
+echo "== sensorlog's writer for one medium, linked for Cortex-M33, stays within 8 KiB (issue 16)"
+for opt in -DSL_PARTS=0 -DSL_PIECES=0; do
+    writer_bytes=$(sh scripts/sensorlog-linked-size.sh "$opt")
+    echo "writer ($opt): $writer_bytes B of code and constants"
+    if [ "$writer_bytes" -gt 8192 ]; then
+        echo "sensorlog's writer built with $opt is $writer_bytes B, over 8 KiB (docs/footprint.md)" >&2
+        exit 1
+    fi
+done
 
 echo "== cppcheck"
 cppcheck --quiet --error-exitcode=1 --std=c11 --enable=warning,performance,portability \

@@ -40,6 +40,8 @@ static int dev_erase(long off, size_t n)
 
 const struct fal_flash_dev peer_fal_nor = {
     "peer_nor", 0, 16 * 1024 * 1024, 4096, {dev_init, dev_read, dev_write, dev_erase}, 1};
+const struct fal_flash_dev peer_fal_nor1m = {
+    "peer_nor1m", 0, 1024 * 1024, 4096, {dev_init, dev_read, dev_write, dev_erase}, 1};
 const struct fal_flash_dev peer_fal_managed = {
     "peer_managed", 0, 256 * 1024 * 1024, 4096, {dev_init, dev_read, dev_write, dev_erase}, 1};
 
@@ -54,19 +56,22 @@ static int fdb_open(void *ctx, const struct peer_env *env)
     memset(&s, 0, sizeof(s));
     s.env = env;
     int nor = env->geo.flags & STS_BD_NEEDS_ERASE;
-    if (env->geo.capacity != (nor ? 16u : 256u) * 1024 * 1024)
-        return -1; /* FAL's partition table is static: fal_cfg.h */
+    /* FAL's partition table is static (fal_cfg.h): one partition a size */
+    const char *name = !nor ? "managed_db"
+                       : env->geo.capacity == 1024 * 1024 ? "nor1m_db" : "nor_db";
+    if (env->geo.capacity != (!nor ? 256u : env->geo.capacity == 1024 * 1024 ? 1u : 16u) *
+                                 1024 * 1024)
+        return -1;
     static int fal_ready;
     if (!fal_ready && fal_init() < 0)
         return -1;
     fal_ready = 1;
     /* a fresh database on whatever the device holds: erase it first, as a
      * first boot would find it */
-    const struct fal_partition *part = fal_partition_find(nor ? "nor_db" : "managed_db");
+    const struct fal_partition *part = fal_partition_find(name);
     if (!part || fal_partition_erase_all(part) < 0)
         return -1;
-    fdb_err_t rc = fdb_tsdb_init(&s.db, "log", nor ? "nor_db" : "managed_db", stamp,
-                                 env->max_record, NULL);
+    fdb_err_t rc = fdb_tsdb_init(&s.db, "log", name, stamp, env->max_record, NULL);
     return rc == FDB_NO_ERR ? 0 : -1;
 }
 

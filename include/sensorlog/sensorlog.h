@@ -51,7 +51,7 @@
 extern "C" {
 #endif
 
-#define SL_FORMAT_VERSION 4 /* written by sl_format(); 2, 3 and 4 are read (docs/sensorlog-format.md) */
+#define SL_FORMAT_VERSION 5 /* written by sl_format(); 2 to 5 are read (docs/sensorlog-format.md) */
 #define SL_NAME_MAX 15       /* stream name, bytes including the terminating NUL */
 #define SL_MAX_STREAMS 65535 /* stream ids are two bytes; see sl_config.streams */
 #define SL_MAX_PAGES 64      /* catalog pages (a page is one chunk of entries) */
@@ -310,6 +310,10 @@ struct sl_iter {
     uint32_t seg;          /* segment index being read */
     uint32_t chunk;        /* chunk index in it */
     uint32_t pos;          /* byte offset of the next record in read_buf */
+    uint32_t piece;        /* offset of the loaded piece in its chunk (version 5) */
+    int live;              /* the chunk was the writer's when read: pieces may follow */
+    int passed_over;       /* the chunk before was passed over (damaged), counted: the
+                              numbers missing before this one are its */
     uint32_t used, n_left; /* payload bytes, records left in the loaded chunk */
     uint32_t data_off;     /* where the loaded chunk's records start (after its part table) */
     uint32_t part;         /* its part bytes (0: no parts) */
@@ -417,6 +421,10 @@ struct sl_log {
     uint32_t erase_off;          /* bytes of it erased so far */
     struct sl_stats st;
     struct sl_config cfg;
+    uint32_t piece_off;          /* where in chunk next_chunk the next data goes: a chunk a
+                                    sync closed goes on there in a piece (version 5) */
+    uint32_t piece_unit;         /* pieces start at multiples of this (the page); the
+                                    chunk: a sync ends the chunk (parts, version < 5) */
 };
 
 /* The sizes sl_format() and sl_mount() would use for cfg (its zero fields

@@ -115,6 +115,10 @@ int sl_geometry(struct sl_log *log, const struct sl_config *cfg)
         return SL_EINVAL;
     log->part = SL_PARTS && part < chunk ? part : 0;
     log->data_off = sl_data_off(log, log->part);
+    /* a sync's piece costs the pages it fills; parts' tables are the
+     * chunk's, and a chunk of one page has no room for a second piece */
+    if (SL_PIECES)
+        log->piece_unit = !log->part ? l.page_bytes : chunk;
     /* a search reads headers and part tables only: as many bytes as the
      * device reads at once */
     uint32_t unit = g.read_size ? g.read_size : 1;
@@ -148,7 +152,7 @@ int sl_geometry(struct sl_log *log, const struct sl_config *cfg)
             return SL_EINVAL;
         log->erase_block = u;
     }
-    log->version = SL_FORMAT_VERSION; /* a log mount finds keeps its own */
+    log->version = sl_written_version(log); /* a log mount finds keeps its own */
     log->erasing = SL_NO_SEG;
     log->cur_seg = SL_NO_SEG;
     log->cat_chunk = SL_NO_CAT;
@@ -234,7 +238,7 @@ int sl_seg_hdr_decode(const struct sl_log *log, const uint8_t *buf, struct sl_se
         !SL_CRC_MATCH(sl_get32(buf + SL_SEG_HDR), crc(log, 0, buf, SL_SEG_HDR)))
         return SL_ENOENT; /* torn or foreign: not a header */
     h->version = sl_get16(buf + 4);
-    if (h->version < 2 || h->version > SL_FORMAT_VERSION)
+    if (h->version < 2 || h->version > (SL_PIECES ? SL_VERSION_PIECES : SL_VERSION_PARTS))
         return SL_ECORRUPT; /* a newer format, or version 1 (never shipped): refuse rather than misread */
     h->seq = sl_get32(buf + 8);
     h->erase_count = sl_get32(buf + 12);
@@ -362,7 +366,20 @@ int sl_read_at(struct sl_log *log, uint32_t seg, uint32_t chunk, uint8_t *buf, u
 
 int sl_read_into(struct sl_log *log, uint32_t seg, uint32_t chunk, uint8_t *buf)
 {
-    return sl_read_at(log, seg, chunk, buf, 0, log->chunk);
+    int rc = sl_read_at(log, seg, chunk, buf, 0, log->chunk);
+    uint32_t u = log->piece_unit;
+    /* a page a cut tore as a piece was written fails the whole read (ECC):
+     * the pieces before it are read page by page, that page and any other
+     * that fails as never written */
+    if (!SL_PIECES || rc != SL_EIO || u == log->chunk)
+        return rc;
+    for (uint32_t at = 0; at < log->chunk; at += u)
+        if (sl_read_at(log, seg, chunk, buf, at, u)) {
+            if (!at)
+                return SL_EIO;
+            memset(buf + at, 0xFF, u);
+        }
+    return SL_OK;
 }
 
 int sl_read_chunk_hdr(struct sl_log *log, uint32_t seg, uint32_t chunk, struct sl_chunk_hdr *h)
@@ -390,6 +407,28 @@ int sl_read_chunk_into(struct sl_log *log, uint32_t seg, uint32_t chunk, uint8_t
 int sl_read_chunk(struct sl_log *log, uint32_t seg, uint32_t chunk, struct sl_chunk_hdr *h)
 {
     return sl_read_chunk_into(log, seg, chunk, log->cfg.read_buf, h);
+}
+
+int sl_piece_next(const struct sl_log *log, const uint8_t *buf, uint32_t *off,
+                  struct sl_chunk_hdr *h)
+{
+    if (!SL_PIECES || !(h->flags & SL_FLAG_PADDED) || sl_flags_part(h->flags))
+        return SL_ENOENT; /* the chunk was full: nothing goes on after it */
+    uint64_t want = h->first_gseq + h->n_records;
+    uint32_t seq = h->seg_seq, index = h->index;
+    /* (the writer aligns pieces to its page, which the log does not record:
+     * every offset is tried, a CRC only where the magic is) */
+    for (uint32_t p = *off + SL_CHUNK_HDR + h->used; p + SL_CHUNK_HDR <= log->chunk; p++) {
+        struct sl_chunk_hdr n;
+        if (sl_chunk_hdr_check(log, buf + p, seq, index, &n) == SL_OK &&
+            n.used <= log->chunk - p - SL_CHUNK_HDR && chunk_sum_ok(log, buf + p, n.used) &&
+            n.first_gseq >= want) {
+            *off = p;
+            *h = n;
+            return SL_OK;
+        }
+    }
+    return SL_ENOENT;
 }
 
 int sl_chunk_written(const uint8_t *buf, uint32_t seg_seq, uint32_t index, uint64_t first_gseq)

@@ -46,6 +46,26 @@ enum { SL_FLAG_PADDED = 0x1 };
  * record's index in the chunk, and the running maximum of the timestamps
  * before that record. */
 #define SL_VERSION_PARTS 4u
+/* Pieces (version 5): a data chunk a sync closed early goes on after it,
+ * from the next page boundary, as another chunk header and its records
+ * (the piece) with the chunk's place (segment number, index): a record
+ * synced alone costs a page, not a chunk. */
+#define SL_VERSION_PIECES 5u
+/* Pieces take about 450 bytes of a logger's code on a Cortex-M33. A build
+ * for managed media, whose chunk is one page (no room for a second piece),
+ * may leave them out with -DSL_PIECES=0: it writes none, and reads a log
+ * that has them only up to each chunk's first piece, so it refuses one
+ * written in version 5 on a medium with pages smaller than its chunks. */
+#ifndef SL_PIECES
+#define SL_PIECES 1
+#endif
+#define SL_PIECE_OFF(log) (SL_PIECES ? (log)->piece_off : 0u)
+/* The version a new log is written in: 5 where it may hold pieces (its
+ * pages are smaller than its chunks, and it has no parts), else 4, which
+ * every reader since parts reads - and a build without pieces reads no
+ * other, so it refuses a log with pieces instead of losing them. */
+#define sl_written_version(log) \
+    (SL_PIECES && (log)->piece_unit < (log)->chunk ? SL_VERSION_PIECES : SL_VERSION_PARTS)
 #define SL_FLAG_PART_SHIFT 4
 #define SL_PART_ENTRY 16u
 #define SL_NO_ENTRY 0xFFFFu
@@ -302,6 +322,12 @@ int sl_settle(struct sl_log *log);
  * segment number, index and first record number (first_gseq, what the
  * chunk before it implies) must match, one of them a number. */
 int sl_chunk_written(const uint8_t *buf, uint32_t seg_seq, uint32_t index, uint64_t first_gseq);
+/* The piece after the one at *off whose header h checked, in buf holding
+ * its chunk whole: the first header past h's payload that checks in the
+ * same place and numbers its records on from h's or later (a damaged piece
+ * between them is passed over). SL_OK with *off and *h the next piece's. */
+int sl_piece_next(const struct sl_log *log, const uint8_t *buf, uint32_t *off,
+                  struct sl_chunk_hdr *h);
 /* The most records one chunk can hold. */
 uint32_t sl_chunk_max_records(const struct sl_log *log);
 /* After format: opens the first segment, writes its catalog, flushes. */

@@ -264,11 +264,13 @@ int sl_mount(struct sl_log *log, const struct sl_config *cfg)
         /* a log is written in the version it was formatted with (the
          * newest header says which; one rebuilt from its catalog page does
          * not, and the library's own is taken) */
-        log->version = hs->version ? hs->version : SL_FORMAT_VERSION;
+        log->version = hs->version ? hs->version : sl_written_version(log);
         if (log->version < SL_VERSION_PARTS) { /* written on without parts */
             log->part = 0;
             log->data_off = SL_CHUNK_HDR;
         }
+        if (SL_PIECES && log->version < SL_VERSION_PIECES)
+            log->piece_unit = log->chunk; /* an older reader would stop at a sync's first piece */
         log->seq = hs->seq;
         log->next_gseq = hs->first_gseq;
         log->ts_max = hs->ts_start;
@@ -280,6 +282,11 @@ int sl_mount(struct sl_log *log, const struct sl_config *cfg)
             last--;
             damaged++;
         }
+        /* its last piece that checks numbers on (a torn one after it was
+         * never synced) */
+        for (uint32_t off = 0; SL_PIECES && last >= log->hdr_chunks &&
+                               sl_piece_next(log, log->cfg.read_buf, &off, &h) == SL_OK;)
+            ;
         /* the first record number of the chunk after the last that checks
          * (when no damaged chunk lies between them; else it does not match) */
         uint64_t expect = last < log->hdr_chunks ? hs->first_gseq : h.first_gseq + h.n_records;

@@ -26,7 +26,8 @@ static uint32_t next_seg(const struct sl_log *log, uint32_t seg)
 /* Chunks of a segment that may hold data. */
 static uint32_t seg_end(const struct sl_log *log, uint32_t seg)
 {
-    return seg == log->cur_seg ? log->next_chunk : log->chunks_per_seg;
+    /* (the writer's chunk, once a sync wrote a piece of it) */
+    return seg == log->cur_seg ? log->next_chunk + (log->piece_off != 0) : log->chunks_per_seg;
 }
 
 /* The last live segment whose key is below (ts) or at (gseq) the target:
@@ -105,6 +106,8 @@ static uint32_t find_chunk(struct sl_log *log, uint32_t seg, int by_ts, uint64_t
     int lands = !by_ts || log->part;
     uint32_t jump = lands ? 1 : 2;
     uint64_t reach = 0; /* where the last probe's chunk ended, when before the target */
+    uint32_t hit = UINT32_MAX; /* the probe that landed on the target */
+    int closed = -1; /* the chunk before lo was closed by a sync (-1: not read) */
     for (int probe = 0, aimed = 0; lo < hi; probe++) {
         if (probe == 1 && !after && lands) { /* short of the target by (end - reach) keys: aimed there,
                                        and galloping starts over from that probe */
@@ -129,13 +132,24 @@ static uint32_t find_chunk(struct sl_log *log, uint32_t seg, int by_ts, uint64_t
         if (!probe || aimed)
             first = after;
         aimed = 0;
-        if (after)
+        if (after) {
             hi = (uint32_t)mid;
-        else
+        } else {
             lo = (uint32_t)mid + 1;
+            closed = h.flags & SL_FLAG_PADDED; /* (read: an unreadable one is after) */
+        }
         if (past)
-            lo = (uint32_t)mid; /* found: one read when the guess was right */
+            hit = lo = (uint32_t)mid; /* found: one read when the guess was right */
     }
+    /* a probe's header is its chunk's first piece: the pieces a sync left
+     * after it may hold the target, so the chunk before the one found is
+     * read too when it was closed by a sync (version 5) */
+    struct sl_chunk_hdr h;
+    if (log->version >= SL_VERSION_PIECES && !log->part && lo > log->hdr_chunks && hit != lo &&
+        closed &&
+        (closed > 0 || (sl_read_chunk_hdr(log, seg, lo - 1, &h) == SL_OK &&
+                        (h.flags & SL_FLAG_PADDED))))
+        lo--;
     return lo;
 }
 
@@ -390,11 +404,12 @@ static int damaged_in_parts(struct sl_log *log, const uint8_t *buf, uint32_t seg
  * in it->buf whose payload checks up to `checked`, oldest first, as the
  * forward read gives them (past a part that does not check); stops at the
  * stop_after-th (0: none), whose sequence number *gseq_of_last then holds. */
-static int64_t chunk_matches(const struct sl_iter *it, const struct sl_chunk_hdr *h,
+static int64_t piece_matches(const struct sl_iter *it, uint32_t piece, const struct sl_chunk_hdr *h,
                              uint32_t checked, uint64_t stop_after, uint64_t *gseq_of_last)
 {
     uint32_t part = sl_flags_part(h->flags), part_end = part;
-    const uint8_t *base = it->buf + sl_data_off(it->log, part), *r = base, *end = r + checked;
+    const uint8_t *base = it->buf + piece + sl_data_off(it->log, part), *r = base,
+                  *end = r + checked;
     uint64_t m = 0;
     struct sl_rec_state s = {0, 0, 0, 0};
     for (uint32_t i = 0; i < h->n_records; i++) {
@@ -421,7 +436,24 @@ static int64_t chunk_matches(const struct sl_iter *it, const struct sl_chunk_hdr
     return (int64_t)m;
 }
 
-/* The iterator starts on the chunk now in it->buf, whose header is h. */
+/* piece_matches over the chunk's pieces, from its first (header h). */
+static int64_t chunk_matches(const struct sl_iter *it, const struct sl_chunk_hdr *h,
+                             uint32_t checked, uint64_t stop_after, uint64_t *gseq_of_last)
+{
+    struct sl_chunk_hdr p = *h;
+    uint32_t off = 0;
+    int64_t m = 0;
+    for (;;) {
+        m += piece_matches(it, off, &p, checked, stop_after ? stop_after - (uint64_t)m : 0,
+                           gseq_of_last);
+        if ((stop_after && (uint64_t)m == stop_after) ||
+            sl_piece_next(it->log, it->buf, &off, &p) != SL_OK)
+            return m;
+        checked = p.used;
+    }
+}
+
+/* The iterator starts on the chunk (piece) now in it->buf, whose header is h. */
 static void take_chunk(struct sl_iter *it, const struct sl_chunk_hdr *h)
 {
     it->gen = it->log->read_gen;
@@ -429,7 +461,7 @@ static void take_chunk(struct sl_iter *it, const struct sl_chunk_hdr *h)
     it->used = h->used;
     it->n_left = h->type == SL_CHUNK_DATA ? h->n_records : 0;
     it->part = sl_flags_part(h->flags);
-    it->data_off = it->pos = sl_data_off(it->log, it->part);
+    it->data_off = it->pos = it->piece + sl_data_off(it->log, it->part);
     it->avail = h->used;
     it->part_end = it->part;
     it->gseq = h->first_gseq;
@@ -520,6 +552,7 @@ static int iter_latest(struct sl_log *log, struct sl_iter *it, uint16_t stream, 
     it->seg_seq = seg == SL_NO_SEG ? 0 : log->segs[seg].seq;
     it->loaded = 0;
     if (start) { /* the chunk the walk stopped in is in the buffer: read once, not twice */
+        it->live = seg == log->cur_seg && chunk == log->next_chunk;
         take_chunk(it, &start_hdr);
         it->avail = start_checked;
         it->partial = reads == 2 && small; /* the newest after it, in parts: a sync's few */
@@ -592,7 +625,9 @@ static int load(struct sl_iter *it)
                               it->loaded ? it->pos - it->data_off : 0, &h, &checked)) {
             it->skipped++;
             log->st.corrupt_chunks++;
+            it->passed_over = 1;
             it->chunk++;
+            it->piece = 0;
             it->loaded = 0;
             return 2;
         }
@@ -600,11 +635,23 @@ static int load(struct sl_iter *it)
     }
     if (rc)
         return rc;
-    if (it->loaded) { /* a reload: the position stays */
+    it->live = it->seg == log->cur_seg && it->chunk == log->next_chunk;
+    if (it->loaded) { /* a reload: the position stays, in the piece it was in */
         it->gen = log->read_gen;
         it->loaded = 1;
-    } else
+        if (it->piece) {
+            if (sl_chunk_check(log, it->buf + it->piece, it->seg_seq, it->chunk, &h))
+                return SL_EIO; /* (written once: it checked when first read) */
+            checked = h.used;
+        }
+    } else {
+        if (it->seg_end_gseq && h.first_gseq > it->seg_end_gseq && !it->passed_over) {
+            it->skipped++; /* numbers missing after the chunk before: a damaged piece */
+            log->st.corrupt_chunks++;
+        }
         take_chunk(it, &h);
+        it->passed_over = 0;
+    }
     it->avail = checked;
     return 0;
 }
@@ -640,7 +687,10 @@ static int iter_next(struct sl_iter *it, struct sl_record *rec)
                                             ? log->segs[n].first_gseq - it->seg_end_gseq
                                             : 0;
                 } else if (!it->end_counted && it->seg_end_gseq &&
-                           log->segs[n].first_gseq > it->seg_end_gseq) {
+                           log->segs[n].first_gseq > it->seg_end_gseq &&
+                           prev_seg(log, it->seg) != SL_NO_SEG) {
+                    /* (the oldest segment's tail may be erased already: it
+                     * was evicted, its header's block goes last) */
                     it->torn++;
                 }
                 it->end_counted = 0;
@@ -648,12 +698,33 @@ static int iter_next(struct sl_iter *it, struct sl_record *rec)
                 it->seg = n;
                 it->seg_seq = log->segs[n].seq;
                 it->chunk = log->hdr_chunks;
+                it->piece = 0;
                 it->loaded = 0;
                 continue;
             }
         }
         if (!it->n_left) {
+            struct sl_chunk_hdr h;
+            uint32_t at = it->piece;
+            if (!it->part &&
+                sl_chunk_hdr_check(log, it->buf + at, it->seg_seq, it->chunk, &h) == SL_OK &&
+                sl_piece_next(log, it->buf, &at, &h) == SL_OK) {
+                if (h.first_gseq > it->seg_end_gseq) { /* a damaged piece passed over */
+                    it->skipped++;
+                    log->st.corrupt_chunks++;
+                }
+                it->piece = at;
+                take_chunk(it, &h);
+                continue;
+            }
+            if (it->live) { /* the writer's chunk when it was read: a piece may follow */
+                it->loaded = 2; /* (read again, from where the reader is) */
+                if (it->seg == log->cur_seg && it->chunk == log->next_chunk && log->piece_off)
+                    return SL_ENOENT; /* the writer is still in it */
+                continue;
+            }
             it->loaded = 0;
+            it->piece = 0;
             it->chunk++;
             continue;
         }

@@ -237,7 +237,7 @@ int sl_append(struct sl_log *log, uint16_t stream, uint64_t ts, const void *data
 /* 1 when the chunk cannot take the next record (it must be written). */
 static int stage(struct sl_log *log)
 {
-    uint32_t cap = log->chunk - log->data_off;
+    uint32_t cap = log->chunk - SL_PIECE_OFF(log) - log->data_off;
     uint8_t *out = log->cfg.chunk_buf + log->data_off;
     for (;;) {
         sl_lock(log);
@@ -384,7 +384,8 @@ static int program_chunk(struct sl_log *log, uint8_t *buf, const struct sl_chunk
                          uint32_t used, int what)
 {
     sl_chunk_seal(log, buf, h);
-    return program(log, sl_chunk_addr(log, log->cur_seg, log->next_chunk), buf, used, what);
+    return program(log, sl_chunk_addr(log, log->cur_seg, log->next_chunk) + SL_PIECE_OFF(log), buf,
+                   used, what);
 }
 
 /* Catalog chunks after which the pages updated in the segment are written
@@ -397,6 +398,15 @@ static int program_chunk(struct sl_log *log, uint8_t *buf, const struct sl_chunk
  * With more than 14 pages a cycle would leave too few chunks for updates:
  * a fresh segment after 32 catalog chunks, whose header's copy holds all. */
 #define SL_REFRESH_MAX_PAGES 14u
+
+/* The writer leaves its chunk (and the pieces a sync left in it). */
+static int next_slot(struct sl_log *log)
+{
+    if (SL_PIECES)
+        log->piece_off = 0;
+    log->next_chunk++;
+    return SL_BUSY;
+}
 
 /* What a finished write means for the log. */
 static void written(struct sl_log *log)
@@ -412,6 +422,8 @@ static void written(struct sl_log *log)
         s->erased = 0;
         log->cur_seg = log->open_target;
         log->next_chunk = 1; /* the catalog pages come next */
+        if (SL_PIECES)
+            log->piece_off = 0;
         log->mount_end = 0;
         log->cat_chunk = SL_NO_CAT;
         log->cat_updates = 0;
@@ -440,9 +452,18 @@ static void written(struct sl_log *log)
         }
         log->cat_chunk = (uint16_t)log->next_chunk;
     } else {
+        uint32_t u = log->piece_unit, at = log->piece_off + log->data_off + log->staged;
         log->staged = log->staged_records = log->staged_data = log->staged_part_end = 0;
+        /* a chunk a sync closed goes on from its next page (its flags say
+         * so), while a piece's header and a record fit after it (without
+         * pieces the unit is the chunk: nothing fits) */
+        if (SL_PIECES && (log->cfg.chunk_buf[3] & SL_FLAG_PADDED) &&
+            (at = (at + u - 1) / u * u) + SL_CHUNK_HDR + SL_REC_HDR_MAX < log->chunk) {
+            log->piece_off = at;
+            return;
+        }
     }
-    log->next_chunk++;
+    (void)next_slot(log);
 }
 
 /* Counts a failed device operation: a few in a row are the device's
@@ -469,6 +490,8 @@ static int write_failed(struct sl_log *log, int rc)
         sl_retire(log, s);
     } else {
         log->next_chunk = log->chunks_per_seg; /* the staged chunk stays for the next one */
+        if (SL_PIECES)
+            log->piece_off = 0;
     }
     return failed(log, rc);
 }
@@ -543,6 +566,8 @@ static int open_segment(struct sl_log *log)
  * before it, so mount can walk the updates back. */
 static int write_page(struct sl_log *log, uint32_t k, int what)
 {
+    if (SL_PIECES && log->piece_off)
+        return next_slot(log); /* a catalog page takes a chunk of its own */
     uint8_t *buf = log->cfg.read_buf;
     log->read_gen++;
     memset(buf, 0xFF, log->chunk);
@@ -667,6 +692,8 @@ static int pump_step(struct sl_log *log)
     int sync_due = log->sync_wanted && log->taken >= log->sync_target;
     uint32_t request = log->sync_requests; /* the newest this flush answers */
     sl_unlock(log);
+    if (SL_PIECES && full && !log->staged_records)
+        return next_slot(log); /* the record does not fit what its pieces left */
     if (full || (sync_due && log->staged_records))
         return finish(log, write_staged(log, !full));
     if (sync_due) {

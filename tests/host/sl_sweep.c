@@ -59,34 +59,36 @@ struct sweep_config {
                                 takes no more programs or erases, what it held reads) */
     int reader;            /* a reader with a buffer of its own goes through the log
                               between the workload's steps, checking every record */
+    int sync_each;         /* a sync after every record appended: on pages smaller than a
+                              chunk, each goes on in a piece (format 5) */
 };
 
 /* Media small enough that the workload recycles every segment several
  * times within the commands swept. */
 static const struct sweep_config configs[] = {
-    {"nor-defaults", "nor-spi", 256u << 10, 0, 0, 0, 0, 900, 0, 0, 0, 0, 0, 0, 0, 0, 0},
-    {"nor-1k-chunks", "nor-spi", 128u << 10, 0, 1024, 8192, 0, 900, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"nor-defaults", "nor-spi", 256u << 10, 0, 0, 0, 0, 900, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"nor-1k-chunks", "nor-spi", 128u << 10, 0, 1024, 8192, 0, 900, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
     /* 2 MiB in 1 KiB chunks: the default segment (16 KiB) doubles to 128 KiB */
-    {"nor-doubled-segments", "nor-spi", 2u << 20, 0, 1024, 0, 0, 7200, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"nor-doubled-segments", "nor-spi", 2u << 20, 0, 1024, 0, 0, 7200, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
     /* the pump erases 64 KiB blocks (SPI NOR's large erase): cuts inside one */
-    {"nor-large-erase", "nor-spi", 1u << 20, 0, 1024, 64u << 10, 0, 900, 64u << 10, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"nor-large-erase", "nor-spi", 1u << 20, 0, 1024, 64u << 10, 0, 900, 64u << 10, 0, 0, 0, 0, 0, 0, 0, 0, 0},
     /* a log formatted over an old one: its segments must never come back */
-    {"nor-reformatted", "nor-spi", 256u << 10, 0, 1024, 16u << 10, 0, 900, 0, 1, 0, 0, 0, 0, 0, 0, 0},
-    {"emmc-reformatted", "emmc-stm32u5", 2u << 20, 256u << 10, 0, 0, 0, 900, 0, 1, 0, 0, 0, 0, 0, 0, 0},
-    {"nand-defaults", "nand-slc", 1u << 20, 0, 0, 0, 0, 900, 0, 0, 0, 0, 0, 0, 0, 0, 0},
-    {"emmc-defaults", "emmc-stm32u5", 2u << 20, 256u << 10, 0, 0, 0, 900, 0, 0, 0, 0, 0, 0, 0, 0, 0},
-    {"emmc-nonblocking", "emmc-stm32u5", 2u << 20, 256u << 10, 0, 0, 1, 900, 0, 0, 0, 0, 0, 0, 0, 0, 0},
-    {"sd-defaults", "sd-consumer", 2u << 20, 256u << 10, 0, 0, 0, 900, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"nor-reformatted", "nor-spi", 256u << 10, 0, 1024, 16u << 10, 0, 900, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"emmc-reformatted", "emmc-stm32u5", 2u << 20, 256u << 10, 0, 0, 0, 900, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"nand-defaults", "nand-slc", 1u << 20, 0, 0, 0, 0, 900, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"emmc-defaults", "emmc-stm32u5", 2u << 20, 256u << 10, 0, 0, 0, 900, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"emmc-nonblocking", "emmc-stm32u5", 2u << 20, 256u << 10, 0, 0, 1, 900, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"sd-defaults", "sd-consumer", 2u << 20, 256u << 10, 0, 0, 0, 900, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
     /* erases suspended every 1 ms (SPI NOR erase suspend): cuts between the
      * slices, with writes in between, and in a suspended 64 KiB block */
-    {"nor-sliced-erase", "nor-spi", 256u << 10, 0, 1024, 16u << 10, 0, 900, 0, 0, 1000000, 0, 0, 0, 0, 0, 0},
-    {"nor-large-sliced", "nor-spi", 512u << 10, 0, 1024, 64u << 10, 0, 1800, 64u << 10, 0, 5000000, 0, 0, 0, 0, 0, 0},
+    {"nor-sliced-erase", "nor-spi", 256u << 10, 0, 1024, 16u << 10, 0, 900, 0, 0, 1000000, 0, 0, 0, 0, 0, 0, 0},
+    {"nor-large-sliced", "nor-spi", 512u << 10, 0, 1024, 64u << 10, 0, 1800, 64u << 10, 0, 5000000, 0, 0, 0, 0, 0, 0, 0},
     /* fixed-size records in bursts: runs, cut anywhere in them */
-    {"nor-runs", "nor-spi", 256u << 10, 0, 0, 0, 0, 900, 0, 0, 0, 12, 0, 0, 0, 0, 0},
+    {"nor-runs", "nor-spi", 256u << 10, 0, 0, 0, 0, 900, 0, 0, 0, 12, 0, 0, 0, 0, 0, 0},
     /* a catalog of 3 pages, streams created and deleted at 35 % of steps:
      * segments fill with catalog updates and the updated pages are written
      * again every 29 catalog chunks, cut anywhere in that */
-    {"nor-catalog-pages", "nor-spi", 256u << 10, 0, 1024, 64u << 10, 0, 900, 0, 0, 0, 0, 120, 35, 0, 0, 0},
+    {"nor-catalog-pages", "nor-spi", 256u << 10, 0, 1024, 64u << 10, 0, 900, 0, 0, 0, 0, 120, 35, 0, 0, 0, 0},
     /* the dirty world (issue 40): formatted over another filesystem's data
      * with blank blocks between; pages that fail to program for good, their
      * blocks retired when the log comes round; a reader in step with the
@@ -97,6 +99,15 @@ static const struct sweep_config configs[] = {
      .erase_bytes = 16u << 10, .workload_steps = 900, .prog_error_ppm = 4000},
     {.name = "nor-reader", .profile = "nor-spi", .capacity = 128u << 10, .chunk = 1024,
      .segment = 8192, .workload_steps = 900, .reader = 1},
+    /* a sync after every record (issue 40): chunks go on in pieces, one a
+     * page, cut anywhere in them; on NAND two 2 KiB pages a chunk; and a
+     * reader following the writer through the pieces */
+    {.name = "nor-sync-each", .profile = "nor-spi", .capacity = 256u << 10,
+     .workload_steps = 900, .sync_each = 1},
+    {.name = "nand-sync-each", .profile = "nand-slc", .capacity = 1u << 20,
+     .erase_bytes = 16u << 10, .workload_steps = 900, .sync_each = 1},
+    {.name = "nor-sync-reader", .profile = "nor-spi", .capacity = 128u << 10,
+     .segment = 16u << 10, .workload_steps = 900, .reader = 1, .sync_each = 1},
 };
 
 static uint8_t *got;      /* by timestamp: the record was read back */
@@ -401,8 +412,11 @@ static int workload(struct trial *t, uint32_t steps)
         } else {
             int i = pick_alive(t);
             uint32_t n = 1 + (uint32_t)sts_rng_below(&t->rng, 40);
-            for (uint32_t j = 0; j < n && !rc; j++)
+            for (uint32_t j = 0; j < n && !rc; j++) {
                 rc = append_one(t, (uint32_t)i);
+                if (!rc && t->c->sync_each)
+                    rc = sync_all(t);
+            }
             for (uint32_t j = 0; j < 3 && rc >= 0; j++)
                 rc = sl_pump(&t->log);
             rc = rc == SL_BUSY ? SL_OK : rc;

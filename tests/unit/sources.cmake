@@ -20,4 +20,5 @@ set(STORSCOPE_UNIT_TEST_SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/test_sl_format.c
     ${CMAKE_CURRENT_LIST_DIR}/test_sl_catalog.c
     ${CMAKE_CURRENT_LIST_DIR}/test_sl_dirty.c
+    ${CMAKE_CURRENT_LIST_DIR}/test_sl_pieces.c
     ${CMAKE_CURRENT_LIST_DIR}/test_probe.c)

@@ -1016,7 +1016,7 @@ static void a_version_3_log_is_written_on_without_parts(void)
         CHECK_EQ(cnt.inner.ops->read(cnt.inner.ctx, at, h, sizeof(h)), 0);
         if (memcmp(h, "SLSG", 4))
             continue; /* free */
-        CHECK_EQ(h[4], 4);
+        CHECK_EQ(h[4], 4); /* managed media: chunks of one page, parts, no pieces */
         memcpy(want, h, sizeof(want));
         want[4] = 3;
         uint32_t sum = sl_crc32c(0, want, 56);

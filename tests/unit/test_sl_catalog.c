@@ -339,8 +339,9 @@ static void facade_writes_chunks_as_they_fill(void)
     CHECK_EQ(fs.ops->sync(fs.ctx, fh, STS_SYNC_DATA), STS_OK);
     CHECK(programs - p0 <= 2); /* the last, partial chunk */
     /* so a device that fails is reported by the write that needed it, not
-     * by a sync seconds later: power is cut at the next command */
-    struct sts_sim_faults cut = {.cut_after_ops = sim.host_ops + 1};
+     * by a sync seconds later: power is cut at the next command (the
+     * sync's chunk goes on in a piece: the write that fills it needs it) */
+    struct sts_sim_faults cut = {.cut_after_ops = sim.host_ops};
     sts_sim_set_faults(&sim, &cut);
     int rc = STS_OK;
     uint32_t writes = 0;
