@@ -191,14 +191,17 @@ void cli_replay(const cJSON *doc, const struct sts_sink *sink)
     const cJSON *envj = cJSON_GetObjectItemCaseSensitive(doc, "environment");
     const cJSON *clock = cJSON_GetObjectItemCaseSensitive(envj, "clock");
     const cJSON *device = cJSON_GetObjectItemCaseSensitive(envj, "device");
+    const cJSON *noisy = cJSON_GetObjectItemCaseSensitive(envj, "sim_noisy");
     /* what the analysis reads of the environment: the clock (virtual time
-     * is exact) and the device (a RAM disk has no medium to advise about) */
+     * is exact, unless the model was made noisy) and the device (a RAM disk
+     * has no medium to advise about) */
     struct sts_kv env[] = {STS_KV_S("clock", cJSON_IsString(clock) ? clock->valuestring : ""),
-                           STS_KV_S("device", cJSON_IsString(device) ? device->valuestring : "")};
+                           STS_KV_S("device", cJSON_IsString(device) ? device->valuestring : ""),
+                           STS_KV_B("sim_noisy", cJSON_IsTrue(noisy))};
     struct sts_run_info ri = {.target = cJSON_IsString(target) ? target->valuestring : "",
                               .target_kind = cJSON_IsString(kind) ? kind->valuestring : "",
                               .env = env,
-                              .n_env = 2};
+                              .n_env = sizeof(env) / sizeof(env[0])};
     if (sink->ops->run_begin)
         sink->ops->run_begin(sink->ctx, &ri);
     const cJSON *t;

@@ -178,6 +178,9 @@ static int nor_after_wraps(int i, const struct peer_store *st, unsigned passes)
             write_records(st, sizes[k], (passes - 1) * cap, 0, &ts, &laps) ||
             write_records(st, sizes[k], cap / 4, 0, &ts, &w))
             return -1;
+        if (k == 0) /* the 16 MiB NOR's configuration (its segment table) */
+            snprintf(cell[i][M_RAM], sizeof(cell[0][0]), "%.1f KB",
+                     st->ram_bytes(st->ctx) / 1000.0);
         st->close(st->ctx);
         speed[k] = kbs(&w);
         double mib = (double)(laps.payload + w.payload) / (1 << 20);
@@ -214,7 +217,6 @@ static int nor_sync_each(int i, const struct peer_store *st)
             return -1;
     if (write_records(st, 12, 4000 * 12, 1, &ts, &w) || st->latest(st->ctx, UINT32_MAX, &kept))
         return -1;
-    snprintf(cell[i][M_RAM], sizeof(cell[0][0]), "%.1f KB", st->ram_bytes(st->ctx) / 1000.0);
     st->close(st->ctx);
     snprintf(cell[i][M_SYNC1], sizeof(cell[0][0]), "%.2f", kbs(&w));
     snprintf(cell[i][M_SYNC1_KEPT], sizeof(cell[0][0]), "%u (%.1f %% of the chip)", kept,

@@ -33,7 +33,11 @@ static double hi_of(const struct sts_series *s, uint32_t i)
     return s->bps[i] + (isfinite(s->ci[i]) ? s->ci[i] : 0);
 }
 
-int sts_an_knee(const struct sts_series *s, double gain)
+/* The knee with the intervals read one way: `hopeful` 0 strictly (each
+ * rise from the bottom of its interval to the top of the others'), 1
+ * hopefully (from the top of its own to the bottom of theirs: every rise
+ * the noise could hide). */
+static int knee_read(const struct sts_series *s, double gain, int hopeful)
 {
     if (s->n < 3)
         return -1;
@@ -41,37 +45,48 @@ int sts_an_knee(const struct sts_series *s, double gain)
      * smaller chunk: a flat stretch before a step does not hide the step
      * (FileX: flat 1..256 B, 2x at 512 B), and a recovery from a dip is not
      * a rise. A knee needs the curve to have at least doubled by then and
-     * one more point after it that no longer rises that much. Each rise
-     * must hold from the bottom of its interval to the top of the others'. */
+     * one more point after it that no longer rises that much. */
     int knee = -1;
-    double best = hi_of(s, 0);
+    double best = hopeful ? lo_of(s, 0) : hi_of(s, 0);
     for (uint32_t i = 1; i < s->n; i++) {
-        if (lo_of(s, i) > (1.0 + gain) * best)
+        double up = hopeful ? hi_of(s, i) : lo_of(s, i), top = hopeful ? lo_of(s, i) : hi_of(s, i);
+        if (up > (1.0 + gain) * best)
             knee = (int)i;
-        if (hi_of(s, i) > best)
-            best = hi_of(s, i);
+        best = top > best ? top : best;
     }
-    if (knee < 0 || knee + 1 >= (int)s->n || lo_of(s, (uint32_t)knee) < 2.0 * hi_of(s, 0))
+    if (knee < 0 || knee + 1 >= (int)s->n ||
+        (hopeful ? hi_of(s, (uint32_t)knee) < 2.0 * lo_of(s, 0)
+                 : lo_of(s, (uint32_t)knee) < 2.0 * hi_of(s, 0)))
         return -1;
     return knee;
 }
 
-int sts_an_plateau(const struct sts_series *s, double band)
+int sts_an_knee(const struct sts_series *s, double gain)
+{
+    return knee_read(s, gain, 0);
+}
+
+/* The plateau with each point's interval read one way: `hopeful` 0 as
+ * sts_an_plateau (the larger chunks at the top of theirs, this one at the
+ * bottom: the latest start the intervals allow), 1 the other way (the
+ * earliest). The two agree when the noise cannot move the answer. */
+static int plateau_read(const struct sts_series *s, double band, int hopeful)
 {
     if (s->n < 3)
         return -1;
     /* the smallest chunk that no larger chunk beats by more than `band`:
      * where the curve stops rising, not where it first enters a band around
      * the tail's mean (a curve still climbing 5 % per doubling from 4 KiB
-     * to 64 KiB sits in +-10 % of its mean but is not flat at 4 KiB). "No
-     * more than band" must hold even at the top of the larger chunks'
-     * intervals and the bottom of this one's. */
+     * to 64 KiB sits in +-10 % of its mean but is not flat at 4 KiB) */
     int found = -1;
     for (int i = (int)s->n - 2; i >= 0; i--) {
-        double hi = 0;
-        for (uint32_t j = (uint32_t)i + 1; j < s->n; j++)
-            hi = hi_of(s, j) > hi ? hi_of(s, j) : hi;
-        if (s->bps[i] > 0 && hi <= (1.0 + band) * lo_of(s, (uint32_t)i))
+        double top = 0;
+        for (uint32_t j = (uint32_t)i + 1; j < s->n; j++) {
+            double v = hopeful ? lo_of(s, j) : hi_of(s, j);
+            top = v > top ? v : top;
+        }
+        double here = hopeful ? hi_of(s, (uint32_t)i) : lo_of(s, (uint32_t)i);
+        if (s->bps[i] > 0 && top <= (1.0 + band) * here)
             found = i;
         else
             break;
@@ -79,16 +94,29 @@ int sts_an_plateau(const struct sts_series *s, double band)
     return found;
 }
 
-int sts_an_dip(const struct sts_series *s, int from, double drop)
+int sts_an_plateau(const struct sts_series *s, double band)
 {
-    /* below both neighbours by `drop`, from the top of its interval to the
-     * bottom of theirs: a dip inside the noise is not one */
+    return plateau_read(s, band, 0);
+}
+
+/* Dips with the intervals read strictly (`hopeful` 0: from the top of the
+ * point's interval to the bottom of its neighbours') or hopefully (1: every
+ * dip the noise could hide). */
+static int dip_read(const struct sts_series *s, int from, double drop, int hopeful)
+{
+    /* below both neighbours by `drop`: a dip inside the noise is not one */
     for (uint32_t i = from > 1 ? (uint32_t)from : 1; i + 1 < s->n; i++) {
-        double a = lo_of(s, i - 1), b = lo_of(s, i + 1);
-        if (hi_of(s, i) <= (1.0 - drop) * (a < b ? a : b))
+        double a = hopeful ? hi_of(s, i - 1) : lo_of(s, i - 1),
+               b = hopeful ? hi_of(s, i + 1) : lo_of(s, i + 1);
+        if ((hopeful ? lo_of(s, i) : hi_of(s, i)) <= (1.0 - drop) * (a < b ? a : b))
             return (int)i;
     }
     return -1;
+}
+
+int sts_an_dip(const struct sts_series *s, int from, double drop)
+{
+    return dip_read(s, from, drop, 0);
 }
 
 /* what a figure without a recorded spread says of itself */
@@ -320,9 +348,52 @@ static void name_the_layer(const struct sts_an_input *in, struct sts_analysis *o
         }
 }
 
+/* The widest interval of s, as a percentage of its figure. */
+static double widest_pct(const struct sts_series *s)
+{
+    double w = 0;
+    for (uint32_t i = 0; i < s->n; i++)
+        if (s->bps[i] > 0 && isfinite(s->ci[i]) && s->ci[i] / s->bps[i] > w)
+            w = s->ci[i] / s->bps[i];
+    return 100.0 * w;
+}
+
+/* The series by its figures alone, intervals set aside. */
+static void figures_only(const struct sts_series *s, struct sts_series *out)
+{
+    *out = *s;
+    for (uint32_t i = 0; i < out->n; i++)
+        out->ci[i] = 0;
+}
+
+/* A detector whose answer the noise could move - its figures, its 95 %
+ * intervals read strictly and read hopefully do not all agree - gives no
+ * guideline: a finding says it is unresolved, with the three answers
+ * (issue 41). 1 when it is. */
+static int unresolved(struct sts_analysis *out, const struct sts_series *s, const char *kind,
+                      const char *detector, int figures, int strict, int hopeful)
+{
+    if (figures == strict && strict == hopeful)
+        return 0;
+    char x[24] = "none", y[24] = "none", z[24] = "none", pct[16];
+    if (figures >= 0)
+        an_bytes(x, sizeof(x), s->chunk[figures]);
+    if (strict >= 0)
+        an_bytes(y, sizeof(y), s->chunk[strict]);
+    if (hopeful >= 0)
+        an_bytes(z, sizeof(z), s->chunk[hopeful]);
+    an_fixed(pct, sizeof(pct), widest_pct(s), 0);
+    SAY(an_add(out->finding, &out->n_findings, "unresolved", s->test),
+        "Unresolved within the noise (", kind, "): ", detector, " at ", x, " by the figures; at ",
+        y, " by their 95 % intervals read strictly, at ", z, " read hopefully (intervals up to +-",
+        pct, " %); more runs (--runs N) may resolve it.");
+    return 1;
+}
+
 void sts_analyze(const struct sts_an_input *in, const struct sts_an_config *cfg,
                  struct sts_analysis *out)
 {
+    struct sts_series fig;
     memset(out, 0, sizeof(*out));
     out->write_knee_bytes = out->read_plateau_bytes = out->write_dip_bytes = -1;
     char a[40], b[40], c[40], d[40];
@@ -330,6 +401,10 @@ void sts_analyze(const struct sts_an_input *in, const struct sts_an_config *cfg,
     /* write knee: chunk size and alignment; small writes buffered */
     const struct sts_series *w = pick(&in->seq_write, &in->fixed_write);
     int k = w ? sts_an_knee(w, cfg->knee_gain) : -1;
+    if (w && unresolved(out, w, "chunk size", "the write knee",
+                        (figures_only(w, &fig), sts_an_knee(&fig, cfg->knee_gain)), k,
+                        knee_read(w, cfg->knee_gain, 1)))
+        k = -1;
     if (k >= 0) {
         out->write_knee_bytes = (int64_t)w->chunk[k];
         double gain = w->bps[k] / w->bps[0];
@@ -360,6 +435,10 @@ void sts_analyze(const struct sts_an_input *in, const struct sts_an_config *cfg,
     /* read plateau: the read buffer that is enough */
     const struct sts_series *r = pick(&in->fixed_read, &in->seq_read);
     int p = r ? sts_an_plateau(r, cfg->plateau_band) : -1;
+    if (r && unresolved(out, r, "read buffer", "the read plateau",
+                        (figures_only(r, &fig), sts_an_plateau(&fig, cfg->plateau_band)), p,
+                        plateau_read(r, cfg->plateau_band, 1)))
+        p = -1;
     if (p >= 0 && p > 0) {
         out->read_plateau_bytes = (int64_t)r->chunk[p];
         an_bytes(a, sizeof(a), r->chunk[p]);
@@ -376,6 +455,10 @@ void sts_analyze(const struct sts_an_input *in, const struct sts_an_config *cfg,
     /* dips: sizes to avoid */
     const struct sts_series *dw = in->fixed_write.n >= 3 ? &in->fixed_write : w;
     int dp = dw ? sts_an_dip(dw, 1, cfg->dip_drop) : -1;
+    if (dw && unresolved(out, dw, "sizes to avoid", "a write dip",
+                         (figures_only(dw, &fig), sts_an_dip(&fig, 1, cfg->dip_drop)), dp,
+                         dip_read(dw, 1, cfg->dip_drop, 1)))
+        dp = -1;
     if (dp > 0) {
         out->write_dip_bytes = (int64_t)dw->chunk[dp];
         double nb = dw->bps[dp - 1] < dw->bps[dp + 1] ? dw->bps[dp - 1] : dw->bps[dp + 1];
@@ -604,7 +687,11 @@ static int collect_run_begin(void *ctx, const struct sts_run_info *ri)
         in->fs_layer[n] = '\0';
     }
     const struct sts_kv *clock = sts_kv_find(ri->env, ri->n_env, "clock");
-    in->exact = clock && clock->type == STS_KV_STR && !strcmp(clock->v.s, "virtual");
+    /* virtual time is exact - a rerun gives the same figure - unless the
+     * simulator was made noisy: then each figure's spread counts */
+    const struct sts_kv *noisy = sts_kv_find(ri->env, ri->n_env, "sim_noisy");
+    in->exact = clock && clock->type == STS_KV_STR && !strcmp(clock->v.s, "virtual") &&
+                !(noisy && noisy->type == STS_KV_BOOL && noisy->v.b);
     const struct sts_kv *dev = sts_kv_find(ri->env, ri->n_env, "device");
     in->no_medium = !strcmp(in->target_kind, "null") ||
                     (!strcmp(in->target_kind, "sim") && dev && dev->type == STS_KV_STR &&

@@ -27,7 +27,7 @@ static uint32_t next_seg(const struct sl_log *log, uint32_t seg)
 static uint32_t seg_end(const struct sl_log *log, uint32_t seg)
 {
     /* (the writer's chunk, once a sync wrote a piece of it) */
-    return seg == log->cur_seg ? log->next_chunk + (log->piece_off != 0) : log->chunks_per_seg;
+    return seg == log->cur_seg ? log->next_chunk + (SL_PIECE_OFF(log) != 0) : log->chunks_per_seg;
 }
 
 /* The last live segment whose key is below (ts) or at (gseq) the target:
@@ -145,7 +145,8 @@ static uint32_t find_chunk(struct sl_log *log, uint32_t seg, int by_ts, uint64_t
      * after it may hold the target, so the chunk before the one found is
      * read too when it was closed by a sync (version 5) */
     struct sl_chunk_hdr h;
-    if (log->version >= SL_VERSION_PIECES && !log->part && lo > log->hdr_chunks && hit != lo &&
+    if (SL_PIECES && log->version >= SL_VERSION_PIECES && !log->part && lo > log->hdr_chunks &&
+        hit != lo &&
         closed &&
         (closed > 0 || (sl_read_chunk_hdr(log, seg, lo - 1, &h) == SL_OK &&
                         (h.flags & SL_FLAG_PADDED))))
@@ -446,7 +447,7 @@ static int64_t chunk_matches(const struct sl_iter *it, const struct sl_chunk_hdr
     for (;;) {
         m += piece_matches(it, off, &p, checked, stop_after ? stop_after - (uint64_t)m : 0,
                            gseq_of_last);
-        if ((stop_after && (uint64_t)m == stop_after) ||
+        if (!SL_PIECES || (stop_after && (uint64_t)m == stop_after) ||
             sl_piece_next(it->log, it->buf, &off, &p) != SL_OK)
             return m;
         checked = p.used;
@@ -639,7 +640,7 @@ static int load(struct sl_iter *it)
     if (it->loaded) { /* a reload: the position stays, in the piece it was in */
         it->gen = log->read_gen;
         it->loaded = 1;
-        if (it->piece) {
+        if (SL_PIECES && it->piece) {
             if (sl_chunk_check(log, it->buf + it->piece, it->seg_seq, it->chunk, &h))
                 return SL_EIO; /* (written once: it checked when first read) */
             checked = h.used;
@@ -706,7 +707,7 @@ static int iter_next(struct sl_iter *it, struct sl_record *rec)
         if (!it->n_left) {
             struct sl_chunk_hdr h;
             uint32_t at = it->piece;
-            if (!it->part &&
+            if (SL_PIECES && !it->part &&
                 sl_chunk_hdr_check(log, it->buf + at, it->seg_seq, it->chunk, &h) == SL_OK &&
                 sl_piece_next(log, it->buf, &at, &h) == SL_OK) {
                 if (h.first_gseq > it->seg_end_gseq) { /* a damaged piece passed over */
@@ -717,7 +718,7 @@ static int iter_next(struct sl_iter *it, struct sl_record *rec)
                 take_chunk(it, &h);
                 continue;
             }
-            if (it->live) { /* the writer's chunk when it was read: a piece may follow */
+            if (SL_PIECES && it->live) { /* the writer's chunk when read: a piece may follow */
                 it->loaded = 2; /* (read again, from where the reader is) */
                 if (it->seg == log->cur_seg && it->chunk == log->next_chunk && log->piece_off)
                     return SL_ENOENT; /* the writer is still in it */
