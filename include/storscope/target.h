@@ -51,6 +51,8 @@ enum sts_target_flags {
     STS_T_HOST_BACKED = 0x80, /* an image file or a loop device: its timings are the host's
                                  filesystem and cache, which have no allocation units or
                                  erase blocks to find (the probe does not look for them) */
+    STS_T_NOISY = 0x100,      /* a virtual-time model made noisy (noise=, stalls=, bimodal=):
+                                 its figures vary from run to run, as a real device's do */
 };
 
 #define STS_TARGET_MAX_ENV 32

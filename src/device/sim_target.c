@@ -559,7 +559,9 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
         t->clock = *sts_port_clock();
     else
         sts_sim_clock(&st->sim, &t->clock);
+    int noisy = noise.cv_permille || noise.stall_rate_millihz || noise.bimodal_permille;
     t->flags = (real ? 0 : STS_T_VIRTUAL_TIME) | (keep ? STS_T_KEEPS_DATA : 0) |
+               (noisy ? STS_T_NOISY : 0) |
                (use_sl ? STS_T_APPEND_ONLY : use_lfs || use_fat || use_fx ? 0 : STS_T_NO_FS_METADATA);
     t->io_align = 0;
     t->impl = st;
@@ -583,8 +585,7 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
         sts_target_env(t, STS_KV_S("sim_prefill", st->prefill));
     /* a noisy model's virtual time does not repeat: its figures need their
      * spread like a real device's (the analysis reads this) */
-    sts_target_env(t, STS_KV_B("sim_noisy", noise.cv_permille || noise.stall_rate_millihz ||
-                                                noise.bimodal_permille));
+    sts_target_env(t, STS_KV_B("sim_noisy", noisy));
     sts_target_env(t, STS_KV_B("sim_keeps_data", keep));
     sts_target_env(t, STS_KV_S("filesystem", use_sl    ? "sensorlog"
                                              : use_lfs ? "littlefs"

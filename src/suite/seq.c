@@ -172,8 +172,7 @@ static void b2_config(const struct sts_plan *p, struct sweep *sw)
     {                                                                      \
         struct sweep sw;                                                   \
         cfg(c->plan, &sw);                                                 \
-        if (c->plan->runs)                                                 \
-            sw.runs = wl_runs(c, 0, 0);                                    \
+        sw.runs = wl_runs(c, sw.runs, sw.runs);                            \
         return run_sweep(c, &sw);                                          \
     }                                                                      \
     static uint64_t name##_scratch(const struct sts_plan *p)               \

@@ -131,6 +131,7 @@ int wl_emit_skipped(struct sts_ctx *c, const char *name, const struct sts_kv *pa
                     size_t n_params, const char *why);
 
 #define WL_MAX_RUNS 64
+#define WL_NOISY_RUNS 5 /* runs a point on a noisy model when none are asked for */
 #define WL_COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 #endif

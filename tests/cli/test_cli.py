@@ -661,6 +661,28 @@ class NoiseOptions(Base):
         self.assertEqual(self.b0_time("sim:emmc-stm32u5,noise=0.3"),
                          self.b0_time("sim:emmc-stm32u5,noise=30%"))
 
+    def runs_of(self, target, *extra):
+        r = run("run", "-q", "-t", target, "--tests", "B0", "-o", self.out, *extra)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return {p["runs"]["n"] for p in self.load()["tests"][0]["points"]}
+
+    def test_a_noisy_model_is_repeated_and_its_spread_counts(self):
+        # B0 runs a point 3 times at quick scale; a noisy model 5 (its
+        # verdicts need it, bench/verdicts_noise.py), unless --runs says
+        self.assertEqual(self.runs_of("sim:emmc-stm32u5"), {3})
+        self.assertEqual(self.runs_of("sim:emmc-stm32u5,noise=0.1"), {5})
+        self.assertEqual(self.runs_of("sim:emmc-stm32u5,noise=0.1", "--runs", "2"), {2})
+        # and its figures are not exact: a plateau the noise could move is
+        # said as unresolved, in the run and in a report of its file
+        r = run("run", "-t", "sim:emmc-stm32u5,noise=0.3", "--tests", "B2", "--seed", "5",
+                "--tables", "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("Unresolved within the noise (read buffer)", r.stdout)
+        self.assertNotIn("A read buffer of", r.stdout)
+        rep = run("report", self.out)
+        self.assertIn("Unresolved within the noise (read buffer)", rep.stdout)
+        self.assertNotIn("A read buffer of", rep.stdout)
+
     def test_bad_noise_options_say_what_they_take(self):
         for opt, why in (("noise=abc", "coefficient of variation"), ("noise=11", "0 to 10"),
                          ("stalls=2", "RATE:DURATION"), ("stalls=2:0", "RATE:DURATION"),
