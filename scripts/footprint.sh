@@ -123,9 +123,10 @@ echo "Parts (format 4) serve random reads inside the 16 KiB chunks of managed"
 echo "media; pieces (format 5) let a chunk a sync closed go on in its next page,"
 echo "which only a medium whose pages are smaller than a chunk (raw NOR, NAND)"
 echo "can use. A build without parts writes none and cannot check a chunk that"
-echo "has them; one without pieces writes none and refuses nothing, but reads a"
-echo "log written with them only up to each chunk's first piece. scripts/test.sh"
-echo "holds each one-medium writer to 8 KiB; the build with both is over it."
+echo "has them; one without pieces writes none and refuses a log that may hold"
+echo "them (version 5) rather than lose them (ctest sensorlog-no-pieces)."
+echo "scripts/test.sh holds each one-medium writer to 8 KiB; the build with both"
+echo "is over it."
 echo
 cmake --preset firmware >/dev/null
 cmake --build --preset firmware -j"$(nproc)" --target storscope-suite >/dev/null
