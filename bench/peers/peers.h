@@ -45,6 +45,7 @@ struct peer_store {
 /* Each file defines its store; NULL when its sources were not given. */
 extern const struct peer_store *const peer_sensorlog;
 extern const struct peer_store *const peer_littlefs;
+extern const struct peer_store *const peer_littlefs_best;
 extern const struct peer_store *const peer_flashdb;
 
 /* Records carry their timestamp in their first 4 bytes (ms), so a store
