@@ -54,6 +54,10 @@ struct cli_out {
     int err;            /* errno of the first write that failed, 0 if none */
 };
 int cli_out_open(struct cli_out *o, const char *option, const char *path);
+/* 1 when a and b name the same file, existing or not (the same directory
+ * and name once links are followed, or the same inode): two outputs there
+ * would rename over each other. A device (/dev/null) is never the same. */
+int cli_same_file(const char *a, const char *b);
 int cli_out_close(struct cli_out *o, int keep);
 /* Writer callbacks (sts_jw, the JSON sink) on a struct cli_out: they keep
  * the errno of a failed write, which the close then names. */

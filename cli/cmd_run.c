@@ -450,8 +450,23 @@ int cmd_run(int argc, char **argv)
             return EXIT_USAGE;
         }
     }
-    if (plan.tasks && !has_l1) {
-        cli_error("--tasks is an L1 option, but L1 is not among the tests");
+    /* L1's options mean nothing to the other tests: taken and ignored, a
+     * user believed them applied */
+    const struct {
+        int given;
+        const char *name;
+    } l1_only[] = {{plan.tasks, "--tasks"},
+                   {plan.deadline_ns != 0, "--deadline"},
+                   {plan.buffer_bytes != 0, "--buffer"},
+                   {plan.sync_interval_ns != 0, "--sync-every"},
+                   {plan.bisect, "--bisect"}};
+    for (size_t i = 0; i < sizeof(l1_only) / sizeof(l1_only[0]) && !has_l1; i++)
+        if (l1_only[i].given) {
+            cli_error("%s is an L1 option, but L1 is not among the tests", l1_only[i].name);
+            return EXIT_USAGE;
+        }
+    if (o.output && o.fio_json && cli_same_file(o.output, o.fio_json)) {
+        cli_error("-o and --fio-json name the same file ('%s'): each writes its own", o.fio_json);
         return EXIT_USAGE;
     }
     if (o.fio_json && !has_fsync) {

@@ -7,6 +7,8 @@
  * delete it. */
 #define _GNU_SOURCE /* realpath */
 #include <errno.h>
+#include <libgen.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -84,4 +86,26 @@ int cli_out_close(struct cli_out *o, int keep)
         return -1;
     }
     return bad ? -1 : 0;
+}
+
+/* path with its directory resolved (links followed), into out */
+static int resolved(const char *path, char *out, size_t n)
+{
+    char d[4096], b[4096], dir_real[4096];
+    if (snprintf(d, sizeof(d), "%s", path) >= (int)sizeof(d) ||
+        snprintf(b, sizeof(b), "%s", path) >= (int)sizeof(b) || !realpath(dirname(d), dir_real))
+        return -1;
+    return snprintf(out, n, "%s/%s", dir_real, basename(b)) >= (int)n ? -1 : 0;
+}
+
+int cli_same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    int ea = stat(a, &sa) == 0, eb = stat(b, &sb) == 0;
+    if (ea && eb) /* both there: the same inode (a link to the other counts) */
+        return S_ISREG(sa.st_mode) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    if (ea != eb)
+        return 0;
+    char ra[8192], rb[8192];
+    return !resolved(a, ra, sizeof(ra)) && !resolved(b, rb, sizeof(rb)) && !strcmp(ra, rb);
 }

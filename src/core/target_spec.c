@@ -140,6 +140,12 @@ int sts_target_spec_parse(const char *s, struct sts_target_spec *spec, const cha
         return STS_EINVAL;
     }
     memcpy(spec->arg, dev, (size_t)(arg_end - dev));
+    /* a profile name holds no '+' (a path may): a second layer was taken
+     * for part of the name ("unknown device profile 'emmc+sensorlog'") */
+    if (plus && !strcmp(spec->kind, "sim") && find_fs_sep(spec->arg)) {
+        *why = "one filesystem layer at most: a second +FS follows the first";
+        return STS_EINVAL;
+    }
     if (arg_end < dev_end &&
         parse_opts(arg_end + 1, dev_end, spec->opts, &spec->n_opts, why) != STS_OK)
         return STS_EINVAL;

@@ -896,6 +896,19 @@ class BadInput(Base):
             (["--tests", "L1", "--streams", ""], "names no stream"),
             (["--tests", "B0", "--streams", "imu:10x12"], "L1 is not among the tests"),
             (["--tests", "B0", "--fio-json", "f.json"], "fsync is not among the tests"),
+            # issue 44: L1's options without L1 were taken and ignored
+            # (--streams alone was refused)
+            (["--tests", "B0", "--deadline", "2s"], "--deadline is an L1 option"),
+            (["--tests", "B0", "--buffer", "64K"], "--buffer is an L1 option"),
+            (["--tests", "B0", "--sync-every", "1s"], "--sync-every is an L1 option"),
+            (["--tests", "B0", "--bisect"], "--bisect is an L1 option"),
+            # issue 44: one file for both outputs ran everything, then lost
+            # the results ("cannot rename ...partial")
+            (["--tests", "fsync", "-d", "100ms", "--fio-json", self.out],
+             "-o and --fio-json name the same file"),
+            # issue 44: a second layer was taken for part of the profile's name
+            (["-t", "sim:emmc-stm32u5+sensorlog+sensorlog"],
+             "one filesystem layer at most: a second +FS follows the first"),
             (["-t", "sim:sd-consumer,fail_at=x"], "fail_at= needs an operation number"),
             (["-t", "sim:sd-consumer,fail_at=3,fail_op=frob"], "fail_op= takes"),
             (["-t", "sim:sd-consumer,fail_op=write"], "need fail_at=K"),
