@@ -37,6 +37,8 @@ static char *slurp(const char *path, size_t *len)
     return buf;
 }
 
+static int shape_violation(const cJSON *doc, char *msg, size_t n);
+
 cJSON *cli_load_results(const char *path)
 {
     size_t len = 0;
@@ -73,7 +75,110 @@ cJSON *cli_load_results(const char *path)
         cJSON_Delete(doc);
         return NULL;
     }
+    char why[320];
+    if (shape_violation(doc, why, sizeof(why))) {
+        cli_error("%s: %s (docs/storscope-result.schema.json)", path, why);
+        cJSON_Delete(doc);
+        return NULL;
+    }
     return doc;
+}
+
+/* ---- the shape replay relies on ------------------------------------------ */
+static const char *type_name(const cJSON *v)
+{
+    return cJSON_IsArray(v) ? "an array" : cJSON_IsObject(v) ? "an object"
+           : cJSON_IsString(v) ? "a string" : cJSON_IsNumber(v) ? "a number"
+           : cJSON_IsBool(v) ? "a boolean" : "null";
+}
+
+/* Where the first violation is (into at) and what it is (returned), or
+ * NULL when v, at path `at`, is absent or an object (want_object) / array. */
+static const char *kind_at(const cJSON *v, int want_object, char *at, size_t n, const char *path)
+{
+    if (!v || (want_object ? cJSON_IsObject(v) : cJSON_IsArray(v)))
+        return NULL;
+    snprintf(at, n, "%s", path);
+    return want_object ? "an object" : "an array";
+}
+
+/* Every number in an object of numbers (params, metrics, runs) finite;
+ * chunk_bytes at least 1. */
+static const char *numbers_at(const cJSON *obj, char *at, size_t n, const char *path)
+{
+    const cJSON *it;
+    cJSON_ArrayForEach(it, obj)
+    {
+        if (cJSON_IsNumber(it) && !isfinite(it->valuedouble)) {
+            snprintf(at, n, "%s.%s", path, it->string);
+            return "finite";
+        }
+        if (cJSON_IsNumber(it) && !strcmp(it->string, "chunk_bytes") && it->valuedouble < 1) {
+            snprintf(at, n, "%s.%s", path, it->string);
+            return "chunk";
+        }
+    }
+    return NULL;
+}
+
+/* The first place doc departs from the shape the readers rely on (the
+ * parts of docs/storscope-result.schema.json they read), said in words
+ * into msg; 0 when none does. A crash (metrics an array), an infinite
+ * loop (1e400) or a guideline for chunks of 0 B came from such files. */
+static int shape_violation(const cJSON *doc, char *msg, size_t n)
+{
+    char at[256], p[160];
+    const char *want = NULL;
+    const cJSON *tests = cJSON_GetObjectItemCaseSensitive(doc, "tests"), *bad = tests;
+    static const char *const objects[] = {"params", "metrics", "runs", "latency"};
+    if ((want = kind_at(tests, 0, at, sizeof(at), "tests")))
+        goto shape;
+    int ti = 0;
+    const cJSON *t;
+    cJSON_ArrayForEach(t, tests)
+    {
+        snprintf(p, sizeof(p), "tests[%d]", ti);
+        bad = t;
+        if ((want = kind_at(t, 1, at, sizeof(at), p)))
+            goto shape;
+        if (numbers_at(t, at, sizeof(at), p)) { /* its summary figures */
+            snprintf(msg, n, "%s is not a finite number", at);
+            return 1;
+        }
+        snprintf(p, sizeof(p), "tests[%d].points", ti);
+        const cJSON *points = cJSON_GetObjectItemCaseSensitive(t, "points");
+        bad = points;
+        if ((want = kind_at(points, 0, at, sizeof(at), p)))
+            goto shape;
+        int pi = 0;
+        const cJSON *pt;
+        cJSON_ArrayForEach(pt, points)
+        {
+            snprintf(p, sizeof(p), "tests[%d].points[%d]", ti, pi);
+            bad = pt;
+            if ((want = kind_at(pt, 1, at, sizeof(at), p)))
+                goto shape;
+            for (size_t k = 0; k < sizeof(objects) / sizeof(objects[0]); k++) {
+                char q[200];
+                snprintf(q, sizeof(q), "%s.%s", p, objects[k]);
+                bad = cJSON_GetObjectItemCaseSensitive(pt, objects[k]);
+                if ((want = kind_at(bad, 1, at, sizeof(at), q)))
+                    goto shape;
+                const char *num = k < 3 ? numbers_at(bad, at, sizeof(at), q) : NULL;
+                if (num) {
+                    snprintf(msg, n, "%s %s", at,
+                             *num == 'f' ? "is not a finite number" : "is 0: a chunk holds a byte at least");
+                    return 1;
+                }
+            }
+            pi++;
+        }
+        ti++;
+    }
+    return 0;
+shape:
+    snprintf(msg, n, "%s is %s, not %s", at, type_name(bad), want);
+    return 1;
 }
 
 int cli_load_probe(const char *path, struct sts_an_input *in, char *target, size_t target_len)

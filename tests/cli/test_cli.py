@@ -935,6 +935,19 @@ class BadInput(Base):
             "deep.json": b"[" * 100000 + b"]" * 100000,
             "wrong.json": b'{"schema": "nope"}',
             "nul.json": b'{"schema": "storscope-result/1"\x00, "tests": []}',
+            # issue 44: valid JSON of the wrong shape - a crash (SIGSEGV), an
+            # infinity, and exit 0 with "write in chunks of at least 0 B"
+            "metrics-array.json": b'{"schema": "storscope-result/1", "tests": [{"id": "B0", '
+                                  b'"points": [{"name": "write", "params": {"chunk_bytes": 1}, '
+                                  b'"metrics": [1, 2, 3]}]}]}',
+            "tests-5.json": b'{"schema": "storscope-result/1", "tests": 5}',
+            "infinite.json": b'{"schema": "storscope-result/1", "tests": [{"id": "B0", '
+                             b'"points": [{"name": "write", "params": {"chunk_bytes": 1}, '
+                             b'"runs": {"n": 1, "mean": 1e400}}]}]}',
+            "chunk-0.json": b'{"schema": "storscope-result/1", "tests": [{"id": "B0", '
+                            b'"points": [{"name": "write", "params": {"chunk_bytes": 0}}]}]}',
+            "runs-string.json": b'{"schema": "storscope-result/1", "tests": [{"id": "B0", '
+                                b'"points": [{"name": "write", "runs": "many"}]}]}',
         }
         for name, data in files.items():
             with open(os.path.join(d, name), "wb") as f:
@@ -993,6 +1006,14 @@ class BadInput(Base):
             (["report", f("nul.json")], "nul.json is not valid JSON (a NUL byte at byte 31)"),
             (["report", d], "is a directory, not a results file"),
             (["report", f("wrong.json"), "-o"], "-o needs a file name"),
+            (["report", f("metrics-array.json")],
+             "tests[0].points[0].metrics is an array, not an object"),
+            (["report", f("tests-5.json")], "tests is a number, not an array"),
+            (["report", f("infinite.json")], "tests[0].points[0].runs.mean is not a finite number"),
+            (["report", f("chunk-0.json")], "tests[0].points[0].params.chunk_bytes is 0"),
+            (["report", f("runs-string.json")], "tests[0].points[0].runs is a string, not an object"),
+            (["compare", f("metrics-array.json"), f("chunk-0.json")],
+             "metrics-array.json: tests[0].points[0].metrics is an array"),
             # compare
             (["compare", f("random.bin"), f("wrong.json")], "random.bin is not valid JSON"),
             (["compare", "--threshold", "-5", f("a"), f("b")], "bad --threshold '-5'"),
@@ -1843,7 +1864,8 @@ class Report(Base):
     def test_hostile_results_files_are_read_safely(self):
         # issue 13: strings from a results file are text in the HTML (S2's
         # layout and L1's streams were markup); numbers past any count
-        # (1e999 = inf) are defined, not undefined behaviour
+        # (1e999 = inf) are refused, naming the first (issue 44: report
+        # looped forever on one), never read as undefined behaviour
         r = run("run", "-q", "-t", "sim:emmc-stm32u5+sensorlog", "--tests", "S2,L1,fsync",
                 "-o", self.out)
         self.assertEqual(r.returncode, 0, r.stderr)
@@ -1854,15 +1876,11 @@ class Report(Base):
                            for k, v in t["params"].items()}
             for p in t["points"]:
                 p["name"] = "<script>n</script>"
-                p["params"] = {k: "<script>p</script>" if isinstance(v, str) else 1e999
+                p["params"] = {k: "<script>p</script>" if isinstance(v, str) else v
                                for k, v in p["params"].items()}
-                p["metrics"] = {k: -1e999 for k in p.get("metrics", {})}
-            for k in list(t):
-                if k.endswith(("_exponent_flat", "_ci95", "_bytes", "_ns")):
-                    t[k] = 1e999
         bad = os.path.join(self.dir, "bad.json")
         with open(bad, "w") as f:
-            f.write(json.dumps(doc).replace("Infinity", "1e999"))
+            json.dump(doc, f)
         html = os.path.join(self.dir, "bad.html")
         for args in (("report", bad), ("report", bad, "-o", html), ("compare", bad, self.out)):
             r = run(*args)
@@ -1870,6 +1888,20 @@ class Report(Base):
             self.assertNotIn("runtime error", r.stderr)  # UBSan builds
         with open(html) as f:
             self.assertNotIn("<script>", f.read())
+        for t in doc["tests"]:
+            for p in t["points"]:
+                p["metrics"] = {k: -1e999 for k in p.get("metrics", {})}
+            for k in list(t):
+                if k.endswith(("_exponent_flat", "_ci95", "_bytes", "_ns")):
+                    t[k] = 1e999
+        inf = os.path.join(self.dir, "inf.json")
+        with open(inf, "w") as f:
+            f.write(json.dumps(doc).replace("Infinity", "1e999"))
+        for args in (("report", inf), ("compare", inf, self.out)):
+            r = run(*args, timeout=30)
+            self.assertEqual(r.returncode, 2, (args, r.stderr))
+            self.assertIn("is not a finite number", r.stderr)
+            self.assertNotIn("runtime error", r.stderr)
 
     def test_html_report(self):
         from html.parser import HTMLParser
