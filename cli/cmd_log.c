@@ -209,6 +209,7 @@ static int dump(const char *path, const char *stream, int csv)
     if (!rc)
         rc = sl_mount(&m.log, &m.cfg);
     uint16_t id = 0;
+    int said = 0;
     if (!rc && stream && sl_stream_open(&m.log, stream, &id)) {
         char names[512] = "";
         size_t at = 0; /* names fit 14 bytes: room for one more and ", ..." */
@@ -227,14 +228,18 @@ static int dump(const char *path, const char *stream, int csv)
                   at ? names : "none");
         rc = SL_ENOENT;
         stream = NULL;
+        said = 1;
     }
     if (rc) {
-        if (stream || rc != SL_ENOENT)
-            cli_error("cannot mount the log in %s: %s", path,
+        /* (a mount that found nothing said nothing: an image cut short
+         * exited 2 without a word) */
+        if (!said)
+            cli_error("cannot mount the log in %s: %s%s", path,
                       rc == SL_ECORRUPT ? "unknown format version or geometry"
                       : rc == SL_ENOMEM ? "out of memory"
                       : rc == SL_ENOENT ? "no segment holds a whole catalog"
-                                        : "I/O error");
+                                        : "I/O error",
+                      truncated ? " (the image ends before the log does: cut short?)" : "");
         log_mem_free(&m);
         sts_target_raw.close(&t);
         return EXIT_USAGE;

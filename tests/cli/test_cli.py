@@ -954,6 +954,13 @@ class BadInput(Base):
                 f.write(data)
         f = lambda name: os.path.join(d, name)
         t = self.target
+        demo_dir = tempfile.mkdtemp(prefix="storscope-demo-")  # a log, then its first 4 KiB
+        demo = os.path.join(demo_dir, "demo.img")
+        r = run("log", "demo", demo)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(demo, "rb") as src, open(f("cut.img"), "wb") as dst:
+            dst.write(src.read(4096))
+        shutil.rmtree(demo_dir)
         table = [
             # run: sizes, durations, counts (zero, negative, overflowing, empty)
             (["run", "-t", t, "--size", "0"], "bad --size '0'"),
@@ -1025,6 +1032,9 @@ class BadInput(Base):
             (["log"], "log needs a subcommand"),
             (["log", "frob"], "unknown log subcommand 'frob'"),
             (["log", "dump", f("random.bin")], "holds no sensorlog log"),
+            # issue 44: an image cut to its first 4 KiB exited 2 without a word
+            (["log", "dump", f("cut.img")], "cut.img: no segment holds a whole catalog (the "
+                                            "image ends before the log does: cut short?)"),
             (["log", "dump", f("empty")], f("empty")),
             (["log", "dump", d], "is neither a block device nor an image file"),
             (["log", "dump", f("missing.img")], "No such file or directory"),
