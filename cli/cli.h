@@ -52,6 +52,8 @@ struct cli_out {
     char real[4096];    /* where a link named by path points; "" otherwise */
     char partial[4096]; /* "" when written in place */
     int err;            /* errno of the first write that failed, 0 if none */
+    int replaces;       /* a file of that name was there: its mode (and owner) are kept */
+    unsigned mode;      /* its permission bits */
 };
 int cli_out_open(struct cli_out *o, const char *option, const char *path);
 /* 1 when a and b name the same file, existing or not (the same directory

@@ -7,6 +7,7 @@
  * delete it. */
 #define _GNU_SOURCE /* realpath */
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,8 @@ int cli_out_open(struct cli_out *o, const char *option, const char *path)
             return -1;
         }
         in_place = !S_ISREG(st.st_mode);
+        o->replaces = !in_place;
+        o->mode = (unsigned)st.st_mode & 07777;
     }
     if (!in_place && snprintf(o->partial, sizeof(o->partial), "%s.partial", file) >=
                          (int)sizeof(o->partial)) {
@@ -44,7 +47,33 @@ int cli_out_open(struct cli_out *o, const char *option, const char *path)
         cli_error("cannot write %s %s: %s", option, path, strerror(errno));
         return -1;
     }
+    /* the file renamed over PATH keeps PATH's mode and owner: results a
+     * user made private (0600) did not stay private */
+    if (o->replaces && (fchmod(fileno(o->f), (mode_t)o->mode) ||
+                        (geteuid() == 0 && fchown(fileno(o->f), st.st_uid, st.st_gid)))) {
+        cli_error("cannot give %s %s the mode and owner of the file it replaces: %s", option,
+                  o->partial, strerror(errno));
+        fclose(o->f);
+        o->f = NULL;
+        unlink(o->partial);
+        return -1;
+    }
     return 0;
+}
+
+/* Makes a rename in path's directory durable (POSIX: the directory's own
+ * fsync). */
+static int sync_dir_of(const char *path)
+{
+    char d[4096];
+    if (snprintf(d, sizeof(d), "%s", path) >= (int)sizeof(d))
+        return -1;
+    int fd = open(dirname(d), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    int rc = fsync(fd);
+    close(fd);
+    return rc;
 }
 
 static int out_failed(struct cli_out *o)
@@ -71,6 +100,12 @@ int cli_out_close(struct cli_out *o, int keep)
     if (!o->f)
         return 0;
     int bad = ferror(o->f), err = o->err;
+    /* the content on the medium before its name moves onto it: a power cut
+     * after the rename then never leaves an empty PATH */
+    if (!bad && keep && o->partial[0] && (fflush(o->f) || fsync(fileno(o->f)))) {
+        bad = 1;
+        err = err ? err : errno;
+    }
     if (fclose(o->f)) {
         bad = 1;
         if (!err)
@@ -83,6 +118,9 @@ int cli_out_close(struct cli_out *o, int keep)
         unlink(o->partial); /* a regular file of ours: nothing half-written stays */
     else if (o->partial[0] && rename(o->partial, o->real[0] ? o->real : o->path)) {
         cli_error("cannot rename %s to %s: %s", o->partial, o->path, strerror(errno));
+        return -1;
+    } else if (o->partial[0] && sync_dir_of(o->real[0] ? o->real : o->path)) {
+        cli_error("cannot make %s's new name durable: %s", o->path, strerror(errno));
         return -1;
     }
     return bad ? -1 : 0;

@@ -2039,6 +2039,19 @@ class OutputFiles(Base):
     -o a link replaced the link; as root, -o /dev/null would have replaced
     the system's /dev/null)."""
 
+    def test_a_replaced_file_keeps_its_mode(self):
+        # issue 44: results a user had made private (0600) came back 0644:
+        # the new file renamed over them had the umask's mode
+        for mode in (0o600, 0o640):
+            with open(self.out, "w") as f:
+                f.write("old")
+            os.chmod(self.out, mode)
+            r = run("run", "-q", "-t", "sim:emmc-stm32u5", "--tests", "B0", "-o", self.out)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(os.stat(self.out).st_mode & 0o777, mode)
+            self.assertEqual(self.load()["schema"], "storscope-result/1")
+            self.assertFalse(os.path.exists(self.out + ".partial"))
+
     def read_fifo(self, path):
         got = {}
 
