@@ -51,7 +51,7 @@ static void run_usage(FILE *f)
           "                        (default: quick)\n"
           "  -r, --runs N          repetitions per point (default: per test and scale; at\n"
           "                        least 5 on a noisy model: noise=, stalls=, bimodal=)\n"
-          "  -d, --duration TIME   length of time-based tests (fsync): 30s, 2m, 500ms\n"
+          "  -d, --duration TIME   length of time-based tests (fsync, L1): 30s, 2m, 500ms\n"
           "      --size SIZE       file size of fsync, seq, rand and M2: 500M, 1G (K/M/G = 1024^n)\n"
           "      --capacity SIZE   M2: size of the filesystem set aside to be filled (posix:\n"
           "                        targets; M2 refuses a larger one and runs only with it)\n"

@@ -50,6 +50,18 @@ int main(int argc, char **argv)
         return EXIT_OK;
     }
     if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
+        /* `storscope help run` is `storscope run --help` (it printed this) */
+        static const char *const commands[] = {"run", "list", "report", "compare", "log", "probe"};
+        for (size_t i = 0; argc > 2 && i < sizeof(commands) / sizeof(commands[0]); i++)
+            if (!strcmp(argv[2], commands[i])) {
+                char *args[] = {argv[0], argv[2], "--help", NULL};
+                return main(3, args);
+            }
+        if (argc > 2) {
+            cli_error("no help on '%s': it is not a command", argv[2]);
+            usage(stderr);
+            return EXIT_USAGE;
+        }
         usage(stdout);
         return EXIT_OK;
     }

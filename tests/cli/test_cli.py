@@ -844,6 +844,14 @@ class MoreRuns(Base):
         self.assertIn("storscope 0.1.0", run("version").stdout)
         for args in (("run", "--help"), ("list", "--help"), ("--help",)):
             self.assertEqual(run(*args).returncode, 0, args)
+        # issue 44: `help run` printed the top-level help
+        for cmd in ("run", "list", "report", "compare", "log", "probe"):
+            r = run("help", cmd)
+            self.assertEqual(r.returncode, 0, cmd)
+            self.assertTrue(r.stdout.startswith("usage: storscope " + cmd), (cmd, r.stdout[:80]))
+        r = run("help", "frob")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("no help on 'frob': it is not a command", r.stderr)
 
 
 class BadInput(Base):
