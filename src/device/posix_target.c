@@ -109,10 +109,24 @@ static int posix_open(struct sts_target *t, const struct sts_target_spec *spec, 
                       size_t errlen)
 {
     struct sts_posix_fs_config cfg;
+    static struct sts_target_spec joined;
     if (spec->fs[0]) {
-        snprintf(err, errlen, "posix: targets use the host's filesystem; '+%s' is not allowed",
-                 spec->fs);
-        return STS_EINVAL;
+        /* no filesystem stacks on posix:, so a '+' that names an existing
+         * directory is its name's (a+b was refused as a layer '+b') */
+        joined = *spec;
+        struct stat js;
+        if (snprintf(joined.arg, sizeof(joined.arg), "%s+%s", spec->arg, spec->fs) >=
+                (int)sizeof(joined.arg) ||
+            stat(joined.arg, &js) || !S_ISDIR(js.st_mode)) {
+            snprintf(err, errlen, "posix: targets use the host's filesystem; '+%s' is not allowed",
+                     spec->fs);
+            return STS_EINVAL;
+        }
+        joined.fs[0] = '\0';
+        memcpy(joined.opts, spec->fs_opts, sizeof(joined.opts)); /* the options after it */
+        joined.n_opts = spec->n_fs_opts;
+        joined.n_fs_opts = 0;
+        spec = &joined;
     }
     if (!spec->arg[0]) {
         snprintf(err, errlen, "posix: needs a directory, e.g. posix:/var/tmp");

@@ -827,6 +827,19 @@ class MoreRuns(Base):
         finally:
             shutil.rmtree(d, ignore_errors=True)
 
+    def test_a_directory_named_with_a_plus_is_a_target(self):
+        # issue 44: posix:DIR/a+b was refused as a filesystem layer '+b'; no
+        # layer stacks on posix:, so an existing directory's '+' is its name's
+        d = os.path.join(self.dir, "logs+2026")
+        os.mkdir(d)
+        r = run("run", "-q", "-t", "posix:" + d, "--tests", "B0", "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(self.load()["run"]["target"], "posix:" + d)
+        self.assertEqual(os.listdir(d), [])  # its scratch removed
+        r = run("run", "-t", "posix:" + self.dir + "+littlefs", "--tests", "B0")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("'+littlefs' is not allowed", r.stderr)
+
     def test_list_and_version(self):
         r = run("list", "tests")
         self.assertEqual(r.returncode, 0)
