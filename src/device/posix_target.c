@@ -1,5 +1,6 @@
 /* Target kind "posix:DIR[,options]": files in a private scratch directory
- * (DIR/storscope.XXXXXX) that is removed again when the target closes. */
+ * (DIR/storscope.PID.XXXXXX) that is removed again when the target closes;
+ * one that a killed run left (its PID gone) is removed by the next run. */
 #define _GNU_SOURCE
 #include "storscope/error.h"
 #include "storscope/port.h"
@@ -8,7 +9,9 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +24,7 @@
 struct posix_target {
     struct sts_posix_fs pfs;
     char scratch[PATH_MAX];
+    char reclaimed[PATH_MAX + 96]; /* what was removed of a killed run's, said as a warning */
     char env_store[ENV_STORE];
     char opt_text[128];
 };
@@ -105,6 +109,41 @@ static uint32_t logical_block_of(const char *dir)
     return 0;
 }
 
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)ftw;
+    return flag == FTW_DP ? rmdir(path) : unlink(path);
+}
+
+/* Scratch directories in dir that a run killed before it could remove them
+ * left behind (storscope.PID.XXXXXX whose PID no longer runs): removed, and
+ * said in msg (a SIGKILL left them, and every rerun added one). Nothing
+ * else is touched: not a name of another form, not a live run's. */
+static void reclaim_killed(const char *dir, char *msg, size_t n)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    unsigned removed = 0;
+    char first[NAME_MAX + 1] = "";
+    while (d && (e = readdir(d))) {
+        long pid = 0;
+        char tail[8], path[PATH_MAX];
+        if (sscanf(e->d_name, "storscope.%ld.%7s", &pid, tail) != 2 || strlen(tail) != 6 ||
+            pid <= 0 || pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH ||
+            snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) >= (int)sizeof(path))
+            continue;
+        if (nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS) == 0 && !removed++)
+            snprintf(first, sizeof(first), "%s", e->d_name);
+    }
+    if (d)
+        closedir(d);
+    if (removed)
+        snprintf(msg, n, "removed %u scratch director%s in %s left by a run that was killed "
+                 "(%s%s)", removed, removed == 1 ? "y" : "ies", dir, first,
+                 removed > 1 ? ", ..." : "");
+}
+
 static int posix_open(struct sts_target *t, const struct sts_target_spec *spec, char *err,
                       size_t errlen)
 {
@@ -157,7 +196,9 @@ static int posix_open(struct sts_target *t, const struct sts_target_spec *spec, 
         snprintf(err, errlen, "out of memory");
         return STS_ENOMEM;
     }
-    snprintf(p->scratch, sizeof(p->scratch), "%s/storscope.XXXXXX", spec->arg);
+    reclaim_killed(spec->arg, p->reclaimed, sizeof(p->reclaimed));
+    snprintf(p->scratch, sizeof(p->scratch), "%s/storscope.%ld.XXXXXX", spec->arg,
+             (long)getpid());
     if (!mkdtemp(p->scratch)) {
         snprintf(err, errlen, "cannot create a scratch directory in %s: %s", spec->arg,
                  strerror(errno));
@@ -187,6 +228,8 @@ static int posix_open(struct sts_target *t, const struct sts_target_spec *spec, 
         }
     }
     sts_posix_fs_init(&p->pfs, dirfd, &cfg, &t->fs);
+    if (p->reclaimed[0])
+        sts_target_warn(t, p->reclaimed);
     t->kind = "posix";
     t->clock = *sts_port_clock();
     t->flags = STS_T_KEEPS_DATA | STS_T_USER_FS | (cfg.direct ? 0 : STS_T_HAS_CACHE);

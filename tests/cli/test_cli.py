@@ -2484,6 +2484,30 @@ class Interrupt(Base):
         self.assertFalse(os.path.exists(self.out))  # the final name only at the end
         return p
 
+    def test_a_rerun_removes_what_a_killed_run_left(self):
+        # issue 44: SIGKILL leaves the scratch directory and FILE.partial; a
+        # rerun in the same place removed neither, and each added one more
+        tdir = os.path.join(self.dir, "t")
+        p = self.start_and_wait_for_points(["-t", self.target, "--tests", "B0"], 1)
+        p.kill()
+        p.wait()
+        left = os.listdir(tdir)
+        self.assertEqual(len(left), 1, left)
+        self.assertRegex(left[0], r"^storscope\.%d\.\w{6}$" % p.pid)
+        self.assertTrue(os.path.exists(self.out + ".partial"))
+        # a live run's directory is never touched: this test's own process
+        # stands for one (its PID runs)
+        live = os.path.join(tdir, "storscope.%d.abcdef" % os.getpid())
+        os.mkdir(live)
+        r = run("run", "-q", "-t", self.target, "--tests", "B0", "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("removed 1 scratch directory in %s left by a run that was killed (%s)"
+                      % (tdir, left[0]), r.stderr)
+        self.assertEqual(os.listdir(tdir), [os.path.basename(live)])
+        self.assertFalse(os.path.exists(self.out + ".partial"))
+        self.assertEqual(self.load()["status"], "ok")
+        os.rmdir(live)
+
     def check_interrupted(self, p, min_points=2):
         _, err = p.communicate(timeout=300)
         self.assertEqual(p.returncode, 130, err)
