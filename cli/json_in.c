@@ -102,23 +102,24 @@ static const char *kind_at(const cJSON *v, int want_object, char *at, size_t n, 
     return want_object ? "an object" : "an array";
 }
 
-/* Every number in an object of numbers (params, metrics, runs) finite;
- * chunk_bytes at least 1. */
-static const char *numbers_at(const cJSON *obj, char *at, size_t n, const char *path)
+/* Every number in an object of numbers (params, metrics, runs, a test's
+ * summary) finite, chunk_bytes at least 1; 1 and the violation said in msg
+ * when one is not. */
+static int numbers_at(const cJSON *obj, char *msg, size_t n, const char *path)
 {
     const cJSON *it;
     cJSON_ArrayForEach(it, obj)
     {
-        if (cJSON_IsNumber(it) && !isfinite(it->valuedouble)) {
-            snprintf(at, n, "%s.%s", path, it->string);
-            return "finite";
-        }
-        if (cJSON_IsNumber(it) && !strcmp(it->string, "chunk_bytes") && it->valuedouble < 1) {
-            snprintf(at, n, "%s.%s", path, it->string);
-            return "chunk";
-        }
+        if (!cJSON_IsNumber(it))
+            continue;
+        if (!isfinite(it->valuedouble))
+            return snprintf(msg, n, "%s.%s is not a finite number", path, it->string), 1;
+        if (!strcmp(it->string, "chunk_bytes") && it->valuedouble < 1)
+            return snprintf(msg, n, "%s.%s is 0: a chunk holds a byte at least", path,
+                            it->string),
+                   1;
     }
-    return NULL;
+    return 0;
 }
 
 /* The first place doc departs from the shape the readers rely on (the
@@ -141,10 +142,8 @@ static int shape_violation(const cJSON *doc, char *msg, size_t n)
         bad = t;
         if ((want = kind_at(t, 1, at, sizeof(at), p)))
             goto shape;
-        if (numbers_at(t, at, sizeof(at), p)) { /* its summary figures */
-            snprintf(msg, n, "%s is not a finite number", at);
+        if (numbers_at(t, msg, n, p)) /* its summary figures */
             return 1;
-        }
         snprintf(p, sizeof(p), "tests[%d].points", ti);
         const cJSON *points = cJSON_GetObjectItemCaseSensitive(t, "points");
         bad = points;
@@ -164,12 +163,8 @@ static int shape_violation(const cJSON *doc, char *msg, size_t n)
                 bad = cJSON_GetObjectItemCaseSensitive(pt, objects[k]);
                 if ((want = kind_at(bad, 1, at, sizeof(at), q)))
                     goto shape;
-                const char *num = k < 3 ? numbers_at(bad, at, sizeof(at), q) : NULL;
-                if (num) {
-                    snprintf(msg, n, "%s %s", at,
-                             *num == 'f' ? "is not a finite number" : "is 0: a chunk holds a byte at least");
+                if (k < 3 && numbers_at(bad, msg, n, q))
                     return 1;
-                }
             }
             pi++;
         }
