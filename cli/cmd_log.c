@@ -280,6 +280,11 @@ static int dump(const char *path, const char *stream, int csv)
         fprintf(stderr, "storscope: %llu damaged %s read from their second copy\n",
                 (unsigned long long)st.repaired,
                 st.repaired == 1 ? "header or catalog page was" : "headers or catalog pages were");
+    if (it.evicted)
+        fprintf(stderr, "storscope: %llu %s after the oldest segment's first records %s "
+                        "erased by an eviction a power cut stopped (the log's oldest, "
+                        "leaving it by design): not shown\n", (unsigned long long)it.evicted,
+                it.evicted == 1 ? "record" : "records", it.evicted == 1 ? "was" : "were");
     if (it.torn)
         fprintf(stderr, "storscope: %llu %s at the end of a segment's data could not be "
                         "read (torn by a power cut, so never synced, or damaged): their "

@@ -337,6 +337,10 @@ struct sl_iter {
     uint64_t lost_segments; /* segments passed over whose header and stand-in were lost
                                (their records with them: lost_records of them) */
     uint64_t lost_records;
+    uint64_t evicted;       /* records passed over at the oldest segment's end: an eviction
+                               a power cut stopped had erased them (its header's block goes
+                               last), the log's oldest, leaving by design - not lost, but
+                               records the reader did not get between two it did */
     uint8_t *buf;           /* chunks are read here: cfg.read_buf, or the iterator's own */
     uint64_t seg_end_gseq;  /* after the last chunk read in this segment; 0 none yet */
     int end_counted;        /* this segment's end was counted in torn already */

@@ -16,6 +16,12 @@ enum sts_bd_flags {
     STS_BD_NEEDS_ERASE = 0x2, /* raw flash: erase before program */
     STS_BD_PROGRAM_ONCE = 0x4, /* raw NAND: a page takes one program between erases,
                                   so writes must cover whole pages (prog_size) */
+    STS_BD_PROGRAM_BYTES = 0x8, /* raw NOR without ECC: a program may be any bytes
+                                   anywhere, again over programmed ones (bits AND), and a
+                                   power cut leaves only the bytes it was programming
+                                   half-done: it destroys no page around them (prog_size
+                                   and page_size are then what a program of a whole page
+                                   costs its time for, not units a write must keep to) */
 };
 
 struct sts_bd_geometry {

@@ -40,6 +40,9 @@ struct sts_sim_params {
     uint8_t prog_ands;        /* raw only: programming a programmed area ANDs the bits
                                  (NOR) instead of failing (NAND) */
     uint8_t plp;              /* power-loss protection: a flush need not program the cache */
+    uint8_t no_ecc;           /* raw only: a program or erase a power cut stopped leaves
+                                 its bits half-way and reads back without an error (NOR);
+                                 0: its pages read as errors (ECC cannot correct them) */
 
     /* Spare space and background work (managed) */
     uint32_t op_permille;     /* over-provisioning: spare blocks per mille of capacity;
@@ -60,6 +63,10 @@ struct sts_sim_params {
     uint64_t read_unit_cross_ns; /* managed: extra again for one spanning two AUs (au_bytes,
                                     else erase blocks); 0 = none */
     uint64_t page_prog_ns;    /* page program (tPROG), effective over the device's dies */
+    uint64_t byte_prog_ns;    /* raw: a program of part of a page takes this for its
+                                 first byte and byte_prog_next_ns for each after it, up to
+                                 page_prog_ns (NOR: tBP1, tBP2); 0 = a page's time always */
+    uint64_t byte_prog_next_ns;
     uint64_t erase_ns;        /* block erase (tBERS), typical */
     uint32_t erase_tail_x100; /* Pareto shape of the erase time x100 (heavy tail; smaller
                                  = heavier); 0 = every erase takes erase_ns */
@@ -182,6 +189,7 @@ struct sts_sim {
     uint64_t host_ops;            /* host commands so far, for cut_after_ops */
     int off;                      /* powered off by a cut */
     uint8_t *torn;                /* bitmap over store pages: reads fail until rewritten */
+    const uint8_t *programming;   /* the data of the program admit() is gating */
     /* non-blocking path: one request in flight */
     struct sts_bd_req *inflight;
     uint64_t inflight_done_ns;    /* virtual time the request completes */

@@ -404,6 +404,8 @@ void sts_sim_set_faults(struct sts_sim *s, const struct sts_sim_faults *f)
     s->f = *f;
 }
 
+static void span_torn(struct sts_sim *s, uint64_t addr, uint64_t len, int torn);
+
 static void mark_torn(struct sts_sim *s, uint64_t addr, uint64_t len)
 {
     uint32_t pb = s->p.page_bytes;
@@ -411,6 +413,51 @@ static void mark_torn(struct sts_sim *s, uint64_t addr, uint64_t len)
         bit_set(s->torn, (uint32_t)pg, 1);
         s->n.pages_lost++;
     }
+}
+
+/* A chip without ECC (NOR) that loses power during a program or an erase
+ * leaves the bits it was changing half-way, and reads them back without an
+ * error: a program's zeros reached or not at random (where the data has a
+ * 1 the cell is not programmed: it keeps what it held), an erase's ones
+ * likewise; a program that had already gone in whole in the model (the
+ * non-blocking path moves data at submit) gets back some of its zeros, and
+ * a suspended erase the chip forgot holds random bits, mostly ones. Drawn
+ * from the sim's seeded stream, so a cut is the same at each run. */
+enum { CUT_PROGRAM, CUT_ERASE, CUT_APPLIED, CUT_FORGOTTEN };
+static void garble(struct sts_sim *s, int how, uint64_t addr, uint64_t len, const uint8_t *data)
+{
+    uint32_t pb = s->p.page_bytes;
+    for (uint64_t off = 0; off < len;) {
+        uint32_t page = (uint32_t)((addr + off) / pb), in = (uint32_t)((addr + off) % pb);
+        uint64_t n = pb - in < len - off ? pb - in : len - off;
+        int fresh;
+        uint8_t *dst = store_get(s, page, 1, &fresh);
+        if (!dst)
+            return; /* data not kept (or no room: the page reads blank) */
+        if (fresh)
+            memset(dst, 0xff, pb);
+        for (uint64_t i = 0; i < n; i++) {
+            uint64_t draw = sts_rng_next(&s->rng);
+            uint8_t r = (uint8_t)(draw >> 32), *b = dst + in + i;
+            *b = how == CUT_PROGRAM   ? (uint8_t)(*b & (data[off + i] | r))
+                 : how == CUT_ERASE   ? (uint8_t)(*b | r)
+                 : how == CUT_APPLIED ? (uint8_t)(*b | (r & ~data[off + i]))
+                                      : (uint8_t)(r | (uint8_t)(draw >> 40));
+        }
+        bit_set(s->programmed, page, 1);
+        off += n;
+    }
+}
+
+/* What a cut during a program or an erase leaves of [addr, addr + len). */
+static void cut_short(struct sts_sim *s, int kind, uint64_t addr, uint64_t len)
+{
+    if (!s->p.managed && s->p.no_ecc && kind == 'e')
+        garble(s, CUT_ERASE, addr, len, NULL);
+    else if (!s->p.managed && s->p.no_ecc && kind == 'w' && s->programming)
+        garble(s, CUT_PROGRAM, addr, len, s->programming);
+    else
+        mark_torn(s, addr, len);
 }
 
 void sts_sim_set_noise(struct sts_sim *s, const struct sts_sim_noise *n)
@@ -436,10 +483,17 @@ void sts_sim_power_cut(struct sts_sim *s)
      * caller polling for it is not left waiting */
     struct sts_bd_req *q = s->inflight;
     if (q && s->now_ns < s->inflight_done_ns) {
-        if (q->op == STS_BD_PROGRAM)
+        if (q->op == STS_BD_PROGRAM && !s->p.managed && s->p.no_ecc)
+            garble(s, CUT_APPLIED, q->addr, q->len, q->buf);
+        else if (q->op == STS_BD_PROGRAM)
             mark_torn(s, q->addr, q->len);
         q->result = STS_EIO;
         s->inflight_done_ns = s->now_ns;
+    }
+    if (s->susp_len && !s->p.managed && s->p.no_ecc) {
+        /* the chip forgets a suspended erase: its span half-erased */
+        span_torn(s, s->susp_addr, s->susp_len, 0);
+        garble(s, CUT_FORGOTTEN, s->susp_addr, s->susp_len, NULL);
     }
     s->susp_len = s->susp_left_ns = 0; /* the chip forgets a suspended erase: its span stays torn */
     s->off = 1;
@@ -468,7 +522,7 @@ static int power_gate(struct sts_sim *s, int kind, uint64_t addr, uint64_t len)
     if ((s->f.cut_after_ops && s->host_ops > s->f.cut_after_ops) ||
         (s->f.cut_at_ns && s->now_ns >= s->f.cut_at_ns)) {
         if (kind != 'r') /* a program or erase in progress leaves garbage behind */
-            mark_torn(s, addr, len);
+            cut_short(s, kind, addr, len);
         sts_sim_power_cut(s);
         return STS_EIO;
     }
@@ -761,10 +815,22 @@ static uint64_t au_touch(struct sts_sim *s, uint64_t addr, size_t len, int *stal
     return t;
 }
 
+/* Raw flash: programming n bytes of one page. */
+static uint64_t part_prog_ns(const struct sts_sim *s, size_t n)
+{
+    const struct sts_sim_params *p = &s->p;
+    if (!p->byte_prog_ns || n >= p->page_bytes || !n)
+        return p->page_prog_ns;
+    uint64_t t = p->byte_prog_ns + (uint64_t)(n - 1) * p->byte_prog_next_ns;
+    return t < p->page_prog_ns ? t : p->page_prog_ns;
+}
+
 static int sim_program(void *ctx, uint64_t addr, const void *buf, size_t len)
 {
     struct sts_sim *s = ctx;
+    s->programming = buf; /* what a cut now leaves half-programmed */
     int frc = admit(s, 'w', addr, len);
+    s->programming = NULL;
     if (frc)
         return frc;
     const uint8_t *src = buf;
@@ -807,7 +873,7 @@ static int sim_program(void *ctx, uint64_t addr, const void *buf, size_t len)
             rc = copy_in(s, page, in, src + off, n, again);
             bit_set(s->programmed, page, 1);
             s->n.pages_programmed++;
-            t += s->p.page_prog_ns;
+            t += part_prog_ns(s, n);
         }
         off += n;
     }
@@ -950,7 +1016,8 @@ static void sim_geometry(void *ctx, struct sts_bd_geometry *g)
     g->erase_size = s->p.erase_bytes;
     g->erase_large_size = s->p.managed ? 0 : s->p.erase_large_bytes;
     g->flags = (s->store_map ? STS_BD_KEEPS_DATA : 0) | (s->p.managed ? 0 : STS_BD_NEEDS_ERASE) |
-               (!s->p.managed && !s->p.prog_ands ? STS_BD_PROGRAM_ONCE : 0);
+               (!s->p.managed && !s->p.prog_ands ? STS_BD_PROGRAM_ONCE : 0) |
+               (!s->p.managed && s->p.prog_ands && s->p.no_ecc ? STS_BD_PROGRAM_BYTES : 0);
 }
 
 static const struct sts_bd_ops sim_bd_ops = {

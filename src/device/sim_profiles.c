@@ -85,10 +85,14 @@ const struct sts_sim_params sts_sim_profiles[] = {
         .name = "nor-spi",
         .summary = "SPI NOR flash (W25Q-class, 16 MiB): 4 KiB sectors, 256 B pages, raw",
         .capacity = MIB(16), .sector_bytes = 1, .page_bytes = 256, .erase_bytes = KIB(4),
-        .managed = 0, .prog_ands = 1,
+        .managed = 0, .prog_ands = 1, .no_ecc = 1,
         .cmd_read_ns = US(2), .cmd_write_ns = US(2), .read_access_ns = 0,
         .read_bw = MBPS(40), .write_bw = MBPS(40),
         .page_read_ns = 0, .page_prog_ns = US(700), .erase_ns = MS(45),
+        /* a program of fewer bytes than a page: 30 us for the first, 2.5
+         * us each after it (W25Q tBP1, tBP2), so a 12-byte one takes 57.5
+         * us, not a page's 700 */
+        .byte_prog_ns = US(30), .byte_prog_next_ns = 2500,
         .erase_tail_x100 = 400, .erase_tail_cap = 9,
         /* W25Q128JV: 64 KiB block erase 150 ms typical (2 s max), against
          * 45 ms (400 ms) for a 4 KiB sector: 5x cheaper per byte */
@@ -191,11 +195,13 @@ static const struct field fields[] = {
     F("capacity", SIZE, capacity), F("sector_bytes", SIZE, sector_bytes),
     F("page_bytes", SIZE, page_bytes), F("erase_bytes", SIZE, erase_bytes),
     F("managed", NUM, managed), F("prog_ands", NUM, prog_ands), F("plp", NUM, plp),
+    F("no_ecc", NUM, no_ecc),
     F("op_permille", NUM, op_permille), F("gc_low_blocks", NUM, gc_low_blocks),
     F("wl_every", NUM, wl_every), F("cmd_read", TIME, cmd_read_ns),
     F("cmd_write", TIME, cmd_write_ns), F("read_access", TIME, read_access_ns),
     F("read_bw", BW, read_bw), F("write_bw", BW, write_bw),
     F("page_read", TIME, page_read_ns), F("page_prog", TIME, page_prog_ns),
+    F("byte_prog", TIME, byte_prog_ns), F("byte_prog_next", TIME, byte_prog_next_ns),
     F("read_page_cross", TIME, read_page_cross_ns), F("read_unit_cross", TIME, read_unit_cross_ns),
     F("erase_time", TIME, erase_ns), F("erase_tail_x100", NUM, erase_tail_x100),
     F("erase_tail_cap", NUM, erase_tail_cap), F("erase_large", SIZE, erase_large_bytes),

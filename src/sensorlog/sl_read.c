@@ -688,11 +688,16 @@ static int iter_next(struct sl_iter *it, struct sl_record *rec)
                                             ? log->segs[n].first_gseq - it->seg_end_gseq
                                             : 0;
                 } else if (!it->end_counted && it->seg_end_gseq &&
-                           log->segs[n].first_gseq > it->seg_end_gseq &&
-                           prev_seg(log, it->seg) != SL_NO_SEG) {
-                    /* (the oldest segment's tail may be erased already: it
-                     * was evicted, its header's block goes last) */
-                    it->torn++;
+                           log->segs[n].first_gseq > it->seg_end_gseq) {
+                    /* the oldest segment's tail may be erased already: an
+                     * eviction a cut stopped (its header's block goes last)
+                     * took those records, the log's oldest, by design; a
+                     * segment whose data reaches its end lost its last
+                     * records to damage (a piece) */
+                    if (prev_seg(log, it->seg) == SL_NO_SEG && it->chunk < seg_end(log, it->seg))
+                        it->evicted += log->segs[n].first_gseq - it->seg_end_gseq;
+                    else
+                        it->torn++;
                 }
                 it->end_counted = 0;
                 it->seg_end_gseq = 0;

@@ -379,7 +379,7 @@ static void read_some(struct trial *t)
         /* the record after the last one, unless the iterator counted what
          * it passed over (a damaged chunk, a torn end): a gap it does not
          * count is records hidden, or a recycled segment's taken for its */
-        uint64_t losses = t->rit.skipped + t->rit.torn;
+        uint64_t losses = t->rit.skipped + t->rit.torn + t->rit.evicted;
         int gap = t->rnext != UINT64_MAX && r.gseq != t->rnext && losses == t->rlosses;
         if ((gap || !rec_matches(t, &r)) && !t->rwrong++)
             snprintf(t->rwhy, sizeof(t->rwhy), "the reader got %s (ts %" PRIu64 ", gseq %" PRIu64

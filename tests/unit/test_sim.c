@@ -665,6 +665,97 @@ static void cut_after_n_ops_tears_the_write_in_flight(void)
     CHECK_EQ(st.sim.n.power_cuts, 1);
 }
 
+/* NOR has no ECC: a program the power stopped leaves its cells half-way
+ * and reads back without an error - each bit it was to clear cleared or
+ * not, each bit it was to leave alone as it was - and nothing outside the
+ * bytes it was programming changes, the rest of the page included (what a
+ * store that appends commits into one page relies on). With no_ecc=0 the
+ * page reads as an error, as on NAND. */
+static void a_cut_program_on_nor_leaves_its_bits_half_way_and_nothing_else(void)
+{
+    for (int ecc = 0; ecc < 2; ecc++) {
+        struct sts_sim_params p = *sts_sim_profile_find("nor-spi");
+        p.capacity = 64 * 1024;
+        if (ecc)
+            CHECK_EQ(sts_sim_param_set(&p, "no_ecc", "0"), 0);
+        CHECK_EQ(sts_sim_init(&st.sim, &p, 3, arena64, sizeof(arena64), p.capacity, &st.bd), 0);
+        struct sts_bd *bd = &st.bd;
+        memset(pg_a, 0x3C, 64);
+        CHECK_EQ(bd->ops->program(bd->ctx, 0, pg_a, 64), 0); /* synced: bytes 0-63 */
+        for (int i = 0; i < 128; i++)
+            pg_b[i] = (uint8_t)(i * 37 + 11); /* what the cut stops half-way */
+        struct sts_sim_faults f = {.cut_after_ops = st.sim.host_ops};
+        sts_sim_set_faults(&st.sim, &f);
+        CHECK(bd->ops->program(bd->ctx, 64, pg_b, 128) == STS_EIO);
+        sts_sim_power_on(&st.sim);
+        if (ecc) {
+            CHECK(bd->ops->read(bd->ctx, 0, rd, 256) == STS_EIO);
+            continue;
+        }
+        CHECK_EQ(bd->ops->read(bd->ctx, 0, rd, 256), 0);
+        int cleared = 0, missed = 0;
+        for (int i = 0; i < 64; i++)
+            CHECK_EQ(rd[i], 0x3C); /* before it, in the same page: untouched */
+        for (int i = 0; i < 128; i++) {
+            for (int bit = 0; bit < 8; bit++) {
+                int want = (pg_b[i] >> bit) & 1, got = (rd[64 + i] >> bit) & 1;
+                if (want)
+                    CHECK_EQ(got, 1); /* a bit left alone is never cleared */
+                else if (got)
+                    missed++;
+                else
+                    cleared++;
+            }
+        }
+        CHECK(cleared > 100 && missed > 100); /* half-way: some of each */
+        for (int i = 192; i < 256; i++)
+            CHECK_EQ(rd[i], 0xFF); /* after it: still erased */
+        /* a cut erase leaves the sector half-erased, readable */
+        memset(pg_a, 0x00, 256);
+        CHECK_EQ(bd->ops->program(bd->ctx, 4096, pg_a, 256), 0);
+        f.cut_after_ops = st.sim.host_ops;
+        sts_sim_set_faults(&st.sim, &f);
+        CHECK(bd->ops->erase(bd->ctx, 4096, 4096) == STS_EIO);
+        sts_sim_power_on(&st.sim);
+        CHECK_EQ(bd->ops->read(bd->ctx, 4096, rd, 256), 0);
+        int ones = 0;
+        for (int i = 0; i < 256; i++)
+            ones += __builtin_popcount(rd[i]);
+        CHECK(ones > 256 && ones < 256 * 8 - 256); /* neither the old zeros nor erased */
+    }
+}
+
+/* A NOR program of a few bytes costs the chip tBP1 + (n - 1) tBP2 (30 us
+ * and 2.5 us on a W25Q), not a page's tPP (700 us): a store that commits
+ * in small programs (FlashDB's index and status bytes) pays what the chip
+ * charges. A whole page still takes tPP. */
+static void a_small_nor_program_costs_its_bytes_not_a_page(void)
+{
+    struct sts_sim_params p = *sts_sim_profile_find("nor-spi");
+    p.capacity = 64 * 1024;
+    CHECK_EQ(sts_sim_init(&st.sim, &p, 3, arena64, sizeof(arena64), p.capacity, &st.bd), 0);
+    struct sts_bd *bd = &st.bd;
+    memset(pg_a, 0x00, 256);
+    uint64_t t0 = st.sim.now_ns;
+    CHECK_EQ(bd->ops->program(bd->ctx, 0, pg_a, 1), 0);
+    uint64_t one = st.sim.now_ns - t0;
+    t0 = st.sim.now_ns;
+    CHECK_EQ(bd->ops->program(bd->ctx, 256, pg_a, 12), 0);
+    uint64_t twelve = st.sim.now_ns - t0;
+    t0 = st.sim.now_ns;
+    CHECK_EQ(bd->ops->program(bd->ctx, 512, pg_a, 256), 0);
+    uint64_t page = st.sim.now_ns - t0;
+    CHECK(one >= 30000 && one < 40000);          /* tBP1, and the command */
+    CHECK(twelve - one >= 11 * 2500);            /* 11 more bytes, 2.5 us each */
+    CHECK(twelve - one < 11 * 2500 + 1000);      /* (and their 11 bytes on the bus) */
+    CHECK(page >= 700000 && page < 720000);      /* a whole page: tPP */
+    /* 200 bytes across a page boundary: two part programs */
+    t0 = st.sim.now_ns;
+    CHECK_EQ(bd->ops->program(bd->ctx, 1024 - 100, pg_a, 200), 0);
+    uint64_t split = st.sim.now_ns - t0;
+    CHECK(split >= 2 * (30000 + 99 * 2500) && split < 2 * (30000 + 99 * 2500) + 10000);
+}
+
 /* A command to a bad block is still a command the host issued: it counts
  * toward cut_after as it does above the device (storscope's device fault
  * injection, which sizes the power-cut sweep). Uncounted, a sweep's cuts
@@ -929,6 +1020,10 @@ const struct sts_test_case test_sim_cases[] = {
     {"nb_poll_error_fails_at_once", nb_poll_error_fails_at_once},
     {"managed_power_cut_keeps_flushed_loses_unflushed", managed_power_cut_keeps_flushed_loses_unflushed},
     {"cut_after_n_ops_tears_the_write_in_flight", cut_after_n_ops_tears_the_write_in_flight},
+    {"a_small_nor_program_costs_its_bytes_not_a_page",
+     a_small_nor_program_costs_its_bytes_not_a_page},
+    {"a_cut_program_on_nor_leaves_its_bits_half_way_and_nothing_else",
+     a_cut_program_on_nor_leaves_its_bits_half_way_and_nothing_else},
     {"a_bad_blocks_command_counts_toward_a_cut", a_bad_blocks_command_counts_toward_a_cut},
     {"plp_cache_survives_a_cut", plp_cache_survives_a_cut},
     {"injected_errors_by_rate_and_address", injected_errors_by_rate_and_address},
