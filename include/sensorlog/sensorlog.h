@@ -139,8 +139,11 @@ struct sl_config {
      * a chunk already synced. 0 = the page the device reports (geometry
      * page_size); if it reports none, the program unit on raw flash and
      * SL_MANAGED_PAGE on managed media (eMMC and SD do not say; 16 KiB
-     * covers the pages of current parts). Smaller means smaller chunks and
-     * buffers; set it only to a page size you know. */
+     * covers the pages of current parts); 1 on a NOR without ECC
+     * (STS_BD_PROGRAM_BYTES: a cut tears only the bytes being programmed),
+     * where writes are not rounded up either. Smaller means smaller chunks
+     * and buffers, and a sync's piece closer to the one before; set it only
+     * to a page size you know. */
     uint32_t page_bytes;
     /* Segment: the unit of erase and recycling, a multiple of the erase
      * block and of the chunk. Larger segments mean fewer headers to read at

@@ -38,6 +38,10 @@ static int layout(const struct sl_config *cfg, struct sl_layout *out, struct sts
         return SL_EINVAL;
     memset(gp, 0, sizeof(*gp));
     cfg->bd.ops->geometry(cfg->bd.ctx, gp);
+    /* NOR without ECC programs any bytes, and a cut destroys only what it
+     * was programming: chunks and a sync's pieces go on at the next byte */
+    if (SL_PIECES && (gp->flags & STS_BD_PROGRAM_BYTES)) /* (no pieces: no gain) */
+        gp->prog_size = gp->page_size = 1;
     const struct sts_bd_geometry g = *gp;
     uint32_t prog = g.prog_size ? g.prog_size : 1;
     int raw = (g.flags & STS_BD_NEEDS_ERASE) != 0;
@@ -107,7 +111,8 @@ int sl_geometry(struct sl_log *log, const struct sl_config *cfg)
     log->base = cfg->offset;
     log->chunk = chunk; /* before sl_data_off */
     /* a search reads headers only: as many bytes as the device reads at once */
-    log->prog_unit = g.prog_size && chunk % g.prog_size == 0 ? g.prog_size : chunk;
+    /* (layout() holds prog | page | chunk) */
+    log->prog_unit = g.prog_size ? g.prog_size : chunk;
     /* parts: a power of two from 256 (flags hold its log2 - 7); one as
      * large as the chunk is none */
     uint32_t part = cfg->part_bytes ? cfg->part_bytes : chunk >= 8192 ? 2048 : chunk;
@@ -370,8 +375,9 @@ int sl_read_into(struct sl_log *log, uint32_t seg, uint32_t chunk, uint8_t *buf)
     uint32_t u = log->piece_unit;
     /* a page a cut tore as a piece was written fails the whole read (ECC):
      * the pieces before it are read page by page, that page and any other
-     * that fails as never written */
-    if (!SL_PIECES || rc != SL_EIO || u == log->chunk)
+     * that fails as never written (pieces a byte apart are on a medium
+     * without ECC, where a cut tears no read: an error is the device's) */
+    if (!SL_PIECES || rc != SL_EIO || u == log->chunk || u == 1)
         return rc;
     for (uint32_t at = 0; at < log->chunk; at += u)
         if (sl_read_at(log, seg, chunk, buf, at, u)) {

@@ -27,11 +27,17 @@ static STS_TEST_BIG uint8_t read_buf[4096];
 static STS_TEST_BIG uint8_t own_buf[4096];
 
 /* A NOR log of `capacity` in 4 KiB chunks (16 pages) and 64 KiB segments. */
+/* 1: a NOR with ECC (no_ecc=0: a cut's page reads as an error, programs
+ * are pages, and pieces start at the next one); 0: nor-spi as it is, which
+ * programs bytes and whose cut tears only them (pieces a byte apart) */
+static int with_ecc;
+
 static int nor_log(uint64_t capacity, uint16_t *id)
 {
     struct sts_sim_params p = *sts_sim_profile_find("nor-spi");
     p.capacity = capacity;
     p.bad_permille = 0;
+    p.no_ecc = (uint8_t)!with_ecc;
     if (sts_sim_arena_bytes(&p, capacity) > STS_TEST_IOBUF_BYTES)
         return STS_ENOMEM;
     int rc = sts_sim_init(&sim, &p, 11, sts_test_iobuf, STS_TEST_IOBUF_BYTES, capacity, &bd);
@@ -116,7 +122,9 @@ static uint64_t read_from_oldest(uint16_t id, uint64_t last)
 static void a_synced_record_costs_a_page_not_a_chunk(void)
 {
     uint16_t id;
+    with_ecc = 1;
     CHECK_EQ(nor_log(1u << 20, &id), 0);
+    with_ecc = 0;
     const uint64_t lap = 16 * 14 * 16;
     CHECK_EQ(append_each_synced(id, 0, 3 * lap), 0);
     uint64_t erased0 = sim.n.blocks_erased, w0 = sim.n.bytes_written;
@@ -132,6 +140,34 @@ static void a_synced_record_costs_a_page_not_a_chunk(void)
     uint64_t kept = read_from_oldest(id, 4 * lap - 1);
     CHECK(kept >= 13 * 14 * 16);
     CHECK(kept <= 16 * 16 * 16); /* (a page a record: never more) */
+}
+
+/* On a NOR without ECC (nor-spi) a cut tears only the bytes it was
+ * programming, so a record synced alone costs its piece's bytes, not a
+ * page: a 52-byte chunk header, a record header of 1 to 16 bytes and the
+ * record (10-29 B here), 63 to 97 bytes, so a 4 KiB chunk holds at least
+ * 4096 / 97 = 42 of them where the page rule kept 16. Wrapped three times
+ * over, at least 13 segments of 14 data chunks are live: 7,644 records
+ * or more, more than the 4,096 pages of the whole chip could ever hold
+ * one a page; and each record writes at most 97 bytes and a share of
+ * the segments' headers and catalog pages. */
+static void a_synced_record_costs_its_bytes_on_a_nor_without_ecc(void)
+{
+    uint16_t id;
+    CHECK_EQ(nor_log(1u << 20, &id), 0);
+    const uint64_t lap = 16 * 14 * 42;
+    CHECK_EQ(append_each_synced(id, 0, 3 * lap), 0);
+    uint64_t w0 = sim.n.bytes_written;
+    CHECK_EQ(append_each_synced(id, 3 * lap, lap), 0);
+    uint64_t written = sim.n.bytes_written - w0;
+    CHECK(written <= lap * 97 * 9 / 8);
+    CHECK(written >= lap * 63);
+    struct sl_stats st;
+    sl_stats(&lg, &st);
+    CHECK(st.evictions >= 2 * 16); /* it did wrap */
+    uint64_t kept = read_from_oldest(id, 4 * lap - 1);
+    CHECK(kept >= 13 * 14 * 42);
+    CHECK(kept > 16 * 16 * 16);
 }
 
 /* Every way in reads the records of later pieces: from the oldest, from a
@@ -204,11 +240,12 @@ static void a_reader_following_the_writer_gets_every_synced_record(void)
     }
 }
 
-/* A cut while a piece is programmed tears its page: the synced pieces
- * before it in the chunk read back (the torn page fails the chunk's read
- * as a whole: the reader reads page by page), and so does everything after
+/* A cut while a piece is programmed tears its page (with ECC: the torn
+ * page fails the chunk's read as a whole, and the reader reads page by
+ * page) or its bytes (without: they read back half-programmed): the synced
+ * pieces before it in the chunk read back, and so does everything after
  * the remount. */
-static void a_torn_piece_keeps_the_pieces_before_it(void)
+static void torn_piece(void)
 {
     uint16_t id;
     CHECK_EQ(nor_log(256u << 10, &id), 0);
@@ -227,12 +264,21 @@ static void a_torn_piece_keeps_the_pieces_before_it(void)
     CHECK_EQ(read_from_oldest(id, 15), 16);
 }
 
+static void a_torn_piece_keeps_the_pieces_before_it(void)
+{
+    for (with_ecc = 1; with_ecc >= 0; with_ecc--)
+        torn_piece();
+    with_ecc = 0;
+}
+
 /* A piece damaged after its sync loses its own records, said so, and not
  * those of the pieces after it. */
 static void a_damaged_piece_costs_only_its_records(void)
 {
     uint16_t id;
+    with_ecc = 1; /* pieces a page apart: the third is page 2 */
     CHECK_EQ(nor_log(256u << 10, &id), 0);
+    with_ecc = 0;
     CHECK_EQ(append_each_synced(id, 0, 8), 0);
     uint32_t seg = lg.cur_seg, chunk = lg.next_chunk;
     CHECK_EQ(append_each_synced(id, 8, 30), 0); /* on into the next chunks */
@@ -293,6 +339,8 @@ static void a_version_4_log_is_written_on_without_pieces(void)
 }
 
 const struct sts_test_case test_sl_pieces_cases[] = {
+    {"a_synced_record_costs_its_bytes_on_a_nor_without_ecc",
+     a_synced_record_costs_its_bytes_on_a_nor_without_ecc},
     {"a_synced_record_costs_a_page_not_a_chunk", a_synced_record_costs_a_page_not_a_chunk},
     {"pieces_are_read_every_way_and_after_a_remount",
      pieces_are_read_every_way_and_after_a_remount},
