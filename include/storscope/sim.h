@@ -63,10 +63,10 @@ struct sts_sim_params {
     uint64_t read_unit_cross_ns; /* managed: extra again for one spanning two AUs (au_bytes,
                                     else erase blocks); 0 = none */
     uint64_t page_prog_ns;    /* page program (tPROG), effective over the device's dies */
-    uint64_t byte_prog_ns;    /* raw: a program of part of a page takes this for its
+    uint32_t byte_prog_ns;    /* raw: a program of part of a page takes this for its
                                  first byte and byte_prog_next_ns for each after it, up to
                                  page_prog_ns (NOR: tBP1, tBP2); 0 = a page's time always */
-    uint64_t byte_prog_next_ns;
+    uint32_t byte_prog_next_ns;
     uint64_t erase_ns;        /* block erase (tBERS), typical */
     uint32_t erase_tail_x100; /* Pareto shape of the erase time x100 (heavy tail; smaller
                                  = heavier); 0 = every erase takes erase_ns */

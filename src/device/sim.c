@@ -420,44 +420,36 @@ static void mark_torn(struct sts_sim *s, uint64_t addr, uint64_t len)
  * error: a program's zeros reached or not at random (where the data has a
  * 1 the cell is not programmed: it keeps what it held), an erase's ones
  * likewise; a program that had already gone in whole in the model (the
- * non-blocking path moves data at submit) gets back some of its zeros, and
- * a suspended erase the chip forgot holds random bits, mostly ones. Drawn
- * from the sim's seeded stream, so a cut is the same at each run. */
-enum { CUT_PROGRAM, CUT_ERASE, CUT_APPLIED, CUT_FORGOTTEN };
+ * non-blocking path moves data at submit) gets back some of its zeros.
+ * Drawn from the sim's seeded stream, so a cut is the same at each run. */
+enum { CUT_PROGRAM, CUT_ERASE, CUT_APPLIED };
 static void garble(struct sts_sim *s, int how, uint64_t addr, uint64_t len, const uint8_t *data)
 {
     uint32_t pb = s->p.page_bytes;
-    for (uint64_t off = 0; off < len;) {
-        uint32_t page = (uint32_t)((addr + off) / pb), in = (uint32_t)((addr + off) % pb);
-        uint64_t n = pb - in < len - off ? pb - in : len - off;
+    for (uint64_t i = 0; i < len; i++) {
         int fresh;
-        uint8_t *dst = store_get(s, page, 1, &fresh);
-        if (!dst)
+        uint32_t page = (uint32_t)((addr + i) / pb);
+        uint8_t *b = store_get(s, page, 1, &fresh);
+        if (!b)
             return; /* data not kept (or no room: the page reads blank) */
         if (fresh)
-            memset(dst, 0xff, pb);
-        for (uint64_t i = 0; i < n; i++) {
-            uint64_t draw = sts_rng_next(&s->rng);
-            uint8_t r = (uint8_t)(draw >> 32), *b = dst + in + i;
-            *b = how == CUT_PROGRAM   ? (uint8_t)(*b & (data[off + i] | r))
-                 : how == CUT_ERASE   ? (uint8_t)(*b | r)
-                 : how == CUT_APPLIED ? (uint8_t)(*b | (r & ~data[off + i]))
-                                      : (uint8_t)(r | (uint8_t)(draw >> 40));
-        }
+            memset(b, 0xff, pb);
+        b += (addr + i) % pb;
+        uint8_t r = (uint8_t)(sts_rng_next(&s->rng) >> 32), d = data ? data[i] : 0;
+        *b = how == CUT_PROGRAM ? (uint8_t)(*b & (d | r))
+             : how == CUT_ERASE ? (uint8_t)(*b | r)
+                                : (uint8_t)(*b | (r & ~d));
         bit_set(s->programmed, page, 1);
-        off += n;
     }
 }
 
 /* What a cut during a program or an erase leaves of [addr, addr + len). */
 static void cut_short(struct sts_sim *s, int kind, uint64_t addr, uint64_t len)
 {
-    if (!s->p.managed && s->p.no_ecc && kind == 'e')
-        garble(s, CUT_ERASE, addr, len, NULL);
-    else if (!s->p.managed && s->p.no_ecc && kind == 'w' && s->programming)
-        garble(s, CUT_PROGRAM, addr, len, s->programming);
-    else
+    if (s->p.managed || !s->p.no_ecc || (kind == 'w' && !s->programming))
         mark_torn(s, addr, len);
+    else
+        garble(s, kind == 'e' ? CUT_ERASE : CUT_PROGRAM, addr, len, s->programming);
 }
 
 void sts_sim_set_noise(struct sts_sim *s, const struct sts_sim_noise *n)
@@ -490,12 +482,12 @@ void sts_sim_power_cut(struct sts_sim *s)
         q->result = STS_EIO;
         s->inflight_done_ns = s->now_ns;
     }
-    if (s->susp_len && !s->p.managed && s->p.no_ecc) {
-        /* the chip forgets a suspended erase: its span half-erased */
+    /* the chip forgets a suspended erase: its span stays torn (ECC), or
+     * half-erased and reading blank (NOR without ECC: cells too weakly
+     * erased to trust, which no read can tell) */
+    if (s->susp_len && !s->p.managed && s->p.no_ecc)
         span_torn(s, s->susp_addr, s->susp_len, 0);
-        garble(s, CUT_FORGOTTEN, s->susp_addr, s->susp_len, NULL);
-    }
-    s->susp_len = s->susp_left_ns = 0; /* the chip forgets a suspended erase: its span stays torn */
+    s->susp_len = s->susp_left_ns = 0;
     s->off = 1;
     s->n.power_cuts++;
 }
@@ -819,9 +811,9 @@ static uint64_t au_touch(struct sts_sim *s, uint64_t addr, size_t len, int *stal
 static uint64_t part_prog_ns(const struct sts_sim *s, size_t n)
 {
     const struct sts_sim_params *p = &s->p;
-    if (!p->byte_prog_ns || n >= p->page_bytes || !n)
+    if (!p->byte_prog_ns || n >= p->page_bytes)
         return p->page_prog_ns;
-    uint64_t t = p->byte_prog_ns + (uint64_t)(n - 1) * p->byte_prog_next_ns;
+    uint64_t t = p->byte_prog_ns + (uint64_t)(n - 1) * p->byte_prog_next_ns; /* (n >= 1) */
     return t < p->page_prog_ns ? t : p->page_prog_ns;
 }
 

@@ -183,13 +183,16 @@ const struct sts_sim_params *sts_sim_profile_find(const char *name)
 }
 
 enum kind { SIZE, TIME, NUM, BW };
+/* (8 bytes a row on a 32-bit MCU: the table is part of the simulator's
+ * flash, which docs/footprint.md holds to its budget) */
 struct field {
     const char *key;
-    enum kind kind;
-    size_t off;
+    uint16_t off;
+    uint8_t kind;  /* enum kind */
     uint8_t width; /* bytes */
 };
-#define F(k, kind, member) {k, kind, offsetof(struct sts_sim_params, member), \
+_Static_assert(sizeof(struct sts_sim_params) <= UINT16_MAX, "a field's offset fits 16 bits");
+#define F(k, kind, member) {k, (uint16_t)offsetof(struct sts_sim_params, member), kind, \
                             (uint8_t)sizeof(((struct sts_sim_params *)0)->member)}
 static const struct field fields[] = {
     F("capacity", SIZE, capacity), F("sector_bytes", SIZE, sector_bytes),
