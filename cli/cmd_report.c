@@ -5,8 +5,10 @@
 #include "json_in.h"
 #include "storscope/analysis.h"
 #include "storscope/output.h"
+#include "storscope/units.h"
 
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +41,23 @@ static void input_from(const cJSON *doc, struct sts_an_input *in)
     in->fsync_p50_ns = num(pct, "50");
     in->fsync_p9999_ns = num(pct, "99.99");
     in->fsync_max_ns = num(lat, "max_ns");
+    in->fsync_count = num(lat, "count");
+    double at = num(lat, "max_at_op"); /* (absent from files before it: not known) */
+    in->fsync_max_at = isfinite(at) ? at : 0;
+    /* whether the worst stall repeated, from the histogram's bins */
+    const cJSON *hist = cJSON_GetObjectItemCaseSensitive(lat, "histogram");
+    const cJSON *lo = cJSON_GetObjectItemCaseSensitive(hist, "lo_ns");
+    const cJSON *count = cJSON_GetObjectItemCaseSensitive(hist, "count");
+    enum { MAX_BINS = 168 };
+    static uint64_t lo_v[MAX_BINS], count_v[MAX_BINS];
+    size_t n = 0;
+    for (const cJSON *a = lo ? lo->child : NULL, *b = count ? count->child : NULL;
+         a && b && n < MAX_BINS; a = a->next, b = b->next, n++) {
+        lo_v[n] = cJSON_IsNumber(a) && a->valuedouble >= 0 ? sts_d2u64(a->valuedouble) : 0;
+        count_v[n] = cJSON_IsNumber(b) && b->valuedouble >= 0 ? sts_d2u64(b->valuedouble) : 0;
+    }
+    if (n)
+        sts_an_fsync_bins(in, lo_v, count_v, n, in->fsync_max_ns);
 }
 
 void cli_print_analysis(FILE *f, const struct sts_analysis *an)

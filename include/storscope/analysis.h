@@ -48,6 +48,13 @@ struct sts_an_input {
     struct sts_series rand_read;             /* M1 */
     int has_fsync;
     double fsync_iops, fsync_mean_ns, fsync_p50_ns, fsync_p9999_ns, fsync_max_ns;
+    /* Whether the worst stall repeated: operations (of fsync_count) within
+     * a factor of two of the max (from the histogram's coarse bins: those
+     * that reach above max / 2; 0 = not known), the largest figure at least
+     * two operations reached (the top of that bin, so a stall seen once is
+     * not sized into the guideline, and the buffer errs large), and which
+     * operation took the max (1-based; 0 = not known) */
+    double fsync_count, fsync_near_max, fsync_repeated_ns, fsync_max_at;
     int has_seq;
     double seq_write_bps, seq_read_bps;      /* seq: best of N */
     int has_s2;                              /* S2: open+close per file vs N */
@@ -182,6 +189,11 @@ void sts_analyze(const struct sts_an_input *in, const struct sts_an_config *cfg,
 
 /* Adds one S2 open+close point (per-file mean, ns) to the input; flat layout
  * points first, as S2 emits them. Used by the collector and by `report`. */
+/* Fills the fsync repeat fields above from a histogram's coarse bins
+ * (lo[i] their lower bounds ascending, count[i] their samples, 4 a power
+ * of two) and its max. */
+void sts_an_fsync_bins(struct sts_an_input *in, const uint64_t *lo, const uint64_t *count,
+                       size_t n, double max_ns);
 void sts_an_s2_point(struct sts_an_input *in, int flat, double files, double per_file_ns);
 
 /* A sink that fills an sts_an_input as a run goes. */

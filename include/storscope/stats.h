@@ -84,10 +84,13 @@ double sts_hist_relative_error(const struct sts_hist *h);
 struct sts_lat {
     struct sts_welford w;
     struct sts_hist h;
+    uint64_t max_at; /* which sample (1-based) was the largest: when the worst came */
 };
 
 static inline void sts_lat_record(struct sts_lat *l, uint64_t ns)
 {
+    if (!l->w.n || ns > l->h.max)
+        l->max_at = l->w.n + 1;
     sts_welford_add(&l->w, (double)ns);
     sts_hist_record(&l->h, ns);
 }

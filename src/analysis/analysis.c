@@ -539,13 +539,35 @@ void sts_analyze(const struct sts_an_input *in, const struct sts_an_config *cfg,
         an_ms(d, sizeof(d), in->fsync_p9999_ns);
         SAY(an_add(out->finding, &out->n_findings, "tail", "fsync"), "worst write+flush ", a, " = ", c,
             " the mean (", b, "); p99.99 ", d);
-        double need = cfg->stall_rate_bps * in->fsync_max_ns / 1e9;
-        char r1[24], sz[24];
+        /* a stall is sized into the buffer when it repeated (another
+         * operation came within a factor of two of it); one that did not is
+         * named as the single event it was, and the buffer sized for the
+         * worst that repeated */
+        int single = in->fsync_near_max == 1 && in->fsync_repeated_ns > 0;
+        double stall = single ? in->fsync_repeated_ns : in->fsync_max_ns;
+        double need = cfg->stall_rate_bps * stall / 1e9;
+        char r1[24], sz[24], st[24], at[24], of[24];
         an_rate(r1, sizeof(r1), cfg->stall_rate_bps);
         an_bytes(sz, sizeof(sz), sts_d2u64(need + 0.5));
-        SAY(an_add(out->guideline, &out->n_guidelines, "stall buffer", "fsync"),
-            "Size the RAM buffer in front of storage for the worst stall: at ", r1,
-            " of data, a ", a, " stall needs at least ", sz, " (fsync max); scale with your rate.");
+        an_ms(st, sizeof(st), stall);
+        an_fixed(at, sizeof(at), in->fsync_max_at, 0);
+        an_fixed(of, sizeof(of), in->fsync_count, 0);
+        if (single) {
+            SAY(an_add(out->finding, &out->n_findings, "single stall", "fsync"), "one stall of ",
+                a, ": write+flush ", at, " of ", of, "; none other came within half of it, "
+                "so it is one event, not sized into a buffer (the worst that repeated: ", st,
+                ")");
+            SAY(an_add(out->guideline, &out->n_guidelines, "stall buffer", "fsync"),
+                "Size the RAM buffer in front of storage for the worst stall that repeated: at ",
+                r1, " of data, a ", st, " stall needs at least ", sz, " (fsync: reached by two "
+                "writes+flushes or more; one single ", a, " stall is in the findings); scale "
+                "with your rate.");
+        } else {
+            SAY(an_add(out->guideline, &out->n_guidelines, "stall buffer", "fsync"),
+                "Size the RAM buffer in front of storage for the worst stall: at ", r1,
+                " of data, a ", a, " stall needs at least ", sz, " (fsync max); scale with "
+                "your rate.");
+        }
         sts_an_tier(in, out->tier, sizeof(out->tier));
         char iops[24];
         an_fixed(iops, sizeof(iops), in->fsync_iops, 0);
@@ -564,6 +586,24 @@ void sts_analyze(const struct sts_an_input *in, const struct sts_an_config *cfg,
             "no guideline: ", in->target_kind, " has no medium, so its figures are storscope's "
             "and the host's own cost");
     }
+}
+
+#define STS_AN_STALL_BINS 168 /* 4 a power of two over 2^42: the JSON's (json_sink.c) */
+
+void sts_an_fsync_bins(struct sts_an_input *in, const uint64_t *lo, const uint64_t *count,
+                       size_t n, double max_ns)
+{
+    /* a bin of 4 a power of two ends at lo * 2^(1/4) */
+    double near = 0, above = 0, repeated = 0;
+    for (size_t i = n; i-- > 0;) {
+        if ((double)lo[i] * 1.189207115 > max_ns / 2)
+            near += (double)count[i];
+        above += (double)count[i];
+        if (above >= 2 && repeated == 0) /* (the bin's top: a buffer errs large) */
+            repeated = fmin((double)lo[i] * 1.189207115, max_ns);
+    }
+    in->fsync_near_max = near;
+    in->fsync_repeated_ns = repeated;
 }
 
 void sts_an_s2_point(struct sts_an_input *in, int flat, double n, double v)
@@ -632,6 +672,13 @@ static int collect_point(void *ctx, const struct sts_test_info *ti, const struct
         in->fsync_p50_ns = (double)sts_hist_percentile(&l->h, 50);
         in->fsync_p9999_ns = (double)sts_hist_percentile(&l->h, 99.99);
         in->fsync_max_ns = (double)l->h.max;
+        in->fsync_count = (double)l->w.n;
+        in->fsync_max_at = (double)l->max_at;
+        /* the bins the JSON holds, so a report of the file says the same
+         * (static: 2.7 KB is too much for an MCU task's stack) */
+        static uint64_t lo[STS_AN_STALL_BINS], count[STS_AN_STALL_BINS];
+        size_t n = sts_hist_bins(&l->h, 2, lo, count, STS_AN_STALL_BINS);
+        sts_an_fsync_bins(in, lo, count, n, in->fsync_max_ns);
     } else if (!strcmp(ti->id, "S2") && !strcmp(p->name, "open_close") && !p->skipped) {
         const struct sts_kv *files = sts_kv_find(p->params, p->n_params, "files");
         const struct sts_kv *layout = sts_kv_find(p->params, p->n_params, "layout");

@@ -143,6 +143,7 @@ int sts_engine_run(const struct sts_plan *plan, struct sts_target *target,
             if (hr < 0) /* the workspace cannot hold the histograms */
                 first_err = abort_run = hr;
             sts_welford_init(&c.lat[l].w);
+            c.lat[l].max_at = 0;
         }
         if (abort_run)
             break; /* to run_end: a sink's document is never left open */

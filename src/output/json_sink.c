@@ -76,6 +76,7 @@ static void latency(struct sts_jw *w, const struct sts_lat_report *lr)
     sts_jw_double(w, "sd_ns", sts_welford_sd(&l->w));
     sts_jw_u64(w, "min_ns", l->w.n ? l->h.min : 0);
     sts_jw_u64(w, "max_ns", l->h.max);
+    sts_jw_u64(w, "max_at_op", l->max_at); /* which operation (1-based) took max_ns */
     sts_jw_double(w, "histogram_relative_error", sts_hist_relative_error(&l->h));
     sts_jw_object(w, "percentiles_ns");
     for (size_t i = 0; i < STS_PCT_COUNT; i++) {

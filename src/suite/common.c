@@ -262,6 +262,7 @@ void wl_lat_reset(struct sts_ctx *c)
     for (int i = 0; i < STS_CTX_LATS; i++) {
         sts_welford_init(&c->lat[i].w);
         sts_hist_reset(&c->lat[i].h);
+        c->lat[i].max_at = 0;
     }
 }
 
