@@ -50,35 +50,75 @@ static fdb_time_t stamp(void)
     return (fdb_time_t)s.ts;
 }
 
-static int fdb_open(void *ctx, const struct peer_env *env)
+/* The partition for the device (FAL's table is static, fal_cfg.h: one
+ * partition a size), or NULL. */
+static const char *partition_of(const struct peer_env *env)
 {
-    (void)ctx;
-    memset(&s, 0, sizeof(s));
-    s.env = env;
     int nor = env->geo.flags & STS_BD_NEEDS_ERASE;
-    /* FAL's partition table is static (fal_cfg.h): one partition a size */
     const char *name = !nor ? "managed_db"
                        : env->geo.capacity == 1024 * 1024 ? "nor1m_db" : "nor_db";
     if (env->geo.capacity != (!nor ? 256u : env->geo.capacity == 1024 * 1024 ? 1u : 16u) *
                                  1024 * 1024)
-        return -1;
+        return NULL;
     static int fal_ready;
     if (!fal_ready && fal_init() < 0)
-        return -1;
+        return NULL;
     fal_ready = 1;
-    /* a fresh database on whatever the device holds: erase it first, as a
-     * first boot would find it */
-    const struct fal_partition *part = fal_partition_find(name);
-    if (!part || fal_partition_erase_all(part) < 0)
-        return -1;
-    fdb_err_t rc = fdb_tsdb_init(&s.db, "log", name, stamp, env->max_record, NULL);
-    return rc == FDB_NO_ERR ? 0 : -1;
+    return name;
 }
 
-static int fdb_put(void *ctx, uint64_t ts, const void *data, size_t len)
+/* (with several streams a record's first byte is its stream: a TSDB has none) */
+static uint32_t blob_max(const struct peer_env *env)
+{
+    return env->max_record + (env->streams > 1);
+}
+
+/* ctx NULL: issue 16's configuration, sectors of one erase block; non-NULL:
+ * FlashDB at its best (issue 40) - sectors of the chip's large erase on NOR
+ * (FDB_TSDB_CTRL_SET_SEC_SIZE, a multiple of the FAL block: 64 KiB, one
+ * 150 ms command where sixteen 4 KiB sectors take 720 ms), the FAL block
+ * (4 KiB) on managed media, where a larger sector only writes more 0xFF at
+ * each rollover. */
+static int start(void *ctx, const struct peer_env *env)
+{
+    memset(&s, 0, sizeof(s));
+    s.env = env;
+    const char *name = partition_of(env);
+    uint32_t sec = env->geo.erase_large_size;
+    if (ctx && (env->geo.flags & STS_BD_NEEDS_ERASE) && sec)
+        fdb_tsdb_control(&s.db, FDB_TSDB_CTRL_SET_SEC_SIZE, &sec);
+    return name && fdb_tsdb_init(&s.db, "log", name, stamp, blob_max(env), NULL) == FDB_NO_ERR
+               ? 0 : -1;
+}
+
+static int fdb_open(void *ctx, const struct peer_env *env)
+{
+    /* a fresh database on whatever the device holds: erase it first, as a
+     * first boot would find it */
+    const char *name = partition_of(env);
+    const struct fal_partition *part = name ? fal_partition_find(name) : NULL;
+    s.env = env; /* (the FAL port's device) */
+    if (!part || fal_partition_erase_all(part) < 0)
+        return -1;
+    return start(ctx, env);
+}
+
+static int fdb_remount(void *ctx, const struct peer_env *env)
+{
+    return start(ctx, env);
+}
+
+static int fdb_put(void *ctx, uint8_t stream, uint64_t ts, const void *data, size_t len)
 {
     (void)ctx;
     struct fdb_blob blob;
+    uint8_t tagged[1 + 256];
+    if (s.env->streams > 1) {
+        tagged[0] = stream;
+        memcpy(tagged + 1, data, len);
+        data = tagged;
+        len++;
+    }
     s.ts = ts;
     return fdb_tsl_append(&s.db, fdb_blob_make(&blob, data, len)) == FDB_NO_ERR ? 0 : -1;
 }
@@ -125,6 +165,38 @@ static int fdb_latest(void *ctx, uint32_t n, uint32_t *got)
     return r.bad ? -1 : 0;
 }
 
+struct every {
+    peer_record_fn fn;
+    void *arg;
+};
+
+/* A record whose index entry says it was written (FDB_TSL_WRITE), as
+ * FlashDB's samples read them: one a cut left half-written stays
+ * PRE_WRITE. */
+static bool each_one(fdb_tsl_t tsl, void *arg)
+{
+    struct every *e = arg;
+    if (tsl->status != FDB_TSL_WRITE)
+        return false;
+    uint8_t rec[1 + 256] = {0};
+    struct fdb_blob blob;
+    size_t n = fdb_blob_read((fdb_db_t)&s.db, fdb_tsl_to_blob(tsl, fdb_blob_make(&blob, rec,
+                                                                                 sizeof(rec))));
+    int tagged = s.env->streams > 1;
+    if (n >= (size_t)tagged)
+        e->fn(e->arg, tagged ? rec[0] : 0, rec + tagged, n - (size_t)tagged);
+    return false;
+}
+
+static int fdb_each(void *ctx, peer_record_fn fn, void *arg, uint64_t *evicted)
+{
+    (void)ctx;
+    *evicted = 0; /* (a sector goes whole) */
+    struct every e = {fn, arg};
+    fdb_tsl_iter(&s.db, each_one, &e);
+    return 0;
+}
+
 static size_t fdb_ram(void *ctx)
 {
     (void)ctx;
@@ -138,11 +210,23 @@ static void fdb_close(void *ctx)
 }
 
 static const struct peer_store store = {
-    "FlashDB TSDB", fdb_open, fdb_put, fdb_flush, fdb_range, fdb_latest, fdb_ram, fdb_close, NULL,
+    "FlashDB TSDB", fdb_open, fdb_remount, fdb_put, fdb_flush, fdb_range, fdb_latest, fdb_each,
+    fdb_ram, fdb_close, NULL,
     "2.2.0; FAL partition = whole device, sector = erase block (4 KiB), write granularity 1 bit, "
     "rollover on",
+    0,
 };
 const struct peer_store *const peer_flashdb = &store;
+static int best_marker;
+static const struct peer_store best_store = {
+    "FlashDB TSDB, best", fdb_open, fdb_remount, fdb_put, fdb_flush, fdb_range, fdb_latest,
+    fdb_each, fdb_ram, fdb_close, &best_marker,
+    "2.2.0, as above; NOR: sector = the chip's large erase (64 KiB, "
+    "FDB_TSDB_CTRL_SET_SEC_SIZE); managed media: sector = the FAL block (4 KiB)",
+    0,
+};
+const struct peer_store *const peer_flashdb_best = &best_store;
 #else
 const struct peer_store *const peer_flashdb = NULL;
+const struct peer_store *const peer_flashdb_best = NULL;
 #endif

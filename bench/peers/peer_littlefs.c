@@ -100,7 +100,7 @@ static int start_file(uint32_t first_ts)
  * media 4 KiB caches (littlefs's documentation: a cache a multiple of the
  * read and program sizes, the larger the fewer device commands); a 256-byte
  * lookahead (2,048 blocks found free per scan) everywhere. */
-static int lfs_open(void *ctx, const struct peer_env *env)
+static int configure(void *ctx, const struct peer_env *env)
 {
     int best = ctx != NULL;
     memset(&s, 0, sizeof(s));
@@ -123,15 +123,45 @@ static int lfs_open(void *ctx, const struct peer_env *env)
     };
     s.rec = env->max_record;
     s.file_limit = env->geo.capacity / 16 / s.rec * s.rec;
-    int rc = lfs_format(&s.lfs, &s.cfg);
+    return 0;
+}
+
+static int lfs_open(void *ctx, const struct peer_env *env)
+{
+    int rc = configure(ctx, env);
+    if (!rc)
+        rc = lfs_format(&s.lfs, &s.cfg);
     if (!rc)
         rc = lfs_mount(&s.lfs, &s.cfg);
     return rc;
 }
 
-static int lfs_put(void *ctx, uint64_t ts, const void *data, size_t len)
+/* Files in order of their first ts, from the directory. */
+static int list(uint32_t *first, uint32_t *n);
+
+static int lfs_remount(void *ctx, const struct peer_env *env)
+{
+    int rc = configure(ctx, env);
+    if (!rc)
+        rc = lfs_mount(&s.lfs, &s.cfg);
+    if (!rc)
+        rc = list(s.names, &s.n_files);
+    return rc;
+}
+
+/* With several streams a record goes in framed - its stream and length in
+ * two bytes before it - as a logger that keeps them in one file writes it. */
+static int lfs_put(void *ctx, uint8_t stream, uint64_t ts, const void *data, size_t len)
 {
     (void)ctx;
+    uint8_t framed[2 + 256];
+    if (s.env->streams > 1) {
+        framed[0] = stream;
+        framed[1] = (uint8_t)len;
+        memcpy(framed + 2, data, len);
+        data = framed;
+        len += 2;
+    }
     if (!s.open || s.in_file + len > s.file_limit) {
         int rc = start_file((uint32_t)ts);
         if (rc)
@@ -174,6 +204,16 @@ static int list(uint32_t *first, uint32_t *n)
     return rc;
 }
 
+/* Opens the file whose first record is stamped first_ts for reading,
+ * with the reader's cache. */
+static int open_reader(uint32_t first_ts, lfs_file_t *file, struct lfs_file_config *fc)
+{
+    char name[12];
+    *fc = (struct lfs_file_config){.buffer = reader_cache};
+    name_of(first_ts, name);
+    return lfs_file_opencfg(&s.lfs, file, name, LFS_O_RDONLY, fc);
+}
+
 /* Reads n records from record index k of file f on, across files. */
 static int read_from(const uint32_t *first, uint32_t n_files, uint32_t f, lfs_soff_t k,
                      uint32_t n, uint64_t expect, uint32_t *got)
@@ -181,11 +221,9 @@ static int read_from(const uint32_t *first, uint32_t n_files, uint32_t f, lfs_so
     uint8_t rec[256];
     *got = 0;
     for (; f < n_files && *got < n; f++, k = 0) {
-        char name[12];
         lfs_file_t file;
-        struct lfs_file_config fc = {.buffer = reader_cache};
-        name_of(first[f], name);
-        int rc = lfs_file_opencfg(&s.lfs, &file, name, LFS_O_RDONLY, &fc);
+        struct lfs_file_config fc;
+        int rc = open_reader(first[f], &file, &fc);
         if (rc)
             return rc;
         rc = (int)lfs_file_seek(&s.lfs, &file, k * (lfs_soff_t)s.rec, LFS_SEEK_SET);
@@ -216,11 +254,9 @@ static int lfs_range(void *ctx, uint64_t from, uint32_t n, uint32_t *got)
     while (f + 1 < n_files && first[f + 1] <= from)
         f++;
     /* bisect the file by its records' stamps */
-    char name[12];
     lfs_file_t file;
-    struct lfs_file_config fc = {.buffer = reader_cache};
-    name_of(first[f], name);
-    rc = lfs_file_opencfg(&s.lfs, &file, name, LFS_O_RDONLY, &fc);
+    struct lfs_file_config fc;
+    rc = open_reader(first[f], &file, &fc);
     if (rc)
         return rc;
     lfs_soff_t lo = 0, hi = lfs_file_size(&s.lfs, &file) / (lfs_soff_t)s.rec;
@@ -263,6 +299,32 @@ static int lfs_latest(void *ctx, uint32_t n, uint32_t *got)
     return read_from(s.names, s.n_files, f, k, n, UINT64_MAX, got);
 }
 
+static int lfs_each(void *ctx, peer_record_fn fn, void *arg, uint64_t *evicted)
+{
+    (void)ctx;
+    *evicted = 0; /* (a file goes whole) */
+    uint32_t first[MAX_FILES], n_files;
+    int rc = list(first, &n_files);
+    int framed = s.env->streams > 1;
+    for (uint32_t f = 0; !rc && f < n_files; f++) {
+        lfs_file_t file;
+        struct lfs_file_config fc;
+        rc = open_reader(first[f], &file, &fc);
+        if (rc)
+            return rc;
+        uint8_t head[2] = {0, (uint8_t)s.rec}, rec[256];
+        for (;;) {
+            if (framed && lfs_file_read(&s.lfs, &file, head, 2) != 2)
+                break;
+            if (lfs_file_read(&s.lfs, &file, rec, head[1]) != head[1])
+                break; /* (a file's end: littlefs keeps what the last sync wrote) */
+            fn(arg, head[0], rec, head[1]);
+        }
+        lfs_file_close(&s.lfs, &file);
+    }
+    return rc;
+}
+
 static size_t lfs_ram(void *ctx)
 {
     (void)ctx;
@@ -280,17 +342,21 @@ static void lfs_close_store(void *ctx)
 }
 
 static const struct peer_store store = {
-    "littlefs", lfs_open, lfs_put, lfs_flush, lfs_range, lfs_latest, lfs_ram, lfs_close_store,
+    "littlefs", lfs_open, lfs_remount, lfs_put, lfs_flush, lfs_range, lfs_latest, lfs_each,
+    lfs_ram, lfs_close_store,
     NULL, "v2.9.3-compatible API; a file per 1/16 of the device, oldest removed above 3/4 "
           "full; block = erase block (4 KiB), prog = program unit, caches of one program unit",
+    0,
 };
 const struct peer_store *const peer_littlefs = &store;
 static int best_marker;
 static const struct peer_store best_store = {
-    "littlefs, best", lfs_open, lfs_put, lfs_flush, lfs_range, lfs_latest, lfs_ram, lfs_close_store,
+    "littlefs, best", lfs_open, lfs_remount, lfs_put, lfs_flush, lfs_range, lfs_latest, lfs_each,
+    lfs_ram, lfs_close_store,
     &best_marker, "v2.9.3-compatible API, files as above; NOR: block = the chip's large erase "
                   "(64 KiB), caches of one program unit; managed media: 4 KiB blocks, 4 KiB "
                   "caches; a 256-byte lookahead",
+    0,
 };
 const struct peer_store *const peer_littlefs_best = &best_store;
 #else
