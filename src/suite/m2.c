@@ -101,13 +101,19 @@ static double trend_quarter(const struct m2_trend *t, const double *v, int last)
     return n ? sum / n : 0;
 }
 
+#define M2_CROSS_ROUNDS 2 /* rounds in a row over the threshold that make a crossing */
+
 struct m2_state {
     struct sts_ctx *c;
     struct m2_cfg cfg;
     uint32_t created;            /* lifecycles whose files exist */
     uint32_t completed;          /* lifecycles measured */
     struct sts_an_aging fit[N_OPS];
-    int crossed[2];              /* create / open exceeded the threshold */
+    /* create / open crossed the threshold: in two rounds in a row, so one
+     * slow round (a stall, a housekeeping pause) is not a cliff; the free
+     * space and files are the first round's. over[] counts the rounds in
+     * a row over it so far. */
+    int crossed[2], over[2];
     uint64_t crossed_free[2], crossed_files[2];
     int probe_dir;               /* M2_PROBE_DIR exists: the probe runs */
     struct m2_trend trend;
@@ -292,12 +298,19 @@ static void record(struct m2_state *m, uint32_t k, double days, const struct sts
 {
     for (int op = 0; op < N_OPS; op++)
         sts_an_aging_add(&m->fit[op], days, (double)sum[op] / M2_STREAMS);
-    for (int i = 0; i < 2; i++)
-        if (!m->crossed[i] && (double)sum[i] / M2_STREAMS > (double)m->cfg.threshold_ns) {
-            m->crossed[i] = 1;
+    for (int i = 0; i < 2; i++) {
+        if (m->crossed[i])
+            continue;
+        if ((double)sum[i] / M2_STREAMS <= (double)m->cfg.threshold_ns) {
+            m->over[i] = 0;
+            continue;
+        }
+        if (!m->over[i]++) {
             m->crossed_free[i] = sv->free_bytes;
             m->crossed_files[i] = (uint64_t)k * M2_STREAMS;
         }
+        m->crossed[i] = m->over[i] >= M2_CROSS_ROUNDS;
+    }
     trend_add(&m->trend, k, (double)sum[OP_CREATE] / M2_STREAMS, (double)probe_ns);
 }
 
