@@ -606,13 +606,24 @@ static int load(struct sl_iter *it)
         checked = h.used;
     if (rc == SL_ENOENT) {
         /* the end of the segment's data, or a chunk written and then
-         * damaged: its header still names its place, or the chunk after it
-         * checks. A damaged one is passed over and counted, never returned */
+         * damaged: the chunk after it checks, or - when this one still
+         * names its place - any later one in the segment was written (after
+         * a cut the writer goes on in a fresh segment, so a torn chunk is
+         * its segment's last). A damaged one is passed over and counted,
+         * never returned; a blank one is the end */
         int written = sl_chunk_written(it->buf, it->seg_seq, it->chunk,
                                        it->seg_end_gseq ? it->seg_end_gseq
                                                         : log->segs[it->seg].first_gseq);
-        int damaged = it->chunk + 1 < seg_end(log, it->seg) &&
-                      sl_read_chunk_into(log, it->seg, it->chunk + 1, it->buf, &h) == SL_OK;
+        int damaged = 0;
+        for (uint32_t k = it->chunk + 1, end = seg_end(log, it->seg); k < end && !damaged; k++) {
+            if (k == it->chunk + 1)
+                damaged = sl_read_chunk_into(log, it->seg, k, it->buf, &h) == SL_OK;
+            if (!written)
+                break;
+            if (!damaged && sl_read_at(log, it->seg, k, it->buf, 0, log->hdr_read) == SL_OK)
+                damaged = sl_chunk_hdr_check(log, it->buf, it->seg_seq, k, &h) == SL_OK ||
+                          sl_chunk_written(it->buf, it->seg_seq, k, 0);
+        }
         if (!damaged) {
             it->torn += written; /* the last chunk written there: torn, or damaged */
             it->end_counted = written;
