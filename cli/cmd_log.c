@@ -10,6 +10,7 @@
 #include "storscope/posix.h"
 #include "storscope/units.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <libgen.h>
@@ -360,7 +361,11 @@ static int demo(const char *path, uint64_t size, uint64_t seconds)
     cli_catch_stop_signals(on_demo_signal);
     int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
     if (fd < 0) {
-        cli_error("cannot create %s (it must not exist yet)", path);
+        if (errno == EEXIST)
+            cli_error("cannot create %s: it exists (a demo writes a new image, never over a "
+                      "file)", path);
+        else
+            cli_error("cannot create %s: %s", path, strerror(errno));
         return EXIT_USAGE;
     }
     int trunc = ftruncate(fd, (off_t)size);

@@ -352,6 +352,19 @@ static int check_space(struct sts_target *t, struct sts_plan *plan,
     int set_aside = plan->capacity_bytes && sv.total_bytes <= plan->capacity_bytes;
     if ((t->flags & STS_T_USER_FS) && !set_aside) /* leave the user's filesystem usable */
         reserve = cli_space_reserve(sv.total_bytes);
+    /* M2 alone on a filesystem larger than --capacity would only fail once
+     * running (in a suite it says it is not applicable): refused now */
+    if ((t->flags & STS_T_USER_FS) && plan->capacity_bytes && !set_aside && !plan->suite_name)
+        for (size_t i = 0; i < plan->n_tests; i++)
+            if (!strcmp(plan->tests[i]->id, "M2")) {
+                char a[32], b[32];
+                sts_fmt_bytes(a, sizeof(a), sv.total_bytes);
+                sts_fmt_bytes(b, sizeof(b), plan->capacity_bytes);
+                cli_error("M2 fills the filesystem it runs on, and %s is on one of %s, larger "
+                          "than --capacity %s: give M2 a filesystem of that size set aside "
+                          "(a loop-mounted image; README.md)", spec, a, b);
+                return -1;
+            }
     uint64_t need = 0;
     const char *biggest = "";
     for (size_t i = 0; i < plan->n_tests; i++) {

@@ -39,6 +39,30 @@ static char *slurp(const char *path, size_t *len)
 
 static int shape_violation(const cJSON *doc, char *msg, size_t n);
 
+/* How deep [ and { nest at byte off of text (strings skipped): cJSON stops
+ * at CJSON_NESTING_LIMIT, which is no syntax error. */
+static long nesting_at(const char *text, long off)
+{
+    long depth = 0;
+    int in_string = 0;
+    for (long i = 0; i < off; i++) {
+        char c = text[i];
+        if (in_string) {
+            if (c == '\\')
+                i++;
+            else if (c == '"')
+                in_string = 0;
+        } else if (c == '"') {
+            in_string = 1;
+        } else if (c == '[' || c == '{') {
+            depth++;
+        } else if (c == ']' || c == '}') {
+            depth--;
+        }
+    }
+    return depth;
+}
+
 cJSON *cli_load_results(const char *path)
 {
     size_t len = 0;
@@ -63,8 +87,13 @@ cJSON *cli_load_results(const char *path)
     if (!doc) {
         const char *at = cJSON_GetErrorPtr();
         long off = at && at >= text && at <= text + len ? (long)(at - text) : -1;
-        cli_error("%s is not valid JSON (%s at byte %ld)", path,
-                  off >= (long)len - 1 ? "truncated" : "syntax error", off);
+        if (off > 0 && nesting_at(text, off) >= CJSON_NESTING_LIMIT)
+            cli_error("%s nests arrays or objects deeper than %d levels (at byte %ld): "
+                      "not a results file, which is a few levels deep", path,
+                      CJSON_NESTING_LIMIT, off);
+        else
+            cli_error("%s is not valid JSON (%s at byte %ld)", path,
+                      off >= (long)len - 1 ? "truncated" : "syntax error", off);
         free(text);
         return NULL;
     }

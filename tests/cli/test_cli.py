@@ -331,10 +331,15 @@ class Workloads(Base):
         t = self.load()["tests"][0]
         self.assertEqual(t["status"], "not_applicable")
         self.assertIn("--capacity", t["error"])
+        # this directory's filesystem is larger than 64 MiB: refused before
+        # anything runs (issue 44: it exited 1 after the header), nothing
+        # written, no results file
+        os.remove(self.out)
         r = run("run", "-q", "-t", self.target, "--tests", "M2", "--capacity", "64M",
-                "-o", self.out)  # this directory's filesystem is larger than 64 MiB
-        self.assertEqual(r.returncode, 1, r.stderr)
-        self.assertIn("larger than --capacity", self.load()["tests"][0]["error"])
+                "-o", self.out)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("larger than --capacity 64 MiB", r.stderr)
+        self.assertFalse(os.path.exists(self.out))
         self.assertTrue(self.target_is_empty())
         r = run("run", "-q", "-t", "sim:emmc-stm32u5", "--tests", "M2", "-o", self.out)
         self.assertEqual(r.returncode, 0, r.stderr)
@@ -1024,13 +1029,20 @@ class BadInput(Base):
               f("no/such/dir/f.json")], "cannot write --fio-json " + f("no/such/dir/f.json") + ": No such file"),
             (["run", "-t", t, "--tests", "B0", "-o", f("no/such/dir/r.json")], "cannot write -o " + f("no/such/dir/r.json") + ": No such file"),
             (["run", "-t", t, "--tests", "B0", "--csv", f("empty")], "--csv " + f("empty")),
+            # log demo in a directory that is not there (it said "it must not
+            # exist yet") and over a file that is
+            (["log", "demo", f("no/such/dir/x.img")],
+             "cannot create " + f("no/such/dir/x.img") + ": No such file or directory"),
+            (["log", "demo", f("empty")], "cannot create " + f("empty") + ": it exists"),
             # report: missing, empty, garbage, truncated, deeply nested, wrong schema, a directory
             (["report"], "report needs one results file"),
             (["report", f("missing.json")], "cannot read " + f("missing.json")),
             (["report", f("empty")], "is not valid JSON (truncated at byte 0)"),
             (["report", f("random.bin")], "random.bin is not valid JSON"),
             (["report", f("truncated.json")], "truncated.json is not valid JSON (truncated"),
-            (["report", f("deep.json")], "deep.json is not valid JSON"),
+            # (valid JSON, 100,000 deep: it was called a syntax error)
+            (["report", f("deep.json")],
+             "deep.json nests arrays or objects deeper than 1000 levels (at byte 1000)"),
             (["report", f("wrong.json")], "is not a storscope-result/1 document"),
             (["report", f("nul.json")], "nul.json is not valid JSON (a NUL byte at byte 31)"),
             (["report", d], "is a directory, not a results file"),
@@ -1759,7 +1771,7 @@ class Log(Base):
         for args, msg in ((["dump", img], "holds no sensorlog"),
                           (["dump", os.path.join(self.dir, "none.img")], "No such file"),
                           (["dump"], "needs one IMAGE"),
-                          (["demo", img], "must not exist"),
+                          (["demo", img], "it exists (a demo writes a new image, never over a file)"),
                           (["frob", img], "unknown log subcommand"),
                           (["demo", img + "2", "--size", "1K"], "--size")):
             r = run("log", *args)
