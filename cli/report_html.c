@@ -35,13 +35,30 @@ static const cJSON *obj(const cJSON *o, const char *k)
     return cJSON_GetObjectItemCaseSensitive(o, k);
 }
 
-/* Throughput against chunk size of a sweep test, read and write. */
-static int sweep_plot(FILE *out, const cJSON *doc, const char *id, const char *title)
+/* "PREFIX256 KiB fileSUFFIX" from the test's own file_bytes (a title that
+ * said 1 MiB at every scale was wrong at quick scale); "PREFIXfileSUFFIX"
+ * when the results do not say. */
+static const char *file_title(char *buf, size_t n, const cJSON *t, const char *prefix,
+                              const char *suffix)
+{
+    double bytes = cli_num(obj(t, "params"), "file_bytes");
+    char sz[32] = "";
+    if (isfinite(bytes) && bytes > 0)
+        sts_fmt_bytes(sz, sizeof(sz), sts_d2u64(bytes));
+    snprintf(buf, n, "%s%s%sfile%s", prefix, sz, sz[0] ? " " : "", suffix);
+    return buf;
+}
+
+/* Throughput against chunk size of a sweep test, read and write; title:
+ * its prefix, then the file's size. */
+static int sweep_plot(FILE *out, const cJSON *doc, const char *id, const char *prefix)
 {
     const cJSON *t = cli_test(doc, id), *p;
     if (!t)
         return 0;
-    struct plot pl = {.title = title, .xlabel = "chunk size", .ylabel = "throughput",
+    char title[96];
+    struct plot pl = {.title = file_title(title, sizeof(title), t, prefix, ""),
+                      .xlabel = "chunk size", .ylabel = "throughput",
                       .logx = 1, .logy = 1, .names = {"write", "read"}, .n = 2, .y_rate = 1};
     cJSON_ArrayForEach(p, obj(t, "points"))
     {
@@ -60,10 +77,11 @@ static int m1_plot(FILE *out, const cJSON *doc)
     const cJSON *t = cli_test(doc, "M1"), *p;
     if (!t)
         return 0;
-    struct plot lat = {.title = "M1: random reads of a 1 MiB file, latency", .xlabel = "chunk size",
-                       .ylabel = "mean latency (us)", .logx = 1, .names = {"latency per read"},
-                       .n = 1};
-    struct plot tp = {.title = "M1: random reads of a 1 MiB file, throughput",
+    char t1[96], t2[96];
+    struct plot lat = {.title = file_title(t1, sizeof(t1), t, "M1: random reads of a ", ", latency"),
+                       .xlabel = "chunk size", .ylabel = "mean latency (us)", .logx = 1,
+                       .names = {"latency per read"}, .n = 1};
+    struct plot tp = {.title = file_title(t2, sizeof(t2), t, "M1: random reads of a ", ", throughput"),
                       .xlabel = "chunk size", .ylabel = "throughput", .logx = 1,
                       .logy = 1, .names = {"random read"}, .n = 1, .y_rate = 1};
     cJSON_ArrayForEach(p, obj(t, "points"))
@@ -253,8 +271,8 @@ int cli_report_html(FILE *out, const cJSON *doc, const struct sts_analysis *an,
     fputs("</ul>\n<h2>Figures</h2>\n", out);
     int figures = 0;
     if (report_have_gnuplot()) {
-        figures += sweep_plot(out, doc, "B0", "B0: throughput against chunk size, 1 MiB file");
-        figures += sweep_plot(out, doc, "B1", "B1: throughput against chunk size, 4 MiB file");
+        figures += sweep_plot(out, doc, "B0", "B0: throughput against chunk size, ");
+        figures += sweep_plot(out, doc, "B1", "B1: throughput against chunk size, ");
         figures += sweep_plot(out, doc, "B2", "B2: fixed iteration count, 1 B .. 2 MiB");
         figures += m1_plot(out, doc);
         figures += s2_plot(out, doc);

@@ -24,6 +24,8 @@ void report_add_xy(struct plot *p, int s, double x, double y)
         p->xmax = x;
     if (y > p->ymax)
         p->ymax = y;
+    if (y > 0 && (p->ymin == 0 || y < p->ymin))
+        p->ymin = y;
     size_t len = strlen(p->data[s]);
     snprintf(p->data[s] + len, sizeof(p->data[s]) - len, "%.9g %.9g\n", x, y);
 }
@@ -44,6 +46,11 @@ int report_render(FILE *out, const struct plot *p)
         div *= 1024;
         u++;
     }
+    /* a log axis of rates over many decades: one unit for all of it printed
+     * 0.0000010 GiB/s at its foot, so there each tic says its own */
+    int rate_tics = p->y_rate && p->logy && p->ymin > 0 && p->ymin / div < 0.01;
+    if (rate_tics)
+        div = 1;
     char script[] = "/tmp/storscope-plot-XXXXXX";
     int fd = mkstemp(script);
     if (fd < 0)
@@ -60,10 +67,24 @@ int report_render(FILE *out, const struct plot *p)
     /* the legend under the plot: it never covers a point */
     fprintf(g, "set output '%s'\nset grid\nset key below\n", svg);
     fprintf(g, "set title '%s'\nset xlabel '%s'\n", p->title, p->xlabel);
-    if (p->y_rate)
+    if (p->y_rate && !rate_tics)
         fprintf(g, "set ylabel '%s (%s)'\n", p->ylabel, units[u]);
     else
         fprintf(g, "set ylabel '%s'\n", p->ylabel);
+    if (rate_tics) { /* powers of two, 4x apart (16x over more than 16 of them) */
+        double lo = 1, step = p->ymax / p->ymin > 65536.0 ? 16 : 4;
+        while (lo * 2 <= p->ymin)
+            lo *= 2;
+        fprintf(g, "set ytics (");
+        for (double y = lo; y <= p->ymax * 2; y *= step) {
+            char lab[24];
+            sts_fmt_bytes(lab, sizeof(lab), (uint64_t)y);
+            fprintf(g, "%s\"%s/s\" %.0f", y == lo ? "" : ", ", lab, y);
+        }
+        fprintf(g, ")\n");
+    } else if (!p->logy && !p->boxes) {
+        fprintf(g, "set yrange [0:*]\n"); /* a linear axis from 0: 655-695 us is not a cliff */
+    }
     if (p->logx == 2)
         fprintf(g, "set logscale x\n");
     if (p->logx == 1) { /* binary sizes on the tics: 1 B, 4 B ... 1 KiB ... 2 MiB */

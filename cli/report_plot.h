@@ -20,8 +20,9 @@ struct plot {
     const char *xtics;   /* raw "set xtics" argument, e.g. ("direct" 0, "iotask" 2) */
     int boxes;           /* bars instead of lines */
     int y_rate;          /* y in bytes/s: drawn in the binary unit that fits its largest
-                            value (B/s .. GiB/s, as on the terminal), named in ylabel */
-    double ymax;
+                            value (B/s .. GiB/s, as on the terminal), named in ylabel;
+                            on a log axis each tic names its own unit instead */
+    double ymin, ymax;   /* the smallest (> 0) and largest y added */
 };
 
 int report_have_gnuplot(void);

@@ -2070,6 +2070,29 @@ class Report(Base):
         self.assertIn('class="worse"', row)
         self.assertIn("&#9660;", row)
 
+    def test_html_figures_say_what_was_measured(self):
+        # issue 44: B0's figure said "1 MiB file" and B1's "4 MiB file" at
+        # every scale (quick writes 256 KiB and 2 MiB); a log axis of rates
+        # over decades printed 0.0000010 GiB/s; M1's latency axis zoomed in
+        # on 655-695 us
+        r = run("run", "-q", "-t", "sim:emmc-stm32u5", "--tests", "B0,B1,M1", "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        sizes = {t["id"]: t["params"]["file_bytes"] for t in self.load()["tests"]}
+        self.assertEqual(sizes, {"B0": 256 << 10, "B1": 2 << 20, "M1": 1 << 20})
+        html = os.path.join(self.dir, "r.html")
+        r = run("report", self.out, "-o", html)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(html) as f:
+            text = f.read()
+        if not shutil.which("gnuplot"):
+            self.skipTest("gnuplot is not installed: the report has no figures")
+        self.assertIn("B0: throughput against chunk size, 256 KiB file", text)
+        self.assertIn("B1: throughput against chunk size, 2 MiB file", text)
+        self.assertIn("M1: random reads of a 1 MiB file, latency", text)
+        self.assertNotRegex(text, r">\s*0\.000\d")  # no tic of 4+ decimals
+        # M1's throughput spans 8 KiB/s .. 7 MiB/s: each tic names its unit
+        self.assertRegex(text, r">\s*16 KiB/s\s*<")
+
     def test_bad_files_are_named(self):
         with open(os.path.join(FIXTURES, "study.json")) as f:
             text = f.read()
