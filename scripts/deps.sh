@@ -20,10 +20,13 @@ done
 [ -z "$missing" ] && exit 0
 archs=$(echo $archs | tr ' ' '\n' | sort -u)
 if [ "$(id -u)" -ne 0 ]; then
+    # the line to run as root: a minimal Debian has no sudo (su -c runs it)
     echo "storscope: missing Debian packages:$missing" >&2
     add=""
-    for a in $archs; do add="${add}sudo dpkg --add-architecture $a && "; done
-    echo "storscope: install them with: ${add:+${add}sudo apt-get update && }sudo apt-get install -y$missing" >&2
+    for a in $archs; do add="${add}dpkg --add-architecture $a && "; done
+    cmd="${add}apt-get update && apt-get install -y$missing"
+    echo "storscope: as root, run: $cmd" >&2
+    echo "storscope: (from this account: su -c '$cmd', or with sudo: sudo sh -c '$cmd')" >&2
     exit 1
 fi
 for a in $archs; do dpkg --add-architecture "$a"; done

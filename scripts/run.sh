@@ -6,6 +6,15 @@
 # `storscope run` instead (e.g. -t posix:/mnt/sdcard --scale full).
 set -eu
 cd "$(dirname "$0")/.."
+# a clone where root ran run.sh first has a build/ this user cannot write:
+# CMake would fail with twenty lines about it
+if [ -e build ] && { [ ! -w build ] || { [ -e build/run ] && [ ! -w build/run ]; }; }; then
+    owner=$(stat -c %U build/run 2>/dev/null || stat -c %U build)
+    echo "storscope: $(pwd)/build belongs to $owner (run.sh ran as $owner here first) and" \
+         "$(id -un) cannot write it: remove it as $owner (rm -rf $(pwd)/build), or run" \
+         "run.sh as $owner" >&2
+    exit 1
+fi
 scripts/deps.sh --runtime
 # preset `run`: Release without the tests, so only the runtime packages are needed
 cmake --preset run >/dev/null
