@@ -61,34 +61,36 @@ struct sweep_config {
                               between the workload's steps, checking every record */
     int sync_each;         /* a sync after every record appended: on pages smaller than a
                               chunk, each goes on in a piece (format 5) */
+    int ecc;               /* a NOR with ECC (no_ecc=0): a cut page reads as an error, and
+                              pieces go a page apart, not a byte */
 };
 
 /* Media small enough that the workload recycles every segment several
  * times within the commands swept. */
 static const struct sweep_config configs[] = {
-    {"nor-defaults", "nor-spi", 256u << 10, 0, 0, 0, 0, 900, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
-    {"nor-1k-chunks", "nor-spi", 128u << 10, 0, 1024, 8192, 0, 900, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"nor-defaults", "nor-spi", 256u << 10, 0, 0, 0, 0, 900, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"nor-1k-chunks", "nor-spi", 128u << 10, 0, 1024, 8192, 0, 900, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
     /* 2 MiB in 1 KiB chunks: the default segment (16 KiB) doubles to 128 KiB */
-    {"nor-doubled-segments", "nor-spi", 2u << 20, 0, 1024, 0, 0, 7200, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"nor-doubled-segments", "nor-spi", 2u << 20, 0, 1024, 0, 0, 7200, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
     /* the pump erases 64 KiB blocks (SPI NOR's large erase): cuts inside one */
-    {"nor-large-erase", "nor-spi", 1u << 20, 0, 1024, 64u << 10, 0, 900, 64u << 10, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"nor-large-erase", "nor-spi", 1u << 20, 0, 1024, 64u << 10, 0, 900, 64u << 10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
     /* a log formatted over an old one: its segments must never come back */
-    {"nor-reformatted", "nor-spi", 256u << 10, 0, 1024, 16u << 10, 0, 900, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0},
-    {"emmc-reformatted", "emmc-stm32u5", 2u << 20, 256u << 10, 0, 0, 0, 900, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0},
-    {"nand-defaults", "nand-slc", 1u << 20, 0, 0, 0, 0, 900, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
-    {"emmc-defaults", "emmc-stm32u5", 2u << 20, 256u << 10, 0, 0, 0, 900, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
-    {"emmc-nonblocking", "emmc-stm32u5", 2u << 20, 256u << 10, 0, 0, 1, 900, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
-    {"sd-defaults", "sd-consumer", 2u << 20, 256u << 10, 0, 0, 0, 900, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"nor-reformatted", "nor-spi", 256u << 10, 0, 1024, 16u << 10, 0, 900, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"emmc-reformatted", "emmc-stm32u5", 2u << 20, 256u << 10, 0, 0, 0, 900, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"nand-defaults", "nand-slc", 1u << 20, 0, 0, 0, 0, 900, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"emmc-defaults", "emmc-stm32u5", 2u << 20, 256u << 10, 0, 0, 0, 900, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"emmc-nonblocking", "emmc-stm32u5", 2u << 20, 256u << 10, 0, 0, 1, 900, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"sd-defaults", "sd-consumer", 2u << 20, 256u << 10, 0, 0, 0, 900, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
     /* erases suspended every 1 ms (SPI NOR erase suspend): cuts between the
      * slices, with writes in between, and in a suspended 64 KiB block */
-    {"nor-sliced-erase", "nor-spi", 256u << 10, 0, 1024, 16u << 10, 0, 900, 0, 0, 1000000, 0, 0, 0, 0, 0, 0, 0},
-    {"nor-large-sliced", "nor-spi", 512u << 10, 0, 1024, 64u << 10, 0, 1800, 64u << 10, 0, 5000000, 0, 0, 0, 0, 0, 0, 0},
+    {"nor-sliced-erase", "nor-spi", 256u << 10, 0, 1024, 16u << 10, 0, 900, 0, 0, 1000000, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"nor-large-sliced", "nor-spi", 512u << 10, 0, 1024, 64u << 10, 0, 1800, 64u << 10, 0, 5000000, 0, 0, 0, 0, 0, 0, 0, 0},
     /* fixed-size records in bursts: runs, cut anywhere in them */
-    {"nor-runs", "nor-spi", 256u << 10, 0, 0, 0, 0, 900, 0, 0, 0, 12, 0, 0, 0, 0, 0, 0},
+    {"nor-runs", "nor-spi", 256u << 10, 0, 0, 0, 0, 900, 0, 0, 0, 12, 0, 0, 0, 0, 0, 0, 0},
     /* a catalog of 3 pages, streams created and deleted at 35 % of steps:
      * segments fill with catalog updates and the updated pages are written
      * again every 29 catalog chunks, cut anywhere in that */
-    {"nor-catalog-pages", "nor-spi", 256u << 10, 0, 1024, 64u << 10, 0, 900, 0, 0, 0, 0, 120, 35, 0, 0, 0, 0},
+    {"nor-catalog-pages", "nor-spi", 256u << 10, 0, 1024, 64u << 10, 0, 900, 0, 0, 0, 0, 120, 35, 0, 0, 0, 0, 0},
     /* the dirty world (issue 40): formatted over another filesystem's data
      * with blank blocks between; pages that fail to program for good, their
      * blocks retired when the log comes round; a reader in step with the
@@ -108,6 +110,10 @@ static const struct sweep_config configs[] = {
      .erase_bytes = 16u << 10, .workload_steps = 900, .sync_each = 1},
     {.name = "nor-sync-reader", .profile = "nor-spi", .capacity = 128u << 10,
      .segment = 16u << 10, .workload_steps = 900, .reader = 1, .sync_each = 1},
+    /* session 23: nor-spi has no ECC (a cut leaves bits, pieces a byte
+     * apart); the page-rule path on a NOR that has it */
+    {.name = "nor-ecc-sync-each", .profile = "nor-spi", .capacity = 256u << 10,
+     .workload_steps = 900, .sync_each = 1, .ecc = 1},
 };
 
 static uint8_t *got;      /* by timestamp: the record was read back */
@@ -195,6 +201,8 @@ static void base_faults(const struct sweep_config *c, struct sts_sim_faults *f)
 static int trial_init(struct trial *t, const struct sweep_config *c, uint64_t seed)
 {
     struct sts_sim_params p = *sts_sim_profile_find(c->profile);
+    if (c->ecc)
+        p.no_ecc = 0;
     p.capacity = c->capacity;
     p.bad_permille = 0;
     p.erase_tail_x100 = 0;

@@ -354,6 +354,27 @@ static void a_stopped_eviction_is_a_gap_the_reader_is_told_of(void)
     CHECK(next > first);
 }
 
+/* ---- the floor of erased segments --------------------------------------- */
+/* Once the pump is idle a wrapped log keeps exactly cfg.free_segments
+ * segments erased ahead (1 by default), no more: each one more is a
+ * segment of records evicted before it had to be. */
+static void the_pump_keeps_exactly_the_floor_erased(void)
+{
+    uint16_t id;
+    CHECK_EQ(small_nor_log(&id), 0);
+    CHECK_EQ(append_synced(id, 0, 30000, 0, 0), 0); /* twice round the log and more */
+    for (int i = 0; i < 1000 && sl_pump(&lg) == SL_BUSY; i++)
+        ;
+    CHECK_EQ(sl_pump(&lg), SL_OK); /* idle: nothing left to do */
+    uint32_t erased = 0, live = 0;
+    for (uint32_t i = 0; i < 16; i++) {
+        erased += !segs[i].seq && segs[i].erased == 1;
+        live += segs[i].seq != 0;
+    }
+    CHECK_EQ(erased, 1);
+    CHECK_EQ(live, 15);
+}
+
 /* ---- damage in two chunks in a row -------------------------------------- */
 /* Two consecutive chunks of a segment damaged (a byte of each one's
  * records, as wear leaves it): the reader counts both and goes on with
@@ -508,6 +529,7 @@ const struct sts_test_case test_sl_dirty_cases[] = {
     {"a_blank_segment_is_verified_not_erased_again", a_blank_segment_is_verified_not_erased_again},
     {"retired_segments_hide_no_records", retired_segments_hide_no_records},
     {"a_lost_segment_hides_no_later_records", a_lost_segment_hides_no_later_records},
+    {"the_pump_keeps_exactly_the_floor_erased", the_pump_keeps_exactly_the_floor_erased},
     {"damage_in_two_chunks_in_a_row_costs_only_them",
      damage_in_two_chunks_in_a_row_costs_only_them},
     {"a_stopped_eviction_is_a_gap_the_reader_is_told_of",

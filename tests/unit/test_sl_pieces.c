@@ -271,6 +271,27 @@ static void a_torn_piece_keeps_the_pieces_before_it(void)
     with_ecc = 0;
 }
 
+/* A header of the chunk's place that numbers its records before where the
+ * piece before it ended is not the next piece, however well it checks: a
+ * copy of the chunk's second piece programmed into the blank page after
+ * its last one (an image written by hand, a stale copy) must not bring
+ * those records back a second time, out of order. Pieces a page apart
+ * (a NOR with ECC), so the blank page is there to write into. */
+static void a_piece_numbered_back_is_not_the_next_one(void)
+{
+    uint16_t id;
+    with_ecc = 1;
+    CHECK_EQ(nor_log(256u << 10, &id), 0);
+    with_ecc = 0;
+    CHECK_EQ(append_each_synced(id, 0, 4), 0); /* pieces 0..3 of one chunk, a page each */
+    uint32_t seg = lg.cur_seg, chunk = lg.next_chunk;
+    uint64_t base = (uint64_t)seg * (64u << 10) + (uint64_t)chunk * 4096;
+    uint8_t piece[256];
+    CHECK_EQ(bd.ops->read(bd.ctx, base + 256, piece, sizeof(piece)), 0); /* piece 1 */
+    CHECK_EQ(bd.ops->program(bd.ctx, base + 4 * 256, piece, sizeof(piece)), 0); /* page 4 */
+    CHECK_EQ(read_from_oldest(id, 3), 4); /* 0..3, each once, in order */
+}
+
 /* A piece damaged after its sync loses its own records, said so, and not
  * those of the pieces after it. */
 static void a_damaged_piece_costs_only_its_records(void)
@@ -347,6 +368,7 @@ const struct sts_test_case test_sl_pieces_cases[] = {
     {"a_reader_following_the_writer_gets_every_synced_record",
      a_reader_following_the_writer_gets_every_synced_record},
     {"a_torn_piece_keeps_the_pieces_before_it", a_torn_piece_keeps_the_pieces_before_it},
+    {"a_piece_numbered_back_is_not_the_next_one", a_piece_numbered_back_is_not_the_next_one},
     {"a_damaged_piece_costs_only_its_records", a_damaged_piece_costs_only_its_records},
     {"a_version_4_log_is_written_on_without_pieces",
      a_version_4_log_is_written_on_without_pieces},

@@ -238,6 +238,33 @@ static void welford_small(void)
     CHECK_REL(sts_welford_sd(&w), sqrt(2.0), 1e-12);
 }
 
+/* A latency record says which sample was the largest (the stall guideline
+ * names the operation that took it): the first, one in the middle, a tie
+ * (the first of equals) - found against a plain scan of the samples. */
+static void a_latency_says_which_sample_was_the_worst(void)
+{
+    static const uint64_t runs[3][6] = {{900, 10, 20, 30, 40, 50},
+                                        {10, 20, 700, 30, 700, 40},
+                                        {5, 5, 5, 5, 5, 6}};
+    for (int r = 0; r < 3; r++) {
+        struct sts_lat l;
+        memset(&l, 0, sizeof(l));
+        CHECK_EQ(sts_hist_init(&l.h, buckets, STS_HIST_BUCKETS, STS_HIST_SUB_BITS,
+                               STS_HIST_MAX_EXP), 0);
+        sts_welford_init(&l.w);
+        uint64_t worst = 0, at = 0;
+        for (int i = 0; i < 6; i++) {
+            sts_lat_record(&l, runs[r][i]);
+            if (runs[r][i] > worst) {
+                worst = runs[r][i];
+                at = (uint64_t)i + 1;
+            }
+        }
+        CHECK_EQ(l.max_at, at);
+        CHECK_EQ(l.h.max, worst);
+    }
+}
+
 static void rng_is_seeded_and_uniform(void)
 {
     struct sts_rng a, b;
@@ -290,6 +317,7 @@ static void hist_bins_for_figures(void)
 
 const struct sts_test_case test_stats_cases[] = {
     {"percentile_ranks_are_exact_at_round_counts", percentile_ranks_are_exact_at_round_counts},
+    {"a_latency_says_which_sample_was_the_worst", a_latency_says_which_sample_was_the_worst},
     {"hist_bins_for_figures", hist_bins_for_figures},
     {"hist_random_log_uniform", hist_random_log_uniform},
     {"hist_adversarial", hist_adversarial},

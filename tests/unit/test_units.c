@@ -54,6 +54,13 @@ static void formatting(void)
     CHECK_STR(b, "1.5 MiB");
     sts_fmt_bytes(b, 4, 1572864);
     CHECK_STR(b, "1.5");
+    /* the unit steps at exactly 1024 of the one below (IEC 80000-13) */
+    sts_fmt_bytes(b, sizeof(b), 1023);
+    CHECK_STR(b, "1023 B");
+    sts_fmt_bytes(b, sizeof(b), 1024);
+    CHECK_STR(b, "1 KiB");
+    sts_fmt_bytes(b, sizeof(b), 1048576);
+    CHECK_STR(b, "1 MiB");
 }
 
 
