@@ -756,6 +756,29 @@ static void a_small_nor_program_costs_its_bytes_not_a_page(void)
     CHECK(split >= 2 * (30000 + 99 * 2500) && split < 2 * (30000 + 99 * 2500) + 10000);
 }
 
+/* A read that does not continue the one before it pays the device's
+ * access time (sd-consumer: 300 us, the profile's read_access) on top of
+ * its command and transfer; one that continues it does not. Page and unit
+ * crossings are off, so the access time alone tells the three apart. */
+static void a_read_elsewhere_pays_the_access_time(void)
+{
+    struct sts_sim_params p = *sts_sim_profile_find("sd-consumer");
+    p.capacity = 64 * MIB;
+    p.read_page_cross_ns = p.read_unit_cross_ns = 0;
+    CHECK_EQ(p.read_access_ns, 300000);
+    CHECK_EQ(sts_sim_init(&st.sim, &p, 1, arena64, sizeof(arena64), 1 * MIB, &st.bd), 0);
+    struct sts_bd *bd = &st.bd;
+    uint64_t t0 = st.sim.now_ns;
+    CHECK_EQ(bd->ops->read(bd->ctx, 0, rd, 4096), 0);
+    uint64_t t1 = st.sim.now_ns;
+    CHECK_EQ(bd->ops->read(bd->ctx, 4096, rd, 4096), 0); /* continues it */
+    uint64_t t2 = st.sim.now_ns;
+    CHECK_EQ(bd->ops->read(bd->ctx, 32 * 4096, rd, 4096), 0); /* elsewhere */
+    uint64_t t3 = st.sim.now_ns;
+    CHECK_EQ((t1 - t0) - (t2 - t1), 300000);
+    CHECK_EQ((t3 - t2) - (t2 - t1), 300000);
+}
+
 /* A command to a bad block is still a command the host issued: it counts
  * toward cut_after as it does above the device (storscope's device fault
  * injection, which sizes the power-cut sweep). Uncounted, a sweep's cuts
@@ -1020,6 +1043,7 @@ const struct sts_test_case test_sim_cases[] = {
     {"nb_poll_error_fails_at_once", nb_poll_error_fails_at_once},
     {"managed_power_cut_keeps_flushed_loses_unflushed", managed_power_cut_keeps_flushed_loses_unflushed},
     {"cut_after_n_ops_tears_the_write_in_flight", cut_after_n_ops_tears_the_write_in_flight},
+    {"a_read_elsewhere_pays_the_access_time", a_read_elsewhere_pays_the_access_time},
     {"a_small_nor_program_costs_its_bytes_not_a_page",
      a_small_nor_program_costs_its_bytes_not_a_page},
     {"a_cut_program_on_nor_leaves_its_bits_half_way_and_nothing_else",
