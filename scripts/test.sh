@@ -87,11 +87,6 @@ for opt in -DSL_PARTS=0 -DSL_PIECES=0; do
     fi
 done
 
-# every mutant of tests/mutants.txt is run by scripts/mutate.sh (a few
-# minutes); CI runs three of them, a different three each day
-echo "== mutation test: 3 mutants of tests/mutants.txt, today's (scripts/mutate.sh runs all)"
-sh scripts/mutate.sh --rotate 3
-
 echo "== cppcheck"
 cppcheck --quiet --error-exitcode=1 --std=c11 --enable=warning,performance,portability \
     --inline-suppr -I include -I cli src cli tests/harness tests/unit firmware fuzz
