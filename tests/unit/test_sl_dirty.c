@@ -375,6 +375,50 @@ static void the_pump_keeps_exactly_the_floor_erased(void)
     CHECK_EQ(live, 15);
 }
 
+/* ---- a damaged newest chunk's numbers ----------------------------------- */
+/* The newest chunk's header damaged (its CRC fails; magic, place and
+ * first number still say it was written): mount numbers the next records
+ * past every record that chunk may have held, so no number ever means two
+ * records - a reader that kept a position before the damage never finds
+ * another record under it. The records written after the mount carry
+ * numbers from the damaged chunk's end on, at the least. */
+static void a_damaged_newest_chunk_keeps_its_numbers(void)
+{
+    uint16_t id;
+    CHECK_EQ(small_nor_log(&id), 0);
+    CHECK_EQ(append_synced(id, 0, 100, 0, 0), 0);
+    uint32_t seg = lg.cur_seg, chunk = lg.piece_off ? lg.next_chunk : lg.next_chunk - 1;
+    uint64_t at = (uint64_t)seg * (16u << 10) + (uint64_t)chunk * 1024;
+    uint8_t hdr[52];
+    CHECK_EQ(bd.ops->read(bd.ctx, at, hdr, sizeof(hdr)), 0);
+    uint64_t first = 0, end; /* little-endian fields (docs/sensorlog-format.md) */
+    for (int b = 7; b >= 0; b--)
+        first = first << 8 | hdr[16 + b];
+    end = first + (uint64_t)(hdr[6] | hdr[7] << 8); /* + n_records */
+    CHECK(first < 100 && end == 100); /* the newest chunk ends the log */
+    CHECK_EQ(sts_test_flip(&sim, at + 4, 0x01), 0); /* `used`: not a field the votes read */
+    remount();
+    CHECK_EQ(sl_mount(&lg, &cfg), 0);
+    CHECK_EQ(sl_stream_open(&lg, "imu", &id), 0);
+    uint8_t buf[32], want[32];
+    for (uint64_t k = 100; k < 150; k++) {
+        size_t len = sts_test_rec_bytes(k, buf);
+        CHECK_EQ(sl_append(&lg, id, k, buf, len), 0);
+    }
+    CHECK_EQ(sl_sync(&lg), 0);
+    struct sl_iter it;
+    struct sl_record r;
+    uint64_t newer = 0;
+    CHECK_EQ(sl_iter_from_gseq(&lg, &it, id, 0), 0);
+    while (sl_iter_next(&it, &r) == SL_OK)
+        for (uint64_t k = 100; k < 150; k++)
+            if (r.len == sts_test_rec_bytes(k, want) && !memcmp(r.data, want, r.len)) {
+                CHECK(r.gseq >= end); /* never a number the damaged chunk's records had */
+                newer++;
+            }
+    CHECK_EQ(newer, 50);
+}
+
 /* ---- damage in two chunks in a row -------------------------------------- */
 /* Two consecutive chunks of a segment damaged (a byte of each one's
  * records, as wear leaves it): the reader counts both and goes on with
@@ -530,6 +574,7 @@ const struct sts_test_case test_sl_dirty_cases[] = {
     {"retired_segments_hide_no_records", retired_segments_hide_no_records},
     {"a_lost_segment_hides_no_later_records", a_lost_segment_hides_no_later_records},
     {"the_pump_keeps_exactly_the_floor_erased", the_pump_keeps_exactly_the_floor_erased},
+    {"a_damaged_newest_chunk_keeps_its_numbers", a_damaged_newest_chunk_keeps_its_numbers},
     {"damage_in_two_chunks_in_a_row_costs_only_them",
      damage_in_two_chunks_in_a_row_costs_only_them},
     {"a_stopped_eviction_is_a_gap_the_reader_is_told_of",
