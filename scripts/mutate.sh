@@ -86,7 +86,11 @@ PY
         verdict=killed
         killed=$((killed + 1))
     fi
+    # back to the original, with a new mtime: the .orig file is older than
+    # the mutant's object, and make would keep that object for the next
+    # mutant (every verdict after the first was the sum of two mutants)
     mv "$work/$file.orig" "$work/$file"
+    touch "$work/$file"
     printf '%3d %-9s %-28s %s\n' "$id" "$verdict" "$file" "$what"
 done
 # the tree is the unmutated one again: rebuild so a --keep copy is sound
