@@ -107,6 +107,8 @@ writer_both=$(sh scripts/sensorlog-linked-size.sh)
 reader_both=$(sh scripts/sensorlog-linked-size.sh -DWITH_READER)
 writer_raw=$(sh scripts/sensorlog-linked-size.sh -DSL_PARTS=0)
 reader_raw=$(sh scripts/sensorlog-linked-size.sh -DWITH_READER -DSL_PARTS=0)
+writer_full=$(sh scripts/sensorlog-linked-size.sh -DSL_PARTS=0 -DSL_SHORT=0)
+reader_full=$(sh scripts/sensorlog-linked-size.sh -DWITH_READER -DSL_PARTS=0 -DSL_SHORT=0)
 writer_managed=$(sh scripts/sensorlog-linked-size.sh -DSL_PIECES=0)
 reader_managed=$(sh scripts/sensorlog-linked-size.sh -DWITH_READER -DSL_PIECES=0)
 echo "Linked into a logger with \`--gc-sections\` (a \`main\` that mounts or formats,"
@@ -115,7 +117,8 @@ echo "from a time), sensorlog's code and constants come to:"
 echo
 echo "| build | writer | writer and readers |"
 echo "| --- | --- | --- |"
-echo "| raw flash (\`-DSL_PARTS=0\`: pieces, no parts) | **$writer_raw B** | $reader_raw B |"
+echo "| raw flash (\`-DSL_PARTS=0\`: pieces, short ones on a NOR without ECC, no parts) | $writer_raw B | $reader_raw B |"
+echo "| raw flash without short pieces (\`-DSL_PARTS=0 -DSL_SHORT=0\`) | **$writer_full B** | $reader_full B |"
 echo "| managed media (\`-DSL_PIECES=0\`: parts, no pieces) | **$writer_managed B** | $reader_managed B |"
 echo "| both (the default: any medium) | $writer_both B | $reader_both B |"
 echo
@@ -125,8 +128,12 @@ echo "which only a medium whose pages are smaller than a chunk (raw NOR, NAND)"
 echo "can use. A build without parts writes none and cannot check a chunk that"
 echo "has them; one without pieces writes none and refuses a log that may hold"
 echo "them (version 5) rather than lose them (ctest sensorlog-no-pieces)."
-echo "scripts/test.sh holds each one-medium writer to 8 KiB; the build with both"
-echo "is over it."
+echo "Short pieces (format 6) let a piece after a chunk's first on a NOR without"
+echo "ECC go without a chunk header (a record synced alone: ~23 bytes, not ~66);"
+echo "a build without them writes version 5 there and refuses a log in 6 (ctest"
+echo "sensorlog-no-short). scripts/test.sh holds the writers without short pieces"
+echo "to 8 KiB; **the raw-flash default, with short pieces, is $((writer_raw - 8192)) B over"
+echo "it**, as is the build with both."
 echo
 cmake --preset firmware >/dev/null
 cmake --build --preset firmware -j"$(nproc)" --target storscope-suite >/dev/null

@@ -51,7 +51,10 @@
 extern "C" {
 #endif
 
-#define SL_FORMAT_VERSION 5 /* written by sl_format(); 2 to 5 are read (docs/sensorlog-format.md) */
+/* The newest format version, which sl_format() writes where a log can use
+ * all of it (a NOR without ECC: short pieces); 5 where pages are smaller
+ * than chunks, 4 elsewhere. 2 to 6 are read (docs/sensorlog-format.md). */
+#define SL_FORMAT_VERSION 6
 #define SL_NAME_MAX 15       /* stream name, bytes including the terminating NUL */
 #define SL_MAX_STREAMS 65535 /* stream ids are two bytes; see sl_config.streams */
 #define SL_MAX_PAGES 64      /* catalog pages (a page is one chunk of entries) */
@@ -347,6 +350,8 @@ struct sl_iter {
     uint8_t *buf;           /* chunks are read here: cfg.read_buf, or the iterator's own */
     uint64_t seg_end_gseq;  /* after the last chunk read in this segment; 0 none yet */
     int end_counted;        /* this segment's end was counted in torn already */
+    uint64_t piece_hdr[6];  /* the loaded piece's header, decoded (the next short piece
+                               follows from it: version 6) */
 };
 
 struct sl_log {
@@ -432,6 +437,10 @@ struct sl_log {
                                     sync closed goes on there in a piece (version 5) */
     uint32_t piece_unit;         /* pieces start at multiples of this (the page); the
                                     chunk: a sync ends the chunk (parts, version < 5) */
+    uint32_t piece_sum;          /* the last 4 bytes of the last piece written, where the
+                                    next short piece's CRC goes on from (version 6) */
+    uint32_t short_len;          /* the short piece in flight: its bytes besides its records
+                                    (magic, varints, CRC); 0: a chunk header's */
 };
 
 /* The sizes sl_format() and sl_mount() would use for cfg (its zero fields

@@ -24,7 +24,7 @@ uint32_t sl_crc32c(uint32_t crc, const void *data, size_t len)
 }
 
 /* The configured CRC, or the library's own. */
-static uint32_t crc(const struct sl_log *log, uint32_t prev, const void *data, size_t len)
+uint32_t sl_crc(const struct sl_log *log, uint32_t prev, const void *data, size_t len)
 {
     return log->cfg.crc32c ? log->cfg.crc32c(log->cfg.crc_ctx, prev, data, len)
                            : sl_crc32c(prev, data, len);
@@ -234,16 +234,17 @@ void sl_seg_hdr_encode(const struct sl_log *log, uint8_t *buf, const struct sl_s
     sl_put32(buf + 48, log->max_streams);
     sl_put16(buf + 52, (uint16_t)log->page_entries);
     sl_put16(buf + 54, (uint16_t)log->n_pages);
-    sl_put32(buf + SL_SEG_HDR, crc(log, 0, buf, SL_SEG_HDR));
+    sl_put32(buf + SL_SEG_HDR, sl_crc(log, 0, buf, SL_SEG_HDR));
 }
 
 int sl_seg_hdr_decode(const struct sl_log *log, const uint8_t *buf, struct sl_seg_hdr *h)
 {
     if (sl_get32(buf) != SL_SEG_MAGIC || sl_get16(buf + 6) != SL_SEG_HDR + 4 ||
-        !SL_CRC_MATCH(sl_get32(buf + SL_SEG_HDR), crc(log, 0, buf, SL_SEG_HDR)))
+        !SL_CRC_MATCH(sl_get32(buf + SL_SEG_HDR), sl_crc(log, 0, buf, SL_SEG_HDR)))
         return SL_ENOENT; /* torn or foreign: not a header */
     h->version = sl_get16(buf + 4);
-    if (h->version < 2 || h->version > (SL_PIECES ? SL_VERSION_PIECES : SL_VERSION_PARTS))
+    if (h->version < 2 ||
+        h->version > (SL_SHORT ? SL_VERSION_SHORT : SL_PIECES ? SL_VERSION_PIECES : SL_VERSION_PARTS))
         return SL_ECORRUPT; /* a newer format, or version 1 (never shipped): refuse rather than misread */
     h->seq = sl_get32(buf + 8);
     h->erase_count = sl_get32(buf + 12);
@@ -262,7 +263,7 @@ int sl_seg_hdr_decode(const struct sl_log *log, const uint8_t *buf, struct sl_se
  * payload, or with parts the table). */
 static int chunk_sum_ok(const struct sl_log *log, const uint8_t *buf, uint32_t len)
 {
-    return SL_CRC_MATCH(sl_get32(buf + 48), crc(log, crc(log, 0, buf, 48), buf + SL_CHUNK_HDR, len));
+    return SL_CRC_MATCH(sl_get32(buf + 48), sl_crc(log, sl_crc(log, 0, buf, 48), buf + SL_CHUNK_HDR, len));
 }
 
 uint32_t sl_data_off(const struct sl_log *log, uint32_t part)
@@ -291,11 +292,11 @@ void sl_chunk_seal(const struct sl_log *log, uint8_t *buf, const struct sl_chunk
     uint32_t part = sl_flags_part(h->flags), off = sl_data_off(log, part);
     if (part)
         sl_part_sums(log, buf, part, h->used, 0, h->used, 1); /* each part's CRC in the table */
-    uint32_t fields = crc(log, 0, buf, SL_CHUNK_FIELDS);
+    uint32_t fields = sl_crc(log, 0, buf, SL_CHUNK_FIELDS);
     sl_put32(buf + SL_CHUNK_FIELDS, fields);
     /* the chunk CRC goes on from the header CRC's state (bytes [0, 48)) over
      * the payload, or with parts over the table holding their CRCs */
-    sl_put32(buf + 48, crc(log, crc(log, fields, buf + SL_CHUNK_FIELDS, 4), buf + SL_CHUNK_HDR,
+    sl_put32(buf + 48, sl_crc(log, sl_crc(log, fields, buf + SL_CHUNK_FIELDS, 4), buf + SL_CHUNK_HDR,
                            part ? off - SL_CHUNK_HDR : h->used));
 }
 
@@ -304,11 +305,12 @@ void sl_chunk_seal(const struct sl_log *log, uint8_t *buf, const struct sl_chunk
 int sl_chunk_hdr_check(const struct sl_log *log, const uint8_t *buf, uint32_t seg_seq,
                        uint32_t index, struct sl_chunk_hdr *h)
 {
-    if (sl_get16(buf) != SL_CHUNK_MAGIC || !SL_CRC_MATCH(sl_get32(buf + 44), crc(log, 0, buf, 44)))
+    if (sl_get16(buf) != SL_CHUNK_MAGIC || !SL_CRC_MATCH(sl_get32(buf + 44), sl_crc(log, 0, buf, 44)))
         return SL_ENOENT; /* torn, or never written */
 #if SL_CPU_ORDER_IS_FORMAT
     memcpy(h, buf, SL_CHUNK_FIELDS);
 #else
+    h->magic = SL_CHUNK_MAGIC;
     h->type = buf[2];
     h->flags = buf[3];
     h->used = sl_get16(buf + 4);
@@ -334,7 +336,7 @@ uint32_t sl_part_sums(const struct sl_log *log, uint8_t *buf, uint32_t part, uin
 {
     uint32_t off = sl_data_off(log, part);
     for (uint32_t at = from; at < to; at += part) {
-        uint32_t n = used - at < part ? used - at : part, sum = crc(log, 0, buf + off + at, n);
+        uint32_t n = used - at < part ? used - at : part, sum = sl_crc(log, 0, buf + off + at, n);
         uint8_t *e = buf + SL_CHUNK_HDR + at / part * SL_PART_ENTRY;
         if (put)
             sl_put32(e, sum);
@@ -415,6 +417,36 @@ int sl_read_chunk(struct sl_log *log, uint32_t seg, uint32_t chunk, struct sl_ch
     return sl_read_chunk_into(log, seg, chunk, log->cfg.read_buf, h);
 }
 
+/* The short piece at p in buf, if one is there after the piece h (version
+ * 6): the offset of its records (0: none there), with n its header, whose
+ * place, first record number and time base follow from h's. Its CRC goes on from the 4 bytes before it: the
+ * end of the piece before (its CRC, or a chunk header's last payload
+ * bytes), so it holds only where it was written. */
+static uint32_t short_piece(const struct sl_log *log, const uint8_t *buf, uint32_t p,
+                            const struct sl_chunk_hdr *h, struct sl_chunk_hdr *n)
+{
+    const uint8_t *q = buf + p + 1, *end = buf + log->chunk;
+    uint64_t v[3]; /* payload bytes, records, rise of the running maximum */
+    if (!sl_short_pieces(log) || (buf[p] & ~SL_FLAG_PADDED) != SL_SHORT_MAGIC)
+        return 0;
+    for (int i = 0; i < 3; i++)
+        if (sl_get_varint(&q, end, &v[i]))
+            return 0;
+    if (v[0] + 4 > (uint64_t)(end - q))
+        return 0;
+    uint32_t len = (uint32_t)(q - buf - p + v[0]);
+    if (!SL_CRC_MATCH(sl_get32(buf + p + len), sl_crc(log, sl_get32(buf + p - 4), buf + p, len)))
+        return 0;
+    *n = *h;
+    n->flags = (uint8_t)((buf[p] & SL_FLAG_PADDED) | SL_FLAG_SHORT);
+    n->used = (uint16_t)v[0];
+    n->n_records = (uint16_t)v[1];
+    n->first_gseq = h->first_gseq + h->n_records;
+    n->ts_base = h->ts_hi; /* the writer's running maximum when it began the piece */
+    n->ts_hi = h->ts_hi + v[2];
+    return (uint32_t)(q - buf);
+}
+
 int sl_piece_next(const struct sl_log *log, const uint8_t *buf, uint32_t *off,
                   struct sl_chunk_hdr *h)
 {
@@ -422,11 +454,27 @@ int sl_piece_next(const struct sl_log *log, const uint8_t *buf, uint32_t *off,
         return SL_ENOENT; /* the chunk was full: nothing goes on after it */
     uint64_t want = h->first_gseq + h->n_records;
     uint32_t seq = h->seg_seq, index = h->index;
+    uint32_t next = *off + SL_CHUNK_HDR + h->used + (SL_SHORT && h->flags & SL_FLAG_SHORT ? 4u : 0u);
     /* (the writer aligns pieces to its page, which the log does not record:
-     * every offset is tried, a CRC only where the magic is) */
-    for (uint32_t p = *off + SL_CHUNK_HDR + h->used; p + SL_CHUNK_HDR <= log->chunk; p++) {
+     * every offset is tried, a CRC only where a magic is; a short piece's
+     * CRC follows its records) */
+    for (uint32_t p = next; p < log->chunk; p++) {
         struct sl_chunk_hdr n;
-        if (sl_chunk_hdr_check(log, buf + p, seq, index, &n) == SL_OK &&
+        uint32_t records = short_piece(log, buf, p, h, &n);
+        if (records) {
+            /* short pieces follow one another byte for byte: one further
+             * on was written after one that no longer checks (damage, not
+             * a cut, which leaves nothing after the piece it tears), and
+             * its number and time base, which came from that one, are lost */
+            if (p != next)
+                return SL_ECORRUPT;
+            *off = records - SL_CHUNK_HDR; /* (the reader's offset: a header's length
+                                              before its records) */
+            *h = n;
+            return SL_OK;
+        }
+        if (p + SL_CHUNK_HDR <= log->chunk &&
+            sl_chunk_hdr_check(log, buf + p, seq, index, &n) == SL_OK &&
             n.used <= log->chunk - p - SL_CHUNK_HDR && chunk_sum_ok(log, buf + p, n.used) &&
             n.first_gseq >= want) {
             *off = p;
@@ -435,6 +483,17 @@ int sl_piece_next(const struct sl_log *log, const uint8_t *buf, uint32_t *off,
         }
     }
     return SL_ENOENT;
+}
+
+int sl_piece_at(const struct sl_log *log, const uint8_t *buf, uint32_t seg_seq, uint32_t index,
+                uint32_t at, struct sl_chunk_hdr *h)
+{
+    uint32_t off = 0;
+    if (sl_chunk_check(log, buf, seg_seq, index, h))
+        return SL_ENOENT;
+    while (off < at && sl_piece_next(log, buf, &off, h) == SL_OK)
+        ;
+    return off == at ? SL_OK : SL_ENOENT;
 }
 
 int sl_chunk_written(const uint8_t *buf, uint32_t seg_seq, uint32_t index, uint64_t first_gseq)

@@ -37,7 +37,9 @@
 #endif
 
 enum { SL_CHUNK_DATA = 1, SL_CHUNK_CATALOG = 2 };
-enum { SL_FLAG_PADDED = 0x1 };
+/* SL_FLAG_SHORT is never on the medium: a decoded header says with it
+ * that it is a short piece's (version 6), built from the piece before. */
+enum { SL_FLAG_PADDED = 0x1, SL_FLAG_SHORT = 0x2 };
 
 /* Parts (version 4): a data chunk's records in pieces of 2^(v + 7) bytes,
  * v in flags bits 4-7 (0: no parts), each with a CRC of its own in a table
@@ -51,6 +53,23 @@ enum { SL_FLAG_PADDED = 0x1 };
  * (the piece) with the chunk's place (segment number, index): a record
  * synced alone costs a page, not a chunk. */
 #define SL_VERSION_PIECES 5u
+/* Short pieces (version 6): on a NOR without ECC, which programs any bytes,
+ * a piece after a chunk's first is a byte of magic and flags, three varints
+ * (payload bytes, records, the rise of the running maximum timestamp), the
+ * records and a CRC-32C that goes on from the piece before's: it needs no
+ * place, number or time of its own, all of which follow from the piece
+ * before. A 12-byte record synced alone costs ~23 bytes instead of ~66. */
+#define SL_VERSION_SHORT 6u
+#define SL_SHORT_MAGIC 0x50u       /* "P"; bit 0: closed by a sync, as SL_FLAG_PADDED */
+#define SL_SHORT_MAX (1u + 3u + 3u + 10u + 4u) /* magic, three varints, the CRC */
+/* Short pieces take about 580 bytes of a logger's code on a Cortex-M33,
+ * which puts the raw-flash writer over 8 KiB (docs/footprint.md). A build
+ * that must stay within it may leave them out with -DSL_SHORT=0: it writes
+ * pieces with full chunk headers (version 5: a record synced alone costs
+ * ~66 bytes, not ~23) and refuses a log written in version 6. */
+#ifndef SL_SHORT
+#define SL_SHORT SL_PIECES
+#endif
 /* Pieces take about 450 bytes of a logger's code on a Cortex-M33. A build
  * for managed media, whose chunk is one page (no room for a second piece),
  * may leave them out with -DSL_PIECES=0: it writes none, and reads a log
@@ -64,8 +83,13 @@ enum { SL_FLAG_PADDED = 0x1 };
  * pages are smaller than its chunks, and it has no parts), else 4, which
  * every reader since parts reads - and a build without pieces reads no
  * other, so it refuses a log with pieces instead of losing them. */
-#define sl_written_version(log) \
-    (SL_PIECES && (log)->piece_unit < (log)->chunk ? SL_VERSION_PIECES : SL_VERSION_PARTS)
+#define sl_written_version(log)                                                         \
+    (SL_PIECES && (log)->piece_unit < (log)->chunk                                      \
+         ? (SL_SHORT && (log)->piece_unit == 1 ? SL_VERSION_SHORT : SL_VERSION_PIECES)  \
+         : SL_VERSION_PARTS)
+/* A short piece is written after a chunk's first piece in a log of version
+ * 6 (pieces a byte apart). */
+#define sl_short_pieces(log) (SL_SHORT && (log)->version >= SL_VERSION_SHORT)
 #define SL_FLAG_PART_SHIFT 4
 #define SL_PART_ENTRY 16u
 #define SL_NO_ENTRY 0xFFFFu
@@ -257,6 +281,8 @@ static inline void sl_io_unlock(const struct sl_log *log)
 }
 
 /* ---- shared between the files ---------------------------------------- */
+/* The configured CRC-32C (cfg.crc32c), or the library's own. */
+uint32_t sl_crc(const struct sl_log *log, uint32_t prev, const void *data, size_t len);
 /* sl_stream_info without the lock (the caller holds io_lock). */
 const struct sl_stream_info *sl_stream_find(const struct sl_log *log, uint16_t id);
 int sl_geometry(struct sl_log *log, const struct sl_config *cfg);
@@ -325,9 +351,18 @@ int sl_chunk_written(const uint8_t *buf, uint32_t seg_seq, uint32_t index, uint6
 /* The piece after the one at *off whose header h checked, in buf holding
  * its chunk whole: the first header past h's payload that checks in the
  * same place and numbers its records on from h's or later (a damaged piece
- * between them is passed over). SL_OK with *off and *h the next piece's. */
+ * between them is passed over), or the short piece right after h. SL_OK
+ * with *off and *h the next piece's; SL_ECORRUPT when a short piece was
+ * written after one that no longer checks (its records and those of the
+ * ones after it, synced, are lost with it: mount numbers past them). */
 int sl_piece_next(const struct sl_log *log, const uint8_t *buf, uint32_t *off,
                   struct sl_chunk_hdr *h);
+/* The piece at *off in buf (its chunk, whole) with its header in h, where
+ * `at` is the offset of a piece found before: the chunk's first piece is
+ * checked and its pieces followed to it. SL_OK, or SL_ENOENT when the
+ * chunk no longer leads there. */
+int sl_piece_at(const struct sl_log *log, const uint8_t *buf, uint32_t seg_seq, uint32_t index,
+                uint32_t at, struct sl_chunk_hdr *h);
 /* The most records one chunk can hold. */
 uint32_t sl_chunk_max_records(const struct sl_log *log);
 /* After format: opens the first segment, writes its catalog, flushes. */

@@ -284,9 +284,13 @@ int sl_mount(struct sl_log *log, const struct sl_config *cfg)
         }
         /* its last piece that checks numbers on (a torn one after it was
          * never synced) */
+        /* (a short piece damaged after its sync hides the ones after it:
+         * their numbers were given, as a damaged chunk's were) */
+        rc = SL_OK;
         for (uint32_t off = 0; SL_PIECES && last >= log->hdr_chunks &&
-                               sl_piece_next(log, log->cfg.read_buf, &off, &h) == SL_OK;)
+                               (rc = sl_piece_next(log, log->cfg.read_buf, &off, &h)) == SL_OK;)
             ;
+        damaged += SL_SHORT && rc == SL_ECORRUPT;
         /* the first record number of the chunk after the last that checks
          * (when no damaged chunk lies between them; else it does not match) */
         uint64_t expect = last < log->hdr_chunks ? hs->first_gseq : h.first_gseq + h.n_records;

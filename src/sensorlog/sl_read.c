@@ -469,6 +469,8 @@ static void take_chunk(struct sl_iter *it, const struct sl_chunk_hdr *h)
     it->ts_base = it->ts_last = h->ts_base; /* the first record's step is from it */
     it->rec = (struct sl_rec_state){0, 0, 0, 0};
     it->seg_end_gseq = h->first_gseq + h->n_records;
+    _Static_assert(sizeof(*h) <= sizeof(it->piece_hdr), "sl_iter.piece_hdr holds a header");
+    memcpy(it->piece_hdr, h, sizeof(*h));
 }
 
 /* The newest chunk of a walk back, often closed early by a sync, read as
@@ -652,7 +654,7 @@ static int load(struct sl_iter *it)
         it->gen = log->read_gen;
         it->loaded = 1;
         if (SL_PIECES && it->piece) {
-            if (sl_chunk_check(log, it->buf + it->piece, it->seg_seq, it->chunk, &h))
+            if (sl_piece_at(log, it->buf, it->seg_seq, it->chunk, it->piece, &h))
                 return SL_EIO; /* (written once: it checked when first read) */
             checked = h.used;
         }
@@ -723,9 +725,8 @@ static int iter_next(struct sl_iter *it, struct sl_record *rec)
         if (!it->n_left) {
             struct sl_chunk_hdr h;
             uint32_t at = it->piece;
-            if (SL_PIECES && !it->part &&
-                sl_chunk_hdr_check(log, it->buf + at, it->seg_seq, it->chunk, &h) == SL_OK &&
-                sl_piece_next(log, it->buf, &at, &h) == SL_OK) {
+            memcpy(&h, it->piece_hdr, sizeof(h));
+            if (SL_PIECES && !it->part && sl_piece_next(log, it->buf, &at, &h) == SL_OK) {
                 if (h.first_gseq > it->seg_end_gseq) { /* a damaged piece passed over */
                     it->skipped++;
                     log->st.corrupt_chunks++;

@@ -264,7 +264,9 @@ static int stage(struct sl_log *log)
         int fresh = log->staged >= log->staged_part_end;
         if (fresh) {
             if (!log->staged_records) {
-                log->staged_ts_base = ts;
+                /* a short piece's time base is where the piece before left
+                 * the running maximum: it is not written (version 6) */
+                log->staged_ts_base = sl_short_pieces(log) && log->piece_off ? log->ts_max : ts;
                 log->staged_gseq = log->next_gseq;
                 if (part) /* the part table: no entry yet */
                     memset(log->cfg.chunk_buf + SL_CHUNK_HDR, 0xFF, log->data_off - SL_CHUNK_HDR);
@@ -364,9 +366,10 @@ static int program(struct sl_log *log, uint64_t addr, uint8_t *buf, uint32_t use
     uint32_t n = (used + log->prog_unit - 1) / log->prog_unit * log->prog_unit;
     log->st.programmed_bytes += n;
     if (what == FLIGHT_DATA) { /* where the bytes of a data chunk go */
+        uint32_t hdr = SL_SHORT && log->short_len ? log->short_len : log->data_off;
         log->st.record_header_bytes += log->staged - log->staged_data;
-        log->st.chunk_header_bytes += log->data_off;
-        log->st.padding_bytes += n - log->data_off - log->staged;
+        log->st.chunk_header_bytes += hdr;
+        log->st.padding_bytes += n - hdr - log->staged;
     } else {
         log->st.meta_bytes += n;
     }
@@ -452,7 +455,9 @@ static void written(struct sl_log *log)
         }
         log->cat_chunk = (uint16_t)log->next_chunk;
     } else {
-        uint32_t u = log->piece_unit, at = log->piece_off + log->data_off + log->staged;
+        uint32_t u = log->piece_unit,
+                 at = log->piece_off + (SL_SHORT && log->short_len ? log->short_len : log->data_off) +
+                      log->staged;
         log->staged = log->staged_records = log->staged_data = log->staged_part_end = 0;
         /* a chunk a sync closed goes on from its next page (its flags say
          * so), while a piece's header and a record fit after it (without
@@ -615,12 +620,37 @@ static int write_staged(struct sl_log *log, int closed_by_sync)
     memset(buf + log->data_off + log->staged, 0xFF, cap - log->staged); /* padding */
     while (SL_PARTS && log->part >> (v + 8)) /* flags hold log2(part) - 7 */
         v++;
-    struct sl_chunk_hdr h = {SL_CHUNK_MAGIC, SL_CHUNK_DATA,
-                             (uint8_t)(v << SL_FLAG_PART_SHIFT | (closed_by_sync ? SL_FLAG_PADDED : 0)),
+    uint8_t flags = (uint8_t)(v << SL_FLAG_PART_SHIFT | (closed_by_sync ? SL_FLAG_PADDED : 0));
+    if (sl_short_pieces(log) && log->piece_off) {
+        /* a short piece: magic and flags, its payload bytes, its records
+         * and how far it raised the running maximum, before its records;
+         * its CRC after them, going on from the piece before's */
+        uint8_t hd[SL_SHORT_MAX], *p;
+        uint64_t f[3] = {log->staged, log->staged_records, log->ts_max - log->staged_ts_base};
+        uint32_t k = 1;
+        hd[0] = (uint8_t)(SL_SHORT_MAGIC | flags);
+        for (int i = 0; i < 3; i++)
+            k += (uint32_t)sl_put_varint(hd + k, f[i]);
+        p = memcpy(buf + log->data_off - k, hd, k);
+        k += log->staged;
+        log->piece_sum = sl_crc(log, log->piece_sum, p, k);
+        sl_put32(p + k, log->piece_sum);
+        buf[3] = flags; /* (what written() looks at) */
+        log->short_len = k + 4 - log->staged;
+        return program(log, sl_chunk_addr(log, log->cur_seg, log->next_chunk) + log->piece_off,
+                       p, k + 4, FLIGHT_DATA);
+    }
+    struct sl_chunk_hdr h = {SL_CHUNK_MAGIC, SL_CHUNK_DATA, flags,
                              (uint16_t)log->staged, (uint16_t)log->staged_records, log->seq,
                              log->cat_chunk, (uint16_t)log->next_chunk, log->staged_gseq,
                              log->staged_ts_base, log->ts_max, log->catalog_version};
-    return program_chunk(log, buf, &h, log->data_off + log->staged, FLIGHT_DATA);
+    if (!SL_SHORT)
+        return program_chunk(log, buf, &h, log->data_off + log->staged, FLIGHT_DATA);
+    log->short_len = 0;
+    /* (sealed first: a short piece after it goes on from its last 4 bytes) */
+    int rc = program_chunk(log, buf, &h, log->data_off + log->staged, FLIGHT_DATA);
+    log->piece_sum = sl_get32(buf + log->data_off + log->staged - 4);
+    return rc;
 }
 
 /* Keeps cfg.free_segments erased ahead of the writer, in idle pumps. */

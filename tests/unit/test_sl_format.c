@@ -304,7 +304,7 @@ static void unknown_versions_are_refused(void)
          * CRC of its 56 bytes at 56 */
         uint8_t h[60];
         CHECK_EQ(bd.ops->read(bd.ctx, 0, h, sizeof(h)), 0);
-        CHECK_EQ(h[4] | h[5] << 8, SL_FORMAT_VERSION);
+        CHECK_EQ(h[4] | h[5] << 8, SL_FORMAT_VERSION); /* (nor(): no ECC, version 6) */
         h[4] = (uint8_t)versions[v];
         h[5] = (uint8_t)(versions[v] >> 8);
         uint32_t crc = sl_crc32c(0, h, 56);
