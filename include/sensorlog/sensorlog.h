@@ -412,6 +412,9 @@ struct sl_log {
     uint32_t staged_run_at;      /* offset of the open run's count byte; UINT32_MAX none */
     uint32_t staged_len_last;    /* the last staged record's length (the next may omit it) */
     uint16_t staged_stream_last; /* the last staged record's stream */
+    uint16_t short_len;          /* the short piece in flight: its bytes besides its records
+                                    (magic, varints, CRC); 0: a chunk header's (here and
+                                    piece_sum below fill what would be padding) */
     uint64_t next_gseq, ts_max;
     uint64_t staged_gseq, staged_ts_base, staged_ts_last, staged_step_last;
     uint64_t dirty_pages;        /* pages changed since they were last written */
@@ -423,6 +426,8 @@ struct sl_log {
     struct sts_bd_req req;
     /* the rest of the geometry */
     uint32_t seg_bytes;
+    uint32_t piece_sum;          /* the last 4 bytes of the last piece written, where the
+                                    next short piece's CRC goes on from (version 6) */
     uint64_t base;
     uint32_t prog_unit;          /* the device's program unit: a write is rounded up to it */
     uint32_t hdr_read;           /* bytes a search reads of a chunk: its header and part
@@ -437,10 +442,6 @@ struct sl_log {
                                     sync closed goes on there in a piece (version 5) */
     uint32_t piece_unit;         /* pieces start at multiples of this (the page); the
                                     chunk: a sync ends the chunk (parts, version < 5) */
-    uint32_t piece_sum;          /* the last 4 bytes of the last piece written, where the
-                                    next short piece's CRC goes on from (version 6) */
-    uint32_t short_len;          /* the short piece in flight: its bytes besides its records
-                                    (magic, varints, CRC); 0: a chunk header's */
 };
 
 /* The sizes sl_format() and sl_mount() would use for cfg (its zero fields
@@ -456,7 +457,7 @@ struct sl_layout {
 int sl_layout(const struct sl_config *cfg, struct sl_layout *out);
 
 /* All the RAM a log takes with cfg (0 when sl_layout refuses it), in bytes:
- *     sizeof(struct sl_log)                          the state (664 B on Cortex-M33:
+ *     sizeof(struct sl_log)                          the state (672 B on Cortex-M33:
  *                                                    docs/footprint.md measures it)
  *   + 2 x chunk_bytes                                chunk_buf and read_buf
  *   + segments x sizeof(struct sl_seg_info)          segs (32 B each)

@@ -636,7 +636,7 @@ static int write_staged(struct sl_log *log, int closed_by_sync)
         log->piece_sum = sl_crc(log, log->piece_sum, p, k);
         sl_put32(p + k, log->piece_sum);
         buf[3] = flags; /* (what written() looks at) */
-        log->short_len = k + 4 - log->staged;
+        log->short_len = (uint16_t)(k + 4 - log->staged);
         return program(log, sl_chunk_addr(log, log->cur_seg, log->next_chunk) + log->piece_off,
                        p, k + 4, FLIGHT_DATA);
     }
