@@ -106,7 +106,9 @@ struct sts_an_input {
 /* Thresholds; every default is the and is documented in docs. */
 struct sts_an_config {
     double knee_gain;     /* a doubling gaining less than this is past the knee (0.25) */
-    double plateau_band;  /* throughput within +-this of the plateau (0.10) */
+    double plateau_band;  /* the plateau starts at the smallest chunk no larger chunk beats
+                             by more than this (0.05: the study's 64 KiB, where a device's
+                             fixed cost per command leaves 3 %; 0.10 said 32 KiB, 6 %) */
     double dip_drop;      /* at least this far below both neighbours is a dip (0.20) */
     double stall_rate_bps;/* data rate used to size buffers for the worst stall (100 KiB/s) */
     double concurrency_loss; /* S1: a loss at 4 load tasks from which it matters (0.30) */

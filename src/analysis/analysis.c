@@ -14,7 +14,7 @@
 void sts_an_config_default(struct sts_an_config *cfg)
 {
     cfg->knee_gain = 0.25;
-    cfg->plateau_band = 0.10;
+    cfg->plateau_band = 0.05;
     cfg->dip_drop = 0.20;
     cfg->stall_rate_bps = 100.0 * 1024.0;
     cfg->concurrency_loss = 0.30;

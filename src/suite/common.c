@@ -59,6 +59,34 @@ uint32_t wl_runs(const struct sts_ctx *c, uint32_t quick, uint32_t full)
     return r > WL_MAX_RUNS ? WL_MAX_RUNS : r;
 }
 
+int wl_run_again(const struct sts_ctx *c, const double *runs, uint32_t n, uint32_t asked,
+                 uint64_t spent_ns)
+{
+    if (n < asked)
+        return 1;
+    if (c->plan->runs || n < 2 || n >= WL_ADAPT_MAX_RUNS)
+        return 0;
+    if (!(c->target && (c->target->flags & STS_T_VIRTUAL_TIME)) && spent_ns >= WL_ADAPT_BUDGET_NS)
+        return 0;
+    /* in float: a Cortex-M33 has single precision in hardware (double is
+     * a library call), and a 0.5 % threshold needs no more digits */
+    float mean = 0, m2 = 0, p = (float)WL_PRECISION;
+    for (uint32_t i = 0; i < n; i++)
+        mean += (float)runs[i];
+    mean /= (float)n;
+    for (uint32_t i = 0; i < n; i++)
+        m2 += ((float)runs[i] - mean) * ((float)runs[i] - mean);
+    /* the standard error squared, var / n, against (precision x mean)^2:
+     * no square root */
+    return mean > 0 && m2 / (float)((n - 1) * n) > p * p * mean * mean;
+}
+
+void wl_run_progress(struct sts_ctx *c, const char *label, uint64_t step, uint64_t steps,
+                     uint32_t r, uint32_t asked)
+{
+    sts_report_progress(c, label, step * asked + (r < asked ? r : asked - 1), steps * asked);
+}
+
 uint64_t wl_size(const struct sts_plan *p, uint64_t quick, uint64_t full)
 {
     return p->size_bytes ? p->size_bytes : (p->scale == STS_SCALE_FULL ? full : quick);

@@ -95,8 +95,9 @@ static int rand_point(struct sts_ctx *c, const struct rand_cfg *cfg, int is_writ
     char label[48];
     wl_label(label, sizeof(label), name, block);
     wl_lat_reset(c);
-    for (uint32_t r = 0; r < cfg->runs; r++) {
-        sts_report_progress(c, label, step * cfg->runs + r, steps * cfg->runs);
+    uint32_t r = 0;
+    for (uint64_t spent = 0; wl_run_again(c, runs, r, cfg->runs, spent); r++) {
+        wl_run_progress(c, label, step, steps, r, cfg->runs);
         sts_fh fh;
         int rc = wl_open(c, RAND_PATH, is_write ? STS_O_WRONLY : STS_O_RDONLY, &fh);
         if (rc)
@@ -131,6 +132,7 @@ static int rand_point(struct sts_ctx *c, const struct rand_cfg *cfg, int is_writ
         if (rc || rc2)
             return rc ? rc : rc2;
         runs[r] = wl_rate(ops * block, busy);
+        spent += busy;
     }
     struct sts_kv metrics[] = {
         STS_KV_D("mean_latency_ns", c->lat[0].w.mean),
@@ -138,7 +140,7 @@ static int rand_point(struct sts_ctx *c, const struct rand_cfg *cfg, int is_writ
         STS_KV_U("bytes_per_run", ops * block),
     };
     struct sts_lat_report lat = {.name = is_write ? "write" : "read", .lat = &c->lat[0]};
-    return wl_emit_runs(c, name, params, WL_COUNT(params), runs, cfg->runs, metrics,
+    return wl_emit_runs(c, name, params, WL_COUNT(params), runs, r, metrics,
                         WL_COUNT(metrics), &lat, 1);
 }
 

@@ -38,8 +38,9 @@ static int m1_point(struct sts_ctx *c, const struct m1_cfg *cfg, uint64_t chunk,
     char label[48];
     wl_label(label, sizeof(label), "randread", chunk);
     wl_lat_reset(c);
-    for (uint32_t r = 0; r < cfg->runs; r++) {
-        sts_report_progress(c, label, step * cfg->runs + r, steps * cfg->runs);
+    uint32_t r = 0;
+    for (uint64_t spent = 0; wl_run_again(c, runs, r, cfg->runs, spent); r++) {
+        wl_run_progress(c, label, step, steps, r, cfg->runs);
         sts_rng_seed(&rng, c->plan->seed + r);
         sts_fh fh;
         int rc = wl_open(c, M1_PATH, STS_O_RDONLY, &fh);
@@ -67,13 +68,14 @@ static int m1_point(struct sts_ctx *c, const struct m1_cfg *cfg, uint64_t chunk,
         if (rc || rc2)
             return rc ? rc : rc2;
         runs[r] = wl_rate((uint64_t)cfg->reads * chunk, busy);
+        spent += busy;
     }
     struct sts_kv metrics[] = {
         STS_KV_D("mean_latency_ns", c->lat[0].w.mean),
         STS_KV_U("bytes_per_run", (uint64_t)cfg->reads * chunk),
     };
     struct sts_lat_report lat = {.name = "read", .lat = &c->lat[0]};
-    return wl_emit_runs(c, "randread", params, WL_COUNT(params), runs, cfg->runs, metrics,
+    return wl_emit_runs(c, "randread", params, WL_COUNT(params), runs, r, metrics,
                         WL_COUNT(metrics), &lat, 1);
 }
 

@@ -81,8 +81,9 @@ static int sweep_point(struct sts_ctx *c, const struct sweep *sw, uint64_t chunk
     char label[48];
     wl_label(label, sizeof(label), name, chunk);
     wl_lat_reset(c);
-    for (uint32_t r = 0; r < sw->runs; r++) {
-        sts_report_progress(c, label, step * sw->runs + r, steps * sw->runs);
+    uint32_t r = 0;
+    for (; wl_run_again(c, runs, r, sw->runs, ns_total); r++) {
+        wl_run_progress(c, label, step, steps, r, sw->runs);
         sts_fh fh;
         int flags = is_write ? STS_O_WRONLY | STS_O_CREAT : STS_O_RDONLY;
         if (is_write && !sw->iterations)
@@ -104,10 +105,10 @@ static int sweep_point(struct sts_ctx *c, const struct sweep *sw, uint64_t chunk
     struct sts_kv metrics[] = {
         STS_KV_U("bytes_per_run", bytes),
         STS_KV_U("ops_per_run", bytes / chunk),
-        STS_KV_U("mean_elapsed_ns", ns_total / sw->runs),
+        STS_KV_U("mean_elapsed_ns", ns_total / r),
     };
     struct sts_lat_report lat = {.name = is_write ? "write" : "read", .lat = &c->lat[0]};
-    return wl_emit_runs(c, name, params, WL_COUNT(params), runs, sw->runs, metrics,
+    return wl_emit_runs(c, name, params, WL_COUNT(params), runs, r, metrics,
                         WL_COUNT(metrics), &lat, sw->iterations ? 1 : 0);
 }
 

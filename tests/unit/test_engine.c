@@ -761,6 +761,43 @@ static void suite_all_holds_every_test(void)
             CHECK(sts_test_find(sts_suites[s].test_ids[k]) != NULL);
 }
 
+/* Adaptive repetition (issue 41): a point runs again while the standard
+ * error of its mean exceeds 0.5 % of it. The cases are worked by hand:
+ * runs alternating 99 and 101 have a standard deviation of sqrt(n/(n-1)),
+ * so a standard error of 1/sqrt(n-1) %: 0.577 % at 4 runs (again), 0.447 %
+ * at 6 (enough). */
+static void a_point_runs_again_until_its_mean_is_known(void)
+{
+    struct sts_plan plan = {.scale = STS_SCALE_QUICK};
+    struct sts_target model = {.flags = STS_T_VIRTUAL_TIME}, disk = {.flags = 0};
+    struct sts_ctx c = {.plan = &plan, .target = &model};
+    const double alt[6] = {99, 101, 99, 101, 99, 101}, same[3] = {100, 100, 100};
+    CHECK_EQ(wl_run_again(&c, alt, 0, 3, 0), 1); /* the runs asked for come first */
+    CHECK_EQ(wl_run_again(&c, alt, 2, 3, 0), 1);
+    CHECK_EQ(wl_run_again(&c, same, 3, 3, 0), 0); /* they agree: done */
+    CHECK_EQ(wl_run_again(&c, alt, 4, 3, 0), 1);  /* 0.577 % */
+    CHECK_EQ(wl_run_again(&c, alt, 6, 3, 0), 0);  /* 0.447 % */
+    const double wide[3] = {90, 100, 110};
+    CHECK_EQ(wl_run_again(&c, wide, 1, 1, 0), 0); /* one run: no spread to judge */
+    CHECK_EQ(wl_run_again(&c, wide, 3, 3, 0), 1);
+    /* a model's time is virtual: only the run count bounds it */
+    CHECK_EQ(wl_run_again(&c, wide, 3, 3, 3600000000000ull), 1);
+    double many[WL_MAX_RUNS];
+    for (uint32_t i = 0; i < WL_MAX_RUNS; i++)
+        many[i] = i % 2 ? 50 : 150;
+    CHECK_EQ(wl_run_again(&c, many, WL_MAX_RUNS - 1, 3, 0), 1);
+    CHECK_EQ(wl_run_again(&c, many, WL_MAX_RUNS, 3, 0), 0);
+    /* a real device: 5 s of measured time a point at most */
+    c.target = &disk;
+    CHECK_EQ(wl_run_again(&c, wide, 3, 3, 4999999999ull), 1);
+    CHECK_EQ(wl_run_again(&c, wide, 3, 3, 5000000000ull), 0);
+    CHECK_EQ(wl_run_again(&c, wide, 2, 3, 9000000000ull), 1); /* but the runs asked for */
+    /* --runs N is N runs, however they spread */
+    plan.runs = 3;
+    c.target = &model;
+    CHECK_EQ(wl_run_again(&c, wide, 3, 3, 0), 0);
+}
+
 const struct sts_test_case test_engine_cases[] = {
     {"the_engine_removes_what_a_failed_test_left", the_engine_removes_what_a_failed_test_left},
     {"suite_all_holds_every_test", suite_all_holds_every_test},
@@ -783,5 +820,6 @@ const struct sts_test_case test_engine_cases[] = {
     {"every_workload_runs_quick", every_workload_runs_quick},
     {"stop_keeps_finished_points", stop_keeps_finished_points},
     {"plan_scratch_is_largest_test", plan_scratch_is_largest_test},
+    {"a_point_runs_again_until_its_mean_is_known", a_point_runs_again_until_its_mean_is_known},
     {NULL, NULL},
 };
