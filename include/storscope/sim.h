@@ -51,23 +51,23 @@ struct sts_sim_params {
     uint32_t wl_every;        /* static wear levelling: every N erases, move the coldest
                                  block holding data (0 = off); source of rare long stalls */
 
-    /* Timing, nanoseconds or bytes/s */
-    uint64_t cmd_read_ns;     /* per read command */
-    uint64_t cmd_write_ns;    /* per write command */
-    uint64_t read_access_ns;  /* a read that does not continue the previous one */
+    /* Timing, nanoseconds (32 bits: a command's time is under 4.29 s) or bytes/s */
+    uint32_t cmd_read_ns;     /* per read command */
+    uint32_t cmd_write_ns;    /* per write command */
+    uint32_t read_access_ns;  /* a read that does not continue the previous one */
     uint64_t read_bw;         /* bus bandwidth device -> host, bytes/s */
     uint64_t write_bw;        /* bus bandwidth host -> device, bytes/s */
-    uint64_t page_read_ns;    /* array read of one page (tR): RMW and GC copies */
-    uint64_t read_page_cross_ns; /* managed: extra for a read spanning two pages, once
+    uint32_t page_read_ns;    /* array read of one page (tR): RMW and GC copies */
+    uint32_t read_page_cross_ns; /* managed: extra for a read spanning two pages, once
                                     per read (what flashbench -a times); 0 = none */
-    uint64_t read_unit_cross_ns; /* managed: extra again for one spanning two AUs (au_bytes,
+    uint32_t read_unit_cross_ns; /* managed: extra again for one spanning two AUs (au_bytes,
                                     else erase blocks); 0 = none */
-    uint64_t page_prog_ns;    /* page program (tPROG), effective over the device's dies */
+    uint32_t page_prog_ns;    /* page program (tPROG), effective over the device's dies */
     uint32_t byte_prog_ns;    /* raw: a program of part of a page takes this for its
                                  first byte and byte_prog_next_ns for each after it, up to
                                  page_prog_ns (NOR: tBP1, tBP2); 0 = a page's time always */
     uint32_t byte_prog_next_ns;
-    uint64_t erase_ns;        /* block erase (tBERS), typical */
+    uint32_t erase_ns;        /* block erase (tBERS), typical */
     uint32_t erase_tail_x100; /* Pareto shape of the erase time x100 (heavy tail; smaller
                                  = heavier); 0 = every erase takes erase_ns */
     uint32_t erase_tail_cap;  /* longest erase, in multiples of erase_ns */
@@ -75,8 +75,8 @@ struct sts_sim_params {
                                    multiple of erase_bytes (SPI NOR's 64 KiB block erase,
                                    D8h, beside its 4 KiB sector erase); 0 = none. An
                                    aligned erase covering it costs erase_large_ns once */
-    uint64_t erase_large_ns;  /* its typical time; the same tail (shape, cap) applies */
-    uint64_t erase_suspend_ns; /* raw: the chip can suspend an erase (erase_for) and takes
+    uint32_t erase_large_ns;  /* its typical time; the same tail (shape, cap) applies */
+    uint32_t erase_suspend_ns; /* raw: the chip can suspend an erase (erase_for) and takes
                                   this long to (SPI NOR tSUS); 0 = it cannot */
     uint64_t au_bytes;        /* managed: allocation unit, the span the controller keeps
                                  open for writing (an SD card's AU: 4 MiB); 0 = none */
@@ -85,12 +85,12 @@ struct sts_sim_params {
                                  recently written, paying the copy of its unwritten pages
                                  (page_read + page_prog each); 0 = no limit */
     uint64_t cache_bytes;     /* volatile write cache; 0 = write-through */
-    uint64_t flush_ns;        /* fixed cost of a flush command */
-    uint64_t dip_bytes;       /* a transfer size that is anomalously slow (0 = none) */
+    uint32_t flush_ns;        /* fixed cost of a flush command */
+    uint32_t dip_bytes;       /* a transfer size that is anomalously slow (0 = none) */
     uint32_t dip_percent;     /* extra time for transfers of that size, percent */
-    uint64_t cpu_ns;          /* per-call CPU cost charged to every command (mimics a
+    uint32_t cpu_ns;          /* per-call CPU cost charged to every command (mimics a
                                  driver/filesystem on a slow MCU); default 0 */
-    uint64_t poll_ns;         /* non-blocking path: time one poll() call takes (the
+    uint32_t poll_ns;         /* non-blocking path: time one poll() call takes (the
                                  caller's state-machine step); 0 means 1 us */
 
     /* Usage */

@@ -794,7 +794,7 @@ static uint64_t au_touch(struct sts_sim *s, uint64_t addr, size_t len, int *stal
                     if (s->au_last[j] < s->au_last[i])
                         i = j;
                 uint64_t left = s->au_used[i] < au_pages ? au_pages - s->au_used[i] : 0;
-                t += left * (s->p.page_read_ns + s->p.page_prog_ns);
+                t += left * ((uint64_t)s->p.page_read_ns + s->p.page_prog_ns);
                 s->n.au_merges++;
                 *stalled = 1;
             }

@@ -232,8 +232,8 @@ int sts_sim_param_set(struct sts_sim_params *p, const char *key, const char *val
             return STS_EINVAL;
         uint8_t *dst = (uint8_t *)p + fields[i].off;
         switch (fields[i].width) {
-        case 1:
-            if (v > UINT8_MAX)
+        case 1: /* the byte-wide fields are flags: managed, prog_ands, plp, no_ecc */
+            if (v > 1)
                 return STS_ERANGE;
             *dst = (uint8_t)v;
             break;

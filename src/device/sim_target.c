@@ -443,6 +443,13 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
                 return STS_EINVAL;
             }
         }
+        if (rc == STS_ERANGE) {
+            snprintf(err, errlen,
+                     "sim: value '%s' for '%s' is out of range (flags take 0 or 1, times "
+                     "at most 4.29 s, counts and sizes at most 4294967295 except capacity, "
+                     "au, cache and the bandwidths; see docs/device-models.md)", v, k);
+            return STS_EINVAL;
+        }
         if (rc) {
             snprintf(err, errlen, "sim: bad value '%s' for '%s'", v, k);
             return STS_EINVAL;

@@ -929,6 +929,11 @@ class BadInput(Base):
             (["-t", "sim:nor-spi,open_aus=3"], "open_aus needs au"),
             (["-t", "sim:emmc-stm32u5,open_aus=3"], "open_aus needs au"),
             (["-t", "sim:sd-consumer,open_aus=17"], "open_aus at most 16"),
+            # issue 44: a flag took any byte (no_ecc=2 ran as no_ecc=1), and
+            # a time past 32 bits is refused, not cut
+            (["-t", "sim:nor-spi,no_ecc=2"], "value '2' for 'no_ecc' is out of range (flags take 0 or 1"),
+            (["-t", "sim:sd-consumer,plp=7"], "value '7' for 'plp' is out of range"),
+            (["-t", "sim:nor-spi,erase_time=5s"], "value '5s' for 'erase_time' is out of range"),
             (["-t", "sim:sd-consumer,data=0", "--verify"], "keeps none"),
             (["--tests", "fsync", "--size", "64T"], "not enough free space"),
             (["-t", "sim:nand-slc", "--tests", "B0"], "sim:nand-slc+sensorlog"),
