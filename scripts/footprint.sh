@@ -2,6 +2,7 @@
 # Flash and RAM of each portable component for Cortex-M33 at -Os (newlib),
 # written to docs/footprint.md. Sizes are of the object files before
 # --gc-sections, i.e. upper bounds of what a firmware links.
+# FOOTPRINT_OUT=FILE writes there instead (scripts/test.sh checks the budget).
 set -eu
 cd "$(dirname "$0")/.."
 cmake --preset cortex-m33 >/dev/null
@@ -148,5 +149,5 @@ echo
 echo "Its .bss is the two latency histograms ($hist_both B at the default $resolution %"
 echo "resolution) and the board; .psram holds the caller-provided I/O buffer"
 echo "(2 MiB, for the study's 2 MiB chunks) and the simulator's 1 MiB arena."
-} > docs/footprint.md
-cat docs/footprint.md
+} > "${FOOTPRINT_OUT:-docs/footprint.md}"
+cat "${FOOTPRINT_OUT:-docs/footprint.md}"

@@ -91,6 +91,17 @@ for opt in "-DSL_PARTS=0 -DSL_SHORT=0" -DSL_PIECES=0; do
 done
 echo "writer (-DSL_PARTS=0, short pieces): $(sh scripts/sensorlog-linked-size.sh -DSL_PARTS=0) B (not held to 8 KiB)"
 
+echo "== the engine core, B0, the simulator and extentfs stay within 32 KiB on Cortex-M33"
+fp=$(mktemp)
+FOOTPRINT_OUT=$fp sh scripts/footprint.sh >/dev/null
+grep -o "workload and the simulator: [a-zA-Z ]* by the objects above ([0-9]* B of flash" "$fp"
+if grep -q "NOT met" "$fp"; then
+    echo "over the 32 KiB engine budget (scripts/footprint.sh; docs/footprint.md)" >&2
+    rm -f "$fp"
+    exit 1
+fi
+rm -f "$fp"
+
 echo "== cppcheck"
 cppcheck --quiet --error-exitcode=1 --std=c11 --enable=warning,performance,portability \
     --inline-suppr -I include -I cli src cli tests/harness tests/unit firmware fuzz
