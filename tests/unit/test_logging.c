@@ -323,8 +323,8 @@ static int run_l1_tasks(const char *streams, uint64_t duration_ns, uint64_t buff
     return rc;
 }
 
-/* 1 kHz x 16 B and 100 Hz x 24 B for 0.6 s, a sync every 100 ms, every 3rd
- * sync stalls 60 ms: each producer task counts every record of its
+/* 1 kHz x 16 B and 100 Hz x 24 B for 0.6 s, a sync asked for every 100 ms,
+ * every 3rd sync stalls 60 ms: each producer task counts every record of its
  * schedule (600 + 60), none is lost in 64 KiB, every record reaches the
  * file once (direct and mutex write exactly the payload), and a writer
  * blocked in the stall leaves the records produced meanwhile waiting in RAM
@@ -348,7 +348,10 @@ static void real_tasks_account_for_every_record(void)
         CHECK_EQ(res[i].lost, 0);
         CHECK_EQ(res[i].late, 0);
         CHECK(res[i].stall >= 60000000);
-        CHECK(res[i].syncs >= 6);
+        /* (the third sync is the one that stalls; how many more fit in
+         * 0.6 s is the host's scheduling: under ThreadSanitizer on a busy
+         * 2-core machine the writer task made 5, not 6) */
+        CHECK(res[i].syncs >= 3);
     }
     CHECK_EQ(res[DIRECT].written, 600 * 16 + 60 * 24);
     CHECK_EQ(res[MUTEX].written, 600 * 16 + 60 * 24);
