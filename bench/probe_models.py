@@ -35,6 +35,8 @@ def probe(spec):
 def mib(b):
     if not b:
         return "unknown size"
+    if b >= 2**20 and b % 2**20:
+        return "%.1f MiB" % (b / 2**20)
     return "%g MiB" % (b / 2**20) if b % 2**20 == 0 else "%g KiB" % (b / 1024)
 
 
@@ -55,7 +57,17 @@ for name in profiles():
     if name == "sd-consumer":  # issue 41.3's known answers: an AU under 512 KiB, a small fake
         cases += [("4 open AUs of 128 KiB", f"sim:{name},{cap},au=128K,open_aus=4"),
                   ("aliasing at 16 MiB (its 4 MiB unit beyond what 16 MiB lets reads reach)",
-                   f"sim:{name},capacity=1G,fake=16M")]
+                   f"sim:{name},capacity=1G,fake=16M"),
+                  # defect 7: a controller cache answering reads of recent writes
+                  ("aliasing at 640 MiB behind a 1 MiB cache",
+                   f"sim:{name},{cap},fake=640M,fake_cache=1M"),
+                  ("lost beyond 640 MiB behind a 4 MiB cache",
+                   f"sim:{name},{cap},fake=640M,fake_lost=1,fake_cache=4M"),
+                  ("lost beyond 640 MiB behind a 16 MiB cache",
+                   f"sim:{name},{cap},fake=640M,fake_lost=1,fake_cache=16M")]
+    if name == "sd-a2":  # defect 3: only reads across a page cost more
+        cases += [("reads across 16 KiB pages +100 us, nothing at its 4 MiB unit",
+                   f"sim:{name},{cap},read_page_cross=100us")]
     for given, spec in cases:
         p, err = probe(spec)
         if p is None:
@@ -66,10 +78,14 @@ for name in profiles():
             geo = g["status"]
         elif g["visible"]:
             geo = (f'{mib(g["page_bytes"]) if g["page_bytes"] else "-"} / '
-                   f'{mib(g["unit_bytes"]) if g["unit_bytes"] else "not reached"}')
+                   f'{mib(g["unit_bytes"]) if g["unit_bytes"] else "not seen"}')
         else:
             geo = "none visible"
         found = c["kind"] if c["kind"] == "genuine" else f'{c["kind"]} at {mib(c["usable_bytes"])}'
+        if c.get("cache_bytes"):
+            found += f' (a cache of ~{mib(c["cache_bytes"])}, {mib(c["evict_bytes_written"])} rewritten to push it out)'
+        elif "cache" in c:
+            found += f' (a cache {c["cache"]})'
         if a["status"] != "ok":
             aus = a["status"]
         elif a["limited"]:

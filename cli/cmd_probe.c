@@ -118,8 +118,10 @@ static void print_summary(FILE *f, const char *target, const struct probe_out *p
         sts_fmt_bytes(pg, sizeof(pg), p->timing.page_bytes);
         if (p->timing.unit_bytes)
             sts_fmt_bytes(un, sizeof(un), p->timing.unit_bytes);
-        else /* beyond what the usable space let the scan reach */
-            snprintf(un, sizeof(un), "beyond %s", fmt_align(p));
+        else if (p->timing.align[p->timing.n - 1] < p->geo.erase_size)
+            snprintf(un, sizeof(un), "beyond %s", fmt_align(p)); /* the scan's reach */
+        else /* reached, but a read across it costs nothing more */
+            snprintf(un, sizeof(un), "not seen");
         fprintf(f, "  read timing: page %s, erase unit %s (a %u B read across costs %.0f us "
                    "more; %.3f s)\n",
                 p->timing.page_bytes ? pg : "not seen", un, p->timing.read_bytes,
@@ -140,6 +142,17 @@ static void print_summary(FILE *f, const char *target, const struct probe_out *p
                 fprintf(f, "    beyond %s, %s\n", a,
                         p->fake.kind == STS_FAKE_ALIAS ? "writes wrap round onto the card's start"
                                                        : "writes are lost");
+            if (p->fake.cache_bytes == UINT64_MAX) {
+                fprintf(f, "    a controller cache answers reads of blocks the card cannot hold, "
+                           "larger than the %llu MiB the probe rewrites to push it out: the real "
+                           "size may be smaller\n",
+                        (unsigned long long)(STS_PROBE_CACHE_MAX >> 20));
+            } else if (p->fake.cache_bytes) {
+                sts_fmt_bytes(a, sizeof(a), p->fake.cache_bytes);
+                sts_fmt_bytes(b, sizeof(b), p->fake.evict_bytes_written);
+                fprintf(f, "    a controller cache of about %s answers reads of blocks the card "
+                           "cannot hold: before each check the probe rewrote enough to push it out (%s in all)\n", a, b);
+            }
         }
         if (p->unmeasurable) {
             fprintf(f, "  open allocation units: not measurable: %s\n", p->unmeasurable);
@@ -219,6 +232,12 @@ static void json_probe(struct sts_jw *w, const struct probe_out *p)
         sts_jw_u64(w, "usable_bytes", p->fake.usable_bytes);
         sts_jw_u64(w, "block_bytes", p->fake.block_bytes);
         sts_jw_u64(w, "grid_bytes", p->fake.grid_bytes);
+        sts_jw_u64(w, "prefix_bytes", p->fake.prefix_bytes);
+        if (p->fake.cache_bytes == UINT64_MAX)
+            sts_jw_str(w, "cache", "larger than the probe outlasts");
+        else
+            sts_jw_u64(w, "cache_bytes", p->fake.cache_bytes);
+        sts_jw_u64(w, "evict_bytes_written", p->fake.evict_bytes_written);
         sts_jw_u64(w, "blocks_written", p->fake.blocks_written);
         sts_jw_u64(w, "blocks_read", p->fake.blocks_read);
         sts_jw_u64(w, "bad_blocks", p->fake.bad_blocks);
@@ -458,12 +477,14 @@ int cmd_probe(int argc, char **argv)
         undo.mem = undo_mem.mem;
         undo.cap = o.preserve ? (size_t)undo_mem.bytes : 0;
         /* what it costs, said before it is spent: the capacity check's
-         * samples (1/256 of the capacity), the read timing's 1 MiB and, where
-         * no open-AU limit turns up, up to ~100 MiB of streams */
+         * samples (1/256 of the capacity, at least 16 MiB), the read
+         * timing's 1 MiB and, where no open-AU limit turns up, up to ~100 MiB
+         * of streams (cli_undo_need) */
         char cost[32], kept[32];
         sts_fmt_bytes(cost, sizeof(cost), cli_undo_need(p.geo.capacity));
         sts_fmt_bytes(kept, sizeof(kept), undo_mem.bytes);
-        fprintf(stderr, "storscope: the destructive steps write up to %s to %s%s%s%s\n", cost,
+        fprintf(stderr, "storscope: the destructive steps write up to %s to %s (more on a "
+                        "counterfeit whose cache must be pushed out: said if found)%s%s%s\n", cost,
                 o.target, o.preserve ? " (kept to put back: " : "", o.preserve ? kept : "",
                 o.preserve ? (undo_mem.mapped ? ", in a temporary file)" : ", in memory)") : "");
         struct sts_probe_env env = {*t.bd, t.clock, buf, 2 * STS_PROBE_MAX_BLOCK,

@@ -1,11 +1,13 @@
 /* Memory for probe --preserve: every block a destructive probe overwrites
- * is kept until it is put back. A probe writes about capacity / 256 (the
- * capacity check's samples) and up to ~100 MiB more (the open-AU streams),
+ * is kept until it is put back. A probe writes about capacity / 256 or at
+ * least 16 MiB (the capacity check's samples), up to 16 MiB more on a
+ * counterfeit with a cache, and up to ~100 MiB more (the open-AU streams),
  * so a 64 GiB card needs over 256 MiB: in RAM up to that, beyond it a
  * temporary file (unlinked at once, so nothing is left behind) mapped in,
  * on a filesystem that has room for it and storscope's reserve besides. */
 #define _GNU_SOURCE
 #include "cli.h"
+#include "storscope/probe.h"
 #include "storscope/units.h"
 
 #include <errno.h>
@@ -21,7 +23,13 @@
 
 uint64_t cli_undo_need(uint64_t capacity)
 {
-    uint64_t samples = capacity / 256;
+    /* the capacity check's dense prefix (1/256 of the capacity, at least
+     * STS_PROBE_CACHE_MAX up to a quarter of it) and, on a counterfeit with
+     * a controller cache, the place rewritten to push it out (saved once) */
+    uint64_t prefix = capacity / 256, quarter = capacity / 4;
+    if (prefix < STS_PROBE_CACHE_MAX)
+        prefix = STS_PROBE_CACHE_MAX < quarter ? STS_PROBE_CACHE_MAX : quarter;
+    uint64_t samples = prefix + STS_PROBE_CACHE_MAX;
     uint64_t need = samples + samples / 4096 * 12 + (112ull << 20); /* + entry tails, AU streams */
     return (need + (1u << 20) - 1) & ~((uint64_t)(1u << 20) - 1);
 }

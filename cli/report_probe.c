@@ -40,9 +40,9 @@ static int probe_lines(const cJSON *probe, char lines[][200], int max)
                                       ? "Read timing: page %s, erase unit %s."
                                       : "Read timing: no boundary costs a read more.",
                  num(t, "page_bytes") ? bytes(a, sizeof(a), num(t, "page_bytes")) : "not seen",
-                 /* 0 while visible: beyond what the usable space let the scan reach */
+                 /* 0 while visible: beyond the scan's reach, or no step at it */
                  num(t, "unit_bytes") ? bytes(b, sizeof(b), num(t, "unit_bytes"))
-                                      : "not reached");
+                                      : "not seen");
     const cJSON *c = obj(probe, "capacity");
     if (n < max && c && !strcmp(str(c, "status"), "ok"))
         snprintf(lines[n++], 200, "Capacity: %s, %s usable of %s claimed.", str(c, "kind"),

@@ -79,15 +79,31 @@ struct sts_probe_fake {
     uint64_t usable_bytes;  /* what it holds: claimed when genuine; otherwise the
                                real size, to within one block */
     uint64_t block_bytes;   /* the unit written and checked */
-    uint64_t grid_bytes;    /* the sparse sample spacing (a dense prefix of this many
-                               bytes catches any wrap-around at block granularity) */
+    uint64_t grid_bytes;    /* the sparse sample spacing */
+    uint64_t prefix_bytes;  /* the dense prefix, written after the grid (at least
+                               grid_bytes: it catches any wrap-around at block
+                               granularity; on a managed medium at least
+                               STS_PROBE_CACHE_MAX, up to a quarter of the device: it
+                               pushes a controller cache's copies of the grid out
+                               before they are read) */
+    uint64_t cache_bytes;   /* a counterfeit's controller cache found answering reads of
+                               blocks it cannot hold: about the bytes that push it out;
+                               0 none; UINT64_MAX larger than STS_PROBE_CACHE_MAX */
+    uint64_t evict_bytes_written; /* of blocks_written, bytes rewritten to push it out */
     uint32_t blocks_written, blocks_read, bad_blocks; /* bad: I/O errors, not evidence */
     uint64_t device_ns;     /* time the probe took on the target's clock */
 };
 
-/* Writes stamped blocks - a dense prefix of grid_bytes and one block every
- * grid_bytes beyond, O(sqrt(capacity / block)) blocks - reads them back, and
- * narrows the real size down by single-block tests. Needs write access. */
+/* A controller cache of up to this many bytes is outlasted: the capacity
+ * check writes its samples, then this much more, before it reads any back
+ * (f3's "write all, then read all"). */
+#define STS_PROBE_CACHE_MAX (16ull << 20)
+
+/* Writes stamped blocks - one block every grid_bytes, then a dense prefix
+ * of prefix_bytes - reads them back, and narrows the real size down by
+ * single-block tests; where a cache answers for blocks the card cannot
+ * hold, each test first rewrites enough elsewhere to push it out. Needs
+ * write access. */
 int sts_probe_fake(const struct sts_probe_env *env, struct sts_probe_fake *out);
 
 /* ---- open allocation units ------------------------------------------- */

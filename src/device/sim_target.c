@@ -39,6 +39,7 @@ struct sim_target {
     struct sts_bd bd;        /* the model; in real time, wrapped by `timed` */
     struct sts_bd timed;
     struct sts_fakebd fake;  /* fake=: bd claims more than the model holds */
+    void *fake_cache;        /* fake_cache=: its controller's RAM */
     struct sts_faultbd fault; /* dev_fail_*: over bd (or timed) */
     struct sts_bd faulty;
     int real;
@@ -361,7 +362,7 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
     uint64_t seed = t->seed, fill = prof->fill_permille / 10;
     int keep = 1, real = 0, fake_lost = 0;
     const char *prefill = NULL;
-    uint64_t fake_real = 0;
+    uint64_t fake_real = 0, fake_cache = 0;
     struct sts_sim_faults faults = {0};
     struct sts_sim_noise noise = {0};
     const char *why = NULL;
@@ -426,6 +427,14 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
             rc = !rc && !fake_real ? STS_EINVAL : rc;
         } else if (!strcmp(k, "fake_lost")) {
             rc = sts_parse_bool(v, &fake_lost);
+        } else if (!strcmp(k, "fake_cache")) {
+            rc = sts_parse_size(v, &fake_cache);
+            if (rc || !fake_cache || fake_cache % STS_FAKEBD_CACHE_BLOCK ||
+                fake_cache > (1ull << 30)) {
+                snprintf(err, errlen, "sim: bad value '%s' for 'fake_cache': a size in steps "
+                                      "of 512 B, up to 1G", v);
+                return STS_EINVAL;
+            }
         } else if (!strcmp(k, "clock")) {
             if (!strcmp(v, "real"))
                 real = 1;
@@ -456,6 +465,11 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
         }
     }
     uint64_t claimed = p.capacity;
+    if (fake_cache && !fake_real) {
+        snprintf(err, errlen, "sim:%s: fake_cache= is a counterfeit's cache: it needs fake=",
+                 spec->arg);
+        return STS_EINVAL;
+    }
     if (fake_real) { /* the model holds the real size; the card claims the rest */
         if (fake_real >= claimed || fake_real % p.erase_bytes) {
             snprintf(err, errlen, "sim:%s: fake= must be below the capacity (%llu B) and a "
@@ -507,6 +521,11 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
     if (!rc && fake_real) {
         struct sts_bd model = st->bd;
         rc = sts_fakebd_init(&st->fake, &model, claimed, fake_lost, &st->bd);
+        if (!rc && fake_cache) {
+            st->fake_cache = malloc(sts_fakebd_cache_bytes(fake_cache));
+            rc = st->fake_cache ? sts_fakebd_set_cache(&st->fake, st->fake_cache, fake_cache)
+                                : STS_ENOMEM;
+        }
     }
     if (!rc && prefill) {
         snprintf(st->prefill, sizeof(st->prefill), "%s", prefill);
@@ -555,6 +574,7 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
     if (rc) {
         if (!err[0])
             snprintf(err, errlen, "sim:%s: %s", spec->arg, sts_strerror(rc));
+        free(st->fake_cache);
         arena_unmap(st);
         free(st);
         return rc;
@@ -582,6 +602,8 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
     if (fake_real) {
         sts_target_env(t, STS_KV_U("sim_fake_real_bytes", fake_real));
         sts_target_env(t, STS_KV_S("sim_fake_kind", fake_lost ? "lost writes" : "aliasing"));
+        if (fake_cache)
+            sts_target_env(t, STS_KV_U("sim_fake_cache_bytes", fake_cache));
     }
     sts_target_env(t, STS_KV_U("sim_sector_bytes", p.sector_bytes));
     sts_target_env(t, STS_KV_U("sim_page_bytes", p.page_bytes));
@@ -654,6 +676,7 @@ static void sim_close(struct sts_target *t)
         free(st->lfs);
     }
 #endif
+    free(st->fake_cache);
     arena_unmap(st);
     free(st);
     t->impl = NULL;

@@ -121,6 +121,10 @@ struct fake_run {
     struct sts_probe_fake *out;
     uint64_t blk, nonce, gen;
     uint8_t *w, *r;
+    /* a controller cache that answers reads of recent writes: the place
+     * whose rewriting pushes it out, and how much of it to rewrite (0: no
+     * cache seen, a block read back at once is the medium's) */
+    uint64_t evict_at, evict_bytes, evict_saved;
 };
 
 /* Writes [addr, addr + len), every block stamped with its own address. */
@@ -145,6 +149,33 @@ static int write_stamp(struct fake_run *f, uint64_t addr)
     return write_span(f, addr, f->blk);
 }
 
+/* Pushes what the last writes left in a cache out of it: `bytes` written
+ * at evict_at, in spans, saved for --preserve once (the same place each
+ * time). */
+static int evict(struct fake_run *f, uint64_t bytes)
+{
+    uint64_t span = STS_PROBE_MAX_BLOCK / f->blk * f->blk;
+    for (uint64_t o = 0; o < bytes; o += span) {
+        uint64_t n = bytes - o < span ? bytes - o : span, a = f->evict_at + o;
+        if (stopped(f->e))
+            return STS_EINTR;
+        if (o + n > f->evict_saved) {
+            int rc = save(f->e, a, n);
+            if (rc)
+                return rc;
+            f->evict_saved = o + n;
+        }
+        for (uint64_t k = 0; k < n; k += f->blk)
+            stamp(f->w + k, f->blk, a + k, f->nonce, ++f->gen);
+        f->out->blocks_written += (uint32_t)(n / f->blk);
+        f->out->evict_bytes_written += n;
+        int rc = put(f->e, a, f->w, n);
+        if (rc && rc != STS_EIO)
+            return rc;
+    }
+    return STS_OK;
+}
+
 /* Reads a span; the verdict on its block k: 1 own stamp, 0 not, <0 error;
  * *from as check() */
 static int read_span(struct fake_run *f, uint64_t addr, uint64_t len)
@@ -161,9 +192,12 @@ static int verdict(struct fake_run *f, uint64_t addr, uint64_t k, uint64_t *from
     return check(f->r + k * f->blk, f->w, f->blk, addr + k * f->blk, f->nonce, from);
 }
 
+/* Reads one block back, first pushing a cache's copy of it out. */
 static int read_stamp(struct fake_run *f, uint64_t addr, uint64_t *from)
 {
-    int rc = read_span(f, addr, f->blk);
+    int rc = f->evict_bytes ? evict(f, f->evict_bytes) : STS_OK;
+    if (!rc)
+        rc = read_span(f, addr, f->blk);
     if (rc) {
         *from = UINT64_MAX;
         return rc;
@@ -171,14 +205,58 @@ static int read_stamp(struct fake_run *f, uint64_t addr, uint64_t *from)
     return verdict(f, addr, 0, from);
 }
 
+/* Whether the block at `first`, written before `probe`, reads back as
+ * itself although the medium cannot hold it (lost writes: first = probe,
+ * beyond the real size; aliasing: probe lands on first): a cache answers.
+ * Then the rewrite that pushes it out is sized by doubling, from a block
+ * up to STS_PROBE_CACHE_MAX (f3probe's find_cache_size does the same, from
+ * the other end). */
+static int find_cache(struct fake_run *f, uint64_t first, uint64_t probe, uint64_t room)
+{
+    uint64_t from;
+    int rc = STS_OK, own = 1;
+    uint64_t x = 0, top = room < STS_PROBE_CACHE_MAX ? room : STS_PROBE_CACHE_MAX;
+    top = top / f->blk * f->blk;
+    while (own == 1) {
+        if (x > top) { /* larger than the probe will push: it can only say so */
+            f->out->cache_bytes = UINT64_MAX;
+            f->evict_bytes = top;
+            return STS_OK;
+        }
+        rc = first != probe ? write_stamp(f, first) : STS_OK;
+        if (!rc)
+            rc = write_stamp(f, probe);
+        if (!rc && x)
+            rc = evict(f, x);
+        if (!rc)
+            rc = read_span(f, first, f->blk);
+        if (rc)
+            return rc;
+        own = verdict(f, first, 0, &from);
+        if (own == 1)
+            x = x ? 2 * x : f->blk;
+    }
+    /* x pushed it out (0: nothing held it); twice that for the margin */
+    f->out->cache_bytes = x;
+    f->evict_bytes = x ? (2 * x < top ? 2 * x : top) : 0;
+    return STS_OK;
+}
+
 /* Lost writes: a block at or beyond the real size does not read back.
  * Between the last good sample and the first bad one, by bisection. */
 static int narrow_lost(struct fake_run *f, uint64_t good, uint64_t bad, uint64_t *real)
 {
+    /* a cache is pushed out by rewriting what lies beyond `bad`: lost
+     * writes, never read again */
+    uint64_t room = f->out->claimed_bytes - bad - f->blk;
+    f->evict_at = bad + f->blk;
+    int rc = find_cache(f, bad, bad, room);
+    if (rc)
+        return rc;
     while (bad - good > f->blk) {
         uint64_t mid = good + (bad - good) / 2 / f->blk * f->blk;
         uint64_t from;
-        int rc = write_stamp(f, mid);
+        rc = write_stamp(f, mid);
         if (rc && rc != STS_EIO)
             return rc;
         rc = rc ? 0 : read_stamp(f, mid, &from);
@@ -198,6 +276,12 @@ static int narrow_lost(struct fake_run *f, uint64_t good, uint64_t bad, uint64_t
  * blocks) for which a write at R' lands on address 0. */
 static int narrow_alias(struct fake_run *f, uint64_t d, uint64_t *real)
 {
+    /* a cache is pushed out by rewriting from the second block on: below
+     * the real size unless the card is smaller than the rewrite */
+    f->evict_at = f->blk;
+    int rc = find_cache(f, 0, d, d - f->blk);
+    if (rc)
+        return rc;
     uint64_t units = d / f->blk;
     for (uint64_t j = units; j >= 1; j--) { /* largest j first: smallest R' */
         if (units % j)
@@ -205,7 +289,7 @@ static int narrow_alias(struct fake_run *f, uint64_t d, uint64_t *real)
         uint64_t cand = d / j, from;
         if (cand >= f->out->claimed_bytes)
             continue;
-        int rc = write_stamp(f, 0);
+        rc = write_stamp(f, 0);
         if (!rc)
             rc = write_stamp(f, cand);
         if (rc)
@@ -222,17 +306,17 @@ static int narrow_alias(struct fake_run *f, uint64_t d, uint64_t *real)
     return STS_OK;
 }
 
-/* The samples, ascending: [0, grid) in spans of `span` bytes, then one
+/* The samples, ascending: [0, prefix) in spans of `span` bytes, then one
  * block every grid, then the last block. *len = the span's bytes;
  * UINT64_MAX after the last. */
-static uint64_t next_sample(uint64_t a, uint64_t *len, const struct fake_run *f, uint64_t grid,
-                            uint64_t span, uint64_t last)
+static uint64_t next_sample(uint64_t a, uint64_t *len, const struct fake_run *f, uint64_t prefix,
+                            uint64_t grid, uint64_t span, uint64_t last)
 {
     if (a == last)
         return UINT64_MAX;
-    uint64_t n = a < grid ? a + *len : a + grid;
+    uint64_t n = a < prefix ? a + *len : a + grid;
     n = n > last ? last : n;
-    *len = n < grid ? (grid - n < span ? grid - n : span) : f->blk;
+    *len = n < prefix ? (prefix - n < span ? prefix - n : span) : f->blk;
     return n;
 }
 
@@ -242,7 +326,7 @@ int sts_probe_fake(const struct sts_probe_env *e, struct sts_probe_fake *out)
     geometry(e, &g);
     memset(out, 0, sizeof(*out));
     struct fake_run f = {e, out, block_of(&g), sts_mix64(e->seed ^ 0xF3F3F3F3ull), 0, e->buf,
-                         NULL};
+                         NULL, 0, 0, 0};
     if (!g.capacity || f.blk > STS_PROBE_MAX_BLOCK || e->buf_bytes < 2 * STS_PROBE_MAX_BLOCK ||
         g.capacity < 4 * f.blk)
         return STS_EINVAL;
@@ -255,24 +339,41 @@ int sts_probe_fake(const struct sts_probe_env *e, struct sts_probe_fake *out)
     uint64_t grid = f.blk;
     while ((g.capacity / grid > 256 || grid < 4 * f.blk) && grid * 2 <= g.capacity / 4)
         grid *= 2;
+    /* The prefix is written last and, on a managed medium, at least
+     * STS_PROBE_CACHE_MAX long (up to a quarter of the device), so a controller cache that answers
+     * reads of recent writes holds none of the grid's when they are read
+     * back: f3's "write all, then read all, the cache exceeded". Written
+     * first, a 1 MiB cache made a lost-writes fake look genuine. */
+    uint64_t prefix = grid, quarter = g.capacity / 4 / grid * grid;
+    while (!(g.flags & STS_BD_NEEDS_ERASE) && prefix < STS_PROBE_CACHE_MAX &&
+           prefix + grid <= quarter) /* (raw flash has no controller to cache) */
+        prefix += grid;
     uint64_t span = STS_PROBE_MAX_BLOCK / f.blk * f.blk;
     span = span < grid ? span : grid;
     out->grid_bytes = grid;
+    out->prefix_bytes = prefix;
     uint64_t t0 = sts_clock_now(&e->clock);
     int rc = STS_OK;
-    uint64_t last = (g.capacity - f.blk) / f.blk * f.blk, len = span;
-    for (uint64_t a = 0; a != UINT64_MAX && !rc; a = next_sample(a, &len, &f, grid, span, last)) {
-        rc = write_span(&f, a, len);
-        rc = rc == STS_EIO ? STS_OK : rc; /* a bad block: skipped, counted */
+    uint64_t last = (g.capacity - f.blk) / f.blk * f.blk, len;
+    for (int pass = 0; pass < 2 && !rc; pass++) { /* the grid, then the prefix */
+        len = span;
+        for (uint64_t a = 0; a != UINT64_MAX && !rc;
+             a = next_sample(a, &len, &f, prefix, grid, span, last)) {
+            if ((a < prefix) != (pass == 1))
+                continue;
+            rc = write_span(&f, a, len);
+            rc = rc == STS_EIO ? STS_OK : rc; /* a bad block: skipped, counted */
+        }
     }
     if (!rc)
         rc = e->bd.ops->flush(e->bd.ctx);
     /* read back: the first sample that is not itself, and the shortest
-     * distance a stamp was found below where it was written */
+     * distance between where a stamp was written and where it was found */
     uint64_t good = 0, bad = 0, moved = 0;
     int seen_bad = 0;
     len = span;
-    for (uint64_t a = 0; a != UINT64_MAX && !rc; a = next_sample(a, &len, &f, grid, span, last)) {
+    for (uint64_t a = 0; a != UINT64_MAX && !rc;
+         a = next_sample(a, &len, &f, prefix, grid, span, last)) {
         int r = read_span(&f, a, len);
         if (r == STS_EIO)
             continue;
@@ -282,8 +383,12 @@ int sts_probe_fake(const struct sts_probe_env *e, struct sts_probe_fake *out)
             int own = verdict(&f, a, k, &from);
             if (own == 1) {
                 good = seen_bad ? good : at;
-            } else if (from != UINT64_MAX && from > at) {
-                moved = !moved || from - at < moved ? from - at : moved;
+            } else if (from != UINT64_MAX && from != at) {
+                /* another block's stamp: the two share a place, whichever
+                 * was written last (the prefix, written after the grid,
+                 * can be the one a wrapped sample shows) */
+                uint64_t d = from > at ? from - at : at - from;
+                moved = !moved || d < moved ? d : moved;
             } else if (!seen_bad) {
                 seen_bad = 1;
                 bad = at;
@@ -542,11 +647,13 @@ int sts_probe_geometry(const struct sts_probe_env *e, struct sts_probe_geometry 
     out->visible = 1;
     out->unit_bytes = out->align[unit];
     out->page_bytes = first < unit ? out->align[first] : 0;
-    /* one level, and the erase unit the device reports lies beyond what
-     * the scan could reach (a counterfeit's few real MiB): that level is
-     * the page, the unit is not seen (a 16 MiB fake gave "erase unit
-     * 16 KiB", its page, and the advice to align to it) */
-    if (!out->page_bytes && g.erase_size > out->align[out->n - 1]) {
+    /* one level, below the erase unit the device reports: a unit smaller
+     * than what the device erases is not its unit, so that level is the
+     * page and the unit is not seen - beyond the scan (a 16 MiB fake gave
+     * "erase unit 16 KiB", its page, and the advice to align to it), or
+     * within it but costing a read nothing (a card whose reads cost more
+     * only across pages: sd-a2 with read_page_cross=100us gave the same) */
+    if (!out->page_bytes && g.erase_size > out->unit_bytes) {
         out->page_bytes = out->unit_bytes;
         out->unit_bytes = 0;
     }

@@ -928,6 +928,8 @@ class BadInput(Base):
             # a count needs the unit it counts
             (["-t", "sim:nor-spi,open_aus=3"], "open_aus needs au"),
             (["-t", "sim:emmc-stm32u5,open_aus=3"], "open_aus needs au"),
+            (["-t", "sim:sd-consumer,fake_cache=1M"], "fake_cache= is a counterfeit's cache: it needs fake="),
+            (["-t", "sim:sd-consumer,fake=64M,fake_cache=1000"], "bad value '1000' for 'fake_cache': a size in steps of 512 B"),
             (["-t", "sim:sd-consumer,open_aus=17"], "open_aus at most 16"),
             # issue 44: a flag took any byte (no_ecc=2 ran as no_ecc=1), and
             # a time past 32 bits is refused, not cut

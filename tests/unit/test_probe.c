@@ -83,10 +83,52 @@ static void fake_capacity_is_found_for_every_kind_and_size(void)
                 /* the real size, to within one block of what was written */
                 CHECK(f.usable_bytes >= reals[i] && f.usable_bytes - reals[i] < f.block_bytes);
                 CHECK_EQ(f.bad_blocks, 0);
-                /* bounded: about two blocks per grid step of the prefix */
-                CHECK(f.blocks_written <= 2 * (f.grid_bytes / f.block_bytes) +
+                /* bounded: the prefix, once or twice, and the grid */
+                CHECK(f.prefix_bytes >= f.grid_bytes);
+                CHECK(f.blocks_written <= 2 * (f.prefix_bytes / f.block_bytes) +
                                               claims[j] / f.grid_bytes + 64);
+                CHECK_EQ(f.cache_bytes, 0); /* none, none found */
             }
+}
+
+/* A controller cache that answers reads of the last blocks written (issue
+ * 41.3, defect 7): a check that writes a block and reads it straight back
+ * sees it, wherever the card put it. Before, the probe read its narrowing
+ * checks back at once - every one came from the cache - and wrote its
+ * samples before its prefix, so a cache of the prefix's size hid the grid
+ * (sim:sd-consumer,capacity=1G,fake=64M,fake_lost=1,fake_cache=1M was
+ * "genuine"). The real size, to within a block, and the cache found. */
+static uint64_t fake_cache_mem[(32 * 1024 / STS_FAKEBD_CACHE_BLOCK) * (8 + STS_FAKEBD_CACHE_BLOCK) / 8 +
+                               (2 * 32 * 1024 / STS_FAKEBD_CACHE_BLOCK) * 4 / 8];
+static void a_counterfeit_cache_does_not_hide_the_real_size(void)
+{
+    CHECK(sizeof(fake_cache_mem) >= sts_fakebd_cache_bytes(32 * KIB));
+    for (int lost = 0; lost <= 1; lost++) {
+        for (uint64_t real = 256 * KIB; real <= 640 * KIB; real += 384 * KIB) {
+            CHECK_EQ(counterfeit(real, 64 * MIB, lost), 0);
+            CHECK_EQ(sts_fakebd_set_cache(&fake, fake_cache_mem, 32 * KIB), 0);
+            /* the model itself: a block written where the card loses it
+             * reads back from the cache, and no longer once 32 KiB more
+             * went by */
+            uint8_t *b = scratch, *r = scratch + 4096;
+            memset(b, 0x5A, 4096);
+            CHECK_EQ(env.bd.ops->program(env.bd.ctx, 32 * MIB, b, 4096), 0);
+            CHECK_EQ(env.bd.ops->read(env.bd.ctx, 32 * MIB, r, 4096), 0);
+            CHECK_EQ(memcmp(b, r, 4096), 0);
+            for (uint64_t a = 0; lost && a < 32 * KIB; a += 4096)
+                CHECK_EQ(env.bd.ops->program(env.bd.ctx, 40 * MIB + a, b, 4096), 0);
+            CHECK_EQ(env.bd.ops->read(env.bd.ctx, 32 * MIB, r, 4096), 0);
+            CHECK(!lost || memcmp(b, r, 4096) != 0);
+            struct sts_probe_fake f;
+            CHECK_EQ(sts_probe_fake(&env, &f), 0);
+            CHECK_EQ(f.kind, lost ? STS_FAKE_LOST : STS_FAKE_ALIAS);
+            CHECK(f.usable_bytes >= real && f.usable_bytes - real < f.block_bytes);
+            /* found by doubling: pushed out by 32 KiB, not by 16 */
+            CHECK_EQ(f.cache_bytes, 32 * KIB);
+            CHECK(f.evict_bytes_written > 0);
+        }
+    }
+    fake.cache_n = 0;
 }
 
 static void genuine_profiles_raise_no_alarm(void)
@@ -118,7 +160,8 @@ static uint64_t model_sum(uint64_t bytes)
 
 static void undo_puts_every_byte_back(void)
 {
-    CHECK_EQ(counterfeit(512 * KIB, 4 * MIB, 0), 0);
+    /* (2 MiB claimed: its prefix, a quarter, and the grid fit the log) */
+    CHECK_EQ(counterfeit(512 * KIB, 2 * MIB, 0), 0);
     uint8_t b[4096];
     for (uint64_t a = 0; a < 512 * KIB; a += sizeof(b)) { /* something to keep */
         for (size_t i = 0; i < sizeof(b); i++)
@@ -352,6 +395,16 @@ static void read_timing_finds_page_and_unit(void)
         CHECK_EQ(g.page_bytes, g_cases[i].pc ? g_cases[i].page : 0);
         CHECK_EQ(g.unit_bytes, g_cases[i].au ? g_cases[i].au : g_cases[i].erase);
     }
+    /* only the page costs, on a device that reports a 4 MiB erase unit
+     * (sd-a2 with read_page_cross=100us): one step, at 16 KiB, below what
+     * the device erases, so the page - not "erase unit 16 KiB" and the
+     * advice to align to it (issue 41.3, defect 3) */
+    CHECK_EQ(managed("emmc-industrial", 16 * KIB, 4 * MIB, 0, 100000, 0), 0);
+    CHECK_EQ(sts_probe_geometry(&env, &g), 0);
+    CHECK_EQ(g.visible, 1);
+    CHECK_EQ(g.page_bytes, 16 * KIB);
+    CHECK_EQ(g.unit_bytes, 0);
+    CHECK(g.align[g.n - 1] >= 4 * MIB); /* the scan reached the unit: it has no step */
     /* a counterfeit whose real 16 MiB hold the page's step but not its
      * 4 MiB unit's (the scan stops at 512 KiB there): the page, and the
      * unit not seen - not "erase unit 16 KiB" (issue 41.3, defect 4) */
@@ -437,6 +490,7 @@ const struct sts_test_case test_probe_cases[] = {
     {"read_timing_claims_nothing_from_noise", read_timing_claims_nothing_from_noise},
     {"fake_capacity_is_found_for_every_kind_and_size",
      fake_capacity_is_found_for_every_kind_and_size},
+    {"a_counterfeit_cache_does_not_hide_the_real_size", a_counterfeit_cache_does_not_hide_the_real_size},
     {"genuine_profiles_raise_no_alarm", genuine_profiles_raise_no_alarm},
     {"undo_puts_every_byte_back", undo_puts_every_byte_back},
     {"a_stopped_probe_still_puts_everything_back", a_stopped_probe_still_puts_everything_back},
