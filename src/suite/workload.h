@@ -147,11 +147,12 @@ int wl_emit_skipped(struct sts_ctx *c, const char *name, const struct sts_kv *pa
  * mean is above 0.5 % of the mean (a 95 % interval of about +-1 %: the
  * plateau's 5 % band compares two points' intervals, so each must be well
  * inside it), up to WL_MAX_RUNS runs, and on a real device (not a model's
- * virtual time) up to 5 s of measured time a point. A point whose runs
- * agree (any noiseless model) stops at the runs asked for. */
+ * virtual time) while the point has taken under 1 s of measured time (a
+ * quick run stays quick). A point whose runs agree (any noiseless model)
+ * stops at the runs asked for; null: (no medium) never adapts. */
 #define WL_PRECISION 0.005
 #define WL_ADAPT_MAX_RUNS WL_MAX_RUNS
-#define WL_ADAPT_BUDGET_NS 5000000000ull
+#define WL_ADAPT_BUDGET_NS 1000000000ull
 #define WL_COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 #endif
