@@ -5,7 +5,7 @@
 #   deps.sh --runtime     the main job: build, run, `report -o` with figures (gnuplot)
 #   deps.sh --only PKG... these (PKG:ARCH adds that architecture first: multiarch)
 set -eu
-PKGS="build-essential cmake pkg-config libcjson-dev libcmocka-dev python3 python3-jsonschema
+PKGS="build-essential cmake pkg-config libcjson-dev libcmocka-dev python3 python3-jsonschema zsh
 gcc-arm-none-eabi libnewlib-arm-none-eabi cppcheck util-linux mount e2fsprogs qemu-system-arm gnuplot-nox"
 case "${1:-}" in
 --runtime) PKGS="build-essential cmake pkg-config libcjson-dev gnuplot-nox" ;;

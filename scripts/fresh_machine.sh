@@ -93,7 +93,9 @@ chroot "$top/deb" sh -c "export DEBIAN_FRONTEND=noninteractive; apt-get update -
     apt-get install -y -qq /tmp/$(basename "$deb")" >"$top/deb.log" 2>&1 ||
     { tail -n 20 "$top/deb.log" >&2; exit 1; }
 chroot "$top/deb" sh -c "cd /tmp && storscope run -o r.json && test -s r.json &&
-    test -f /usr/share/man/man1/storscope.1.gz" >"$top/deb.out" 2>&1 ||
+    test -f /usr/share/man/man1/storscope.1.gz &&
+    test -f /usr/share/bash-completion/completions/storscope &&
+    test -f /usr/share/zsh/vendor-completions/_storscope" >"$top/deb.out" 2>&1 ||
     { tail -n 30 "$top/deb.out" >&2; exit 1; }
 echo "   $(basename "$deb") installed; storscope run: $(grep -c . "$top/deb.out") lines, results written"
 sed -n '/^lintian:/,$p' "$top/package.out" | grep -v "root privileges" | head -n 20

@@ -8,6 +8,7 @@ import csv
 import random
 import json
 import os
+import shlex
 import re
 import shutil
 import signal
@@ -1572,6 +1573,63 @@ class Probe(Base):
         self.assertEqual(r.returncode, 2, r.stderr)
         self.assertIn("ermission", r.stderr)
         self.assertEqual(Raw.digest(img), before)
+
+
+class Completion(unittest.TestCase):
+    """bash and zsh completions (issue 44), made at build time from the
+    program's own --help texts and lists (cmake/completion.sh): what a
+    newcomer's Tab offers at each place."""
+
+    def setUp(self):
+        self.bash = os.path.join(os.path.dirname(BIN), "storscope.bash")
+        self.zsh = os.path.join(os.path.dirname(BIN), "_storscope")
+        if not os.path.exists(self.bash):
+            self.skipTest("no completion files beside the binary: a cross build makes none "
+                          "(CMakeLists.txt, STORSCOPE_MANPAGE)")
+
+    def complete(self, *words):
+        script = (". %s\nCOMP_WORDS=(%s)\nCOMP_CWORD=%d\ncompopt() { :; }\n"
+                  "_storscope\nprintf '%%s\\n' \"${COMPREPLY[@]}\"\n"
+                  % (shlex.quote(self.bash), " ".join(shlex.quote(w) for w in words),
+                     len(words) - 1))
+        r = subprocess.run(["bash", "-c", script], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return [w for w in r.stdout.split("\n") if w]
+
+    def test_tab_offers_what_the_program_takes(self):
+        self.assertEqual(self.complete("storscope", "ru"), ["run"])
+        self.assertEqual(self.complete("storscope", "run", "--sui"), ["--suite"])
+        self.assertEqual(self.complete("storscope", "run", "--suite", "pa"), ["paper"])
+        self.assertEqual(sorted(self.complete("storscope", "run", "-t", "sim:sd-")),
+                         ["sim:sd-a2", "sim:sd-consumer"])
+        self.assertEqual(self.complete("storscope", "run", "--target", "po"), ["posix:"])
+        self.assertEqual(sorted(self.complete("storscope", "run", "--tests", "B0,M")),
+                         ["B0,M1", "B0,M2"])
+        self.assertEqual(self.complete("storscope", "run", "--scale", ""), ["quick", "full"])
+        self.assertEqual(sorted(self.complete("storscope", "list", "")),
+                         ["devices", "suites", "targets", "tests"])
+        self.assertEqual(self.complete("storscope", "compare", "--format", ""),
+                         ["text", "md", "html"])
+        self.assertEqual(sorted(self.complete("storscope", "log", "")), ["demo", "dump"])
+        self.assertEqual(self.complete("storscope", "probe", "--pres"), ["--preserve"])
+        self.assertEqual(self.complete("storscope", "run", "--runs", ""), [])  # a number
+
+    def test_every_option_of_run_is_offered(self):
+        help_text = run("run", "--help").stdout
+        longs = set(re.findall(r"^\s+(?:-\w, )?(--[a-z0-9-]+)", help_text, re.M))
+        self.assertGreater(len(longs), 25)
+        offered = set(self.complete("storscope", "run", "--"))
+        self.assertEqual(longs - offered, set())
+
+    def test_the_zsh_completion_parses(self):
+        if not shutil.which("zsh"):
+            self.skipTest("zsh is not installed (scripts/deps.sh installs it)")
+        r = subprocess.run(["zsh", "-n", self.zsh], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(self.zsh) as f:
+            text = f.read()
+        self.assertTrue(text.startswith("#compdef storscope"))
+        self.assertIn("sim\\:sd-consumer", text)
 
 
 class Log(Base):
