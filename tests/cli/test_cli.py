@@ -1971,7 +1971,9 @@ class Report(Base):
                 json.dump(doc, f)
             return run("report", path).stdout
 
-        tight = with_b2_spread(0.01)
+        # (+-0.7 % intervals at n = 3: the read plateau's 5 % band needs them
+        # narrow - the study's 64 KiB is 3 % under its top)
+        tight = with_b2_spread(0.003)
         self.assertIn("Avoid writes of 128 KiB: 31 % slower than 64 KiB or 256 KiB (B2).", tight)
         self.assertIn("A read buffer of 64 KiB is enough", tight)
         self.assertNotIn("unconfirmed", tight.split("Guidelines")[1].split("chunks of")[0])
