@@ -43,9 +43,11 @@ def kind_of(claim):
     return claim
 
 
-def guideline_set(binary, target, tests, seed, out, runs):
-    """The run's guideline claims, and the kinds it said were unresolved."""
-    cmd = [binary, "run", "-q", "-t", target, "--tests", tests, "--seed", str(seed), "-o", out]
+def guideline_set(binary, target, tests, seed, out, runs, select=None):
+    """The run's guideline claims, and the kinds it said were unresolved
+    (select: what to run instead of --tests TESTS, e.g. ["--suite", "paper"])."""
+    cmd = [binary, "run", "-q", "-t", target] + (select or ["--tests", tests]) + \
+        ["--seed", str(seed), "-o", out]
     if runs:
         cmd += ["--runs", str(runs)]
     r = subprocess.run(cmd, capture_output=True, text=True)

@@ -47,6 +47,12 @@ const uint8_t *wl_pattern_src(const struct sts_ctx *c, uint64_t off, uint64_t ch
     return c->buf + (span > chunk ? (off % span) / chunk * chunk : 0);
 }
 
+/* null: has no medium: its spread is the host's, and no verdict rests on it */
+static int no_medium(const struct sts_ctx *c)
+{
+    return c->target && c->target->kind && !strcmp(c->target->kind, "null");
+}
+
 uint32_t wl_runs(const struct sts_ctx *c, uint32_t quick, uint32_t full)
 {
     uint32_t r = c->plan->runs ? c->plan->runs : (c->plan->scale == STS_SCALE_FULL ? full : quick);
@@ -56,6 +62,12 @@ uint32_t wl_runs(const struct sts_ctx *c, uint32_t quick, uint32_t full)
     if (!c->plan->runs && r && r < WL_NOISY_RUNS && c->target &&
         (c->target->flags & STS_T_NOISY))
         r = WL_NOISY_RUNS;
+    /* a real device: at least WL_REAL_RUNS, so a point's interval holds what
+     * changes between runs, not only one run's operations (one B2 run a
+     * point on XFS gave a knee 2 executions in 10 and none the other 8) */
+    if (!c->plan->runs && r && r < WL_REAL_RUNS && c->target &&
+        !(c->target->flags & STS_T_VIRTUAL_TIME) && !no_medium(c))
+        r = WL_REAL_RUNS;
     return r > WL_MAX_RUNS ? WL_MAX_RUNS : r;
 }
 
@@ -64,10 +76,8 @@ int wl_run_again(const struct sts_ctx *c, const double *runs, uint32_t n, uint32
 {
     if (n < asked)
         return 1;
-    /* (null: has no medium: its spread is the host's, no verdict rests on
-     * it, and its B0 would run 64 times a point) */
-    if (c->plan->runs || n < 2 || n >= WL_ADAPT_MAX_RUNS ||
-        (c->target && c->target->kind && !strcmp(c->target->kind, "null")))
+    /* (null:'s B0 would run 64 times a point for nothing) */
+    if (c->plan->runs || n < 2 || n >= WL_ADAPT_MAX_RUNS || no_medium(c))
         return 0;
     if (!(c->target && (c->target->flags & STS_T_VIRTUAL_TIME)) && spent_ns >= WL_ADAPT_BUDGET_NS)
         return 0;

@@ -143,6 +143,7 @@ int wl_emit_skipped(struct sts_ctx *c, const char *name, const struct sts_kv *pa
 
 #define WL_MAX_RUNS 64
 #define WL_NOISY_RUNS 5 /* runs a point on a noisy model when none are asked for */
+#define WL_REAL_RUNS 3  /* at least, on a real device (a point's runs, not its operations) */
 /* Adaptive repetition: a point runs again while the standard error of its
  * mean is above 0.5 % of the mean (a 95 % interval of about +-1 %: the
  * plateau's 5 % band compares two points' intervals, so each must be well

@@ -796,7 +796,20 @@ static void a_point_runs_again_until_its_mean_is_known(void)
     struct sts_target none = {.kind = "null"};
     c.target = &none;
     CHECK_EQ(wl_run_again(&c, wide, 3, 3, 0), 0);
+    /* a real device gets 3 runs a point at least (B2's one run a point
+     * measured only its operations' spread); a model and null: as asked */
+    disk.kind = "posix";
+    c.target = &disk;
+    CHECK_EQ(wl_runs(&c, 1, 1), 3);
+    CHECK_EQ(wl_runs(&c, 5, 5), 5);
+    c.target = &model;
+    CHECK_EQ(wl_runs(&c, 1, 1), 1);
+    c.target = &none;
+    CHECK_EQ(wl_runs(&c, 1, 1), 1);
     /* --runs N is N runs, however they spread */
+    plan.runs = 2;
+    c.target = &disk;
+    CHECK_EQ(wl_runs(&c, 1, 1), 2);
     plan.runs = 3;
     c.target = &model;
     CHECK_EQ(wl_run_again(&c, wide, 3, 3, 0), 0);
