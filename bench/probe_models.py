@@ -56,6 +56,8 @@ for name in profiles():
                    f"sim:{name},{cap},page_bytes=16K,au=8M,read_page_cross=100us,read_unit_cross=100us")]
     if name == "sd-consumer":  # issue 41.3's known answers: an AU under 512 KiB, a small fake
         cases += [("4 open AUs of 128 KiB", f"sim:{name},{cap},au=128K,open_aus=4"),
+                  ("4 open AUs of 3 MiB (SD's AUs include 12 and 24 MiB: 3 x 2^k)",
+                   f"sim:{name},{cap},au=3M,open_aus=4"),
                   ("aliasing at 16 MiB (its 4 MiB unit beyond what 16 MiB lets reads reach)",
                    f"sim:{name},capacity=1G,fake=16M"),
                   # defect 7: a controller cache answering reads of recent writes

@@ -426,6 +426,7 @@ struct au_run {
     struct sts_probe_au *out;
     uint64_t base, next; /* each trial starts in fresh space: base + next */
     uint64_t capacity;
+    uint64_t align;      /* a trial starts on a multiple of this (0: anywhere) */
 };
 
 /* n streams spaced `spacing` apart write w bytes each in turn, `rounds`
@@ -440,6 +441,8 @@ static int streams(struct au_run *r, uint32_t n, uint64_t spacing, uint32_t roun
         return STS_ENOSPC;        /* the streams would run into each other */
     uint64_t span = n > 1 ? (uint64_t)n * spacing : (run > spacing ? run : spacing);
     uint64_t start = r->base + r->next;
+    if (r->align)
+        start = (start + r->align - 1) / r->align * r->align;
     if (start + span > r->capacity) {
         r->next = 0; /* wrap to the start of the probed span */
         start = r->base;
@@ -467,7 +470,7 @@ static int streams(struct au_run *r, uint32_t n, uint64_t spacing, uint32_t roun
     sort_u64(t, k);
     *median = t[k / 2];
     /* the next trial writes past these regions, starting on a boundary */
-    r->next += (span + spacing - 1) / spacing * spacing;
+    r->next = start - r->base + (span + spacing - 1) / spacing * spacing;
     return STS_OK;
 }
 
@@ -518,7 +521,7 @@ int sts_probe_open_aus(const struct sts_probe_env *e, struct sts_probe_au *out)
     if (spacing * (STS_PROBE_MAX_STREAMS + 1) > g.capacity)
         return STS_EINVAL; /* too small to tell */
     out->spacing_bytes = spacing;
-    struct au_run r = {e, out, 0, 0, g.capacity};
+    struct au_run r = {e, out, 0, 0, g.capacity, 0};
     uint64_t t0 = sts_clock_now(&e->clock);
     int rc = STS_OK;
     for (uint32_t n = 1; n <= STS_PROBE_MAX_STREAMS && !rc; n++) {
@@ -545,6 +548,19 @@ int sts_probe_open_aus(const struct sts_probe_env *e, struct sts_probe_au *out)
         }
         if (rc == STS_ENOSPC) /* too close to tell apart: smaller than that, not found */
             out->au_bytes = 0, rc = STS_OK;
+        /* SD's AUs above 4 MiB include 12 and 24 MiB (3 x 2^k): the halving
+         * brackets them between powers of two and said the one above (au=3M
+         * gave 4 MiB). Three quarters of it, from a start aligned to both
+         * (12 x the quarter): each stream in its own AU only if that is the
+         * AU; a power-of-two AU puts the first two streams in one. */
+        uint64_t q = out->au_bytes / 4;
+        if (!rc && out->au_bytes && q % w == 0 && 3 * q >= w * 3) {
+            r.align = 12 * q;
+            if (collapsed(&r, n, 3 * q, &rc))
+                out->au_bytes = 3 * q;
+            rc = rc == STS_ENOSPC ? STS_OK : rc; /* no room to tell: the power of two */
+            r.align = 0;
+        }
         if (rc)
             out->au_bytes = 0;
     }

@@ -288,6 +288,17 @@ static void open_au_count_and_size_are_exact(void)
         CHECK_EQ(r.open_aus, 4);
         CHECK_EQ(r.au_bytes, small[j]);
     }
+    /* AUs of 3 x 2^k (SD's 12 and 24 MiB; issue 41.3, defect 2: 3 MiB was
+     * reported as 4 MiB, the power of two above), and the counts beside */
+    static const struct { uint32_t n; uint64_t au; } odd[] = {
+        {4, 3 * MIB}, {2, 12 * MIB}, {5, 1536 * KIB}, {3, 384 * KIB}};
+    for (size_t j = 0; j < sizeof(odd) / sizeof(odd[0]); j++) {
+        CHECK_EQ(card(odd[j].n, odd[j].au), 0);
+        struct sts_probe_au r;
+        CHECK_EQ(sts_probe_open_aus(&env, &r), 0);
+        CHECK_EQ(r.open_aus, odd[j].n);
+        CHECK_EQ(r.au_bytes, odd[j].au);
+    }
 }
 
 static void no_limit_is_reported_as_none_found(void)
