@@ -473,7 +473,9 @@ int sl_piece_next(const struct sl_log *log, const uint8_t *buf, uint32_t *off,
             *h = n;
             return SL_OK;
         }
-        if (p + SL_CHUNK_HDR <= log->chunk &&
+        /* (a piece has no parts: a header there that says it has would
+         * have its table checked past the chunk's end - fuzz_sensorlog) */
+        if (p + SL_CHUNK_HDR <= log->chunk && !sl_flags_part(buf[p + 3]) &&
             sl_chunk_hdr_check(log, buf + p, seq, index, &n) == SL_OK &&
             n.used <= log->chunk - p - SL_CHUNK_HDR && chunk_sum_ok(log, buf + p, n.used) &&
             n.first_gseq >= want) {
