@@ -21,6 +21,7 @@ The goal (issue 41): the set equals the noiseless one, or the differing
 guideline is printed as unresolved ("held"), in at least 19 of 20 seeds.
 """
 import argparse
+import concurrent.futures
 import os
 import re
 import subprocess
@@ -72,6 +73,8 @@ def main():
     ap.add_argument("--seeds", type=int, default=20)
     ap.add_argument("--profiles", default="emmc-stm32u5,sd-consumer,nor-spi")
     ap.add_argument("--tests", default="B0,B2,M1")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                    help="seeds run side by side (each run is deterministic)")
     ap.add_argument("--runs", type=int, default=0,
                     help="repetitions per point (0: storscope's default for the target)")
     a = ap.parse_args()
@@ -86,10 +89,14 @@ def main():
             print(f"\n{prof}: noiseless: " + ("; ".join(sorted(quiet)) or "(none)"))
             for noise in NOISES:
                 same = held = made_up = 0
-                for seed in range(1, a.seeds + 1):
-                    dev, plus, fs = prof.partition("+")  # options go before +FS
-                    got, unres = guideline_set(a.binary, f"sim:{dev},{noise}{plus}{fs}", a.tests,
-                                               seed, out, a.runs)
+                dev, plus, fs = prof.partition("+")  # options go before +FS
+
+                def one(seed):
+                    return guideline_set(a.binary, f"sim:{dev},{noise}{plus}{fs}", a.tests,
+                                         seed, os.path.join(d, f"r{seed}.json"), a.runs)
+                with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
+                    results = list(pool.map(one, range(1, a.seeds + 1)))
+                for got, unres in results:
                     same += got == quiet
                     held += all(kind_of(c) in unres for c in got ^ quiet)
                     made_up += bool(got - quiet)

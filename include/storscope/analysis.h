@@ -103,6 +103,10 @@ struct sts_an_input {
     uint32_t probe_open_aus; /* allocation units the card keeps open (0: no limit found) */
 };
 
+/* The least half-width of a point's 95 % interval, as a share of its
+ * figure, where figures are not exact (a real device, a noisy model). */
+#define STS_AN_CI_FLOOR 0.01
+
 /* Thresholds; every default is the and is documented in docs. */
 struct sts_an_config {
     double knee_gain;     /* a doubling gaining less than this is past the knee (0.25) */
