@@ -96,7 +96,7 @@ static int rand_point(struct sts_ctx *c, const struct rand_cfg *cfg, int is_writ
     wl_label(label, sizeof(label), name, block);
     wl_lat_reset(c);
     uint32_t r = 0;
-    for (uint64_t spent = 0; wl_run_again(c, runs, r, cfg->runs, spent); r++) {
+    for (; wl_run_again(c, runs, r, cfg->runs); r++) {
         wl_run_progress(c, label, step, steps, r, cfg->runs);
         sts_fh fh;
         int rc = wl_open(c, RAND_PATH, is_write ? STS_O_WRONLY : STS_O_RDONLY, &fh);
@@ -132,7 +132,6 @@ static int rand_point(struct sts_ctx *c, const struct rand_cfg *cfg, int is_writ
         if (rc || rc2)
             return rc ? rc : rc2;
         runs[r] = wl_rate(ops * block, busy);
-        spent += busy;
     }
     struct sts_kv metrics[] = {
         STS_KV_D("mean_latency_ns", c->lat[0].w.mean),

@@ -39,7 +39,7 @@ static int m1_point(struct sts_ctx *c, const struct m1_cfg *cfg, uint64_t chunk,
     wl_label(label, sizeof(label), "randread", chunk);
     wl_lat_reset(c);
     uint32_t r = 0;
-    for (uint64_t spent = 0; wl_run_again(c, runs, r, cfg->runs, spent); r++) {
+    for (; wl_run_again(c, runs, r, cfg->runs); r++) {
         wl_run_progress(c, label, step, steps, r, cfg->runs);
         sts_rng_seed(&rng, c->plan->seed + r);
         sts_fh fh;
@@ -68,7 +68,6 @@ static int m1_point(struct sts_ctx *c, const struct m1_cfg *cfg, uint64_t chunk,
         if (rc || rc2)
             return rc ? rc : rc2;
         runs[r] = wl_rate((uint64_t)cfg->reads * chunk, busy);
-        spent += busy;
     }
     struct sts_kv metrics[] = {
         STS_KV_D("mean_latency_ns", c->lat[0].w.mean),

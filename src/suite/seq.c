@@ -82,7 +82,7 @@ static int sweep_point(struct sts_ctx *c, const struct sweep *sw, uint64_t chunk
     wl_label(label, sizeof(label), name, chunk);
     wl_lat_reset(c);
     uint32_t r = 0;
-    for (; wl_run_again(c, runs, r, sw->runs, ns_total); r++) {
+    for (; wl_run_again(c, runs, r, sw->runs); r++) {
         wl_run_progress(c, label, step, steps, r, sw->runs);
         sts_fh fh;
         int flags = is_write ? STS_O_WRONLY | STS_O_CREAT : STS_O_RDONLY;

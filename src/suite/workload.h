@@ -33,13 +33,11 @@ uint64_t wl_perm_at(uint64_t n, uint64_t seed, uint64_t i);
 
 /* Repetitions for this plan: --runs, else the scale's default. */
 uint32_t wl_runs(const struct sts_ctx *c, uint32_t quick, uint32_t full);
-/* Whether a point with n runs (rates in runs[], spent_ns of measured time
- * in them) runs again: until `asked`; then, unless --runs fixed the count,
- * while its runs disagree more than WL_PRECISION allows, within
- * WL_ADAPT_MAX_RUNS and WL_ADAPT_BUDGET_NS (issue 41: more runs until the
- * intervals separate or a budget is spent). */
-int wl_run_again(const struct sts_ctx *c, const double *runs, uint32_t n, uint32_t asked,
-                 uint64_t spent_ns);
+/* Whether a point with n runs (rates in runs[]) runs again: until `asked`; then, on a model in virtual time and
+ * unless --runs fixed the count, while its runs disagree more than
+ * WL_PRECISION allows, within WL_ADAPT_MAX_RUNS (issue 41: more runs until
+ * the intervals separate or a budget is spent). */
+int wl_run_again(const struct sts_ctx *c, const double *runs, uint32_t n, uint32_t asked);
 /* Progress of run r of a point (step of steps, `asked` runs each): a run
  * past those asked for stays at the point's last. */
 void wl_run_progress(struct sts_ctx *c, const char *label, uint64_t step, uint64_t steps,
@@ -143,17 +141,14 @@ int wl_emit_skipped(struct sts_ctx *c, const char *name, const struct sts_kv *pa
 
 #define WL_MAX_RUNS 64
 #define WL_NOISY_RUNS 5 /* runs a point on a noisy model when none are asked for */
-#define WL_REAL_RUNS 3  /* at least, on a real device (a point's runs, not its operations) */
-/* Adaptive repetition: a point runs again while the standard error of its
- * mean is above 0.5 % of the mean (a 95 % interval of about +-1 %: the
- * plateau's 5 % band compares two points' intervals, so each must be well
- * inside it), up to WL_MAX_RUNS runs, and on a real device (not a model's
- * virtual time) while the point has taken under 1 s of measured time (a
- * quick run stays quick). A point whose runs agree (any noiseless model)
- * stops at the runs asked for; null: (no medium) never adapts. */
+/* Adaptive repetition, on a noisy model: a point runs again while the
+ * standard error of its mean is above 0.5 % of the mean (a 95 % interval
+ * of about +-1 %: the plateau's 5 % band compares two points' intervals,
+ * so each must be well inside it), up to WL_MAX_RUNS runs. A point whose
+ * runs agree (any noiseless model) stops at the runs asked for; a real
+ * device and null: never adapt. */
 #define WL_PRECISION 0.005
 #define WL_ADAPT_MAX_RUNS WL_MAX_RUNS
-#define WL_ADAPT_BUDGET_NS 1000000000ull
 #define WL_COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 #endif
