@@ -2,7 +2,7 @@
 """Do storscope's guidelines hold under noise? (issue 41)
 
 For each profile and each kind of noise the simulator can make (noise=,
-stalls=, bimodal=), runs the same tests over N seeds and compares each
+stalls=, bimodal=, drift=), runs the same tests over N seeds and compares each
 seed's guideline set with the noiseless one. A guideline is its claim
 without its figures: "Write in chunks of at least 512 B, aligned to 512 B",
 "Avoid writes of 128 KiB". Prints, per profile and noise, in how many seeds
@@ -11,6 +11,7 @@ the noiseless run does not (a verdict the noise made up).
 
     python3 bench/verdicts_noise.py build/release/storscope [--seeds 20]
         [--profiles emmc-stm32u5,sd-consumer,nand-slc+sensorlog] [--tests B0,B2,M1] [--runs N]
+        [--noises noise=0.1,drift=0.2:20ms]
 
 Every profile `storscope list devices` gives, as issue 41 asks (raw NAND
 through sensorlog: bare extents cannot skip its bad blocks):
@@ -28,7 +29,7 @@ import subprocess
 import sys
 import tempfile
 
-NOISES = ["noise=0.1", "noise=0.3", "stalls=2:20ms", "bimodal=0.05:10"]
+NOISES = ["noise=0.1", "noise=0.3", "stalls=2:20ms", "bimodal=0.05:10", "drift=0.2:20ms"]
 
 
 # which detector a claim comes from, by how it begins: an unresolved finding
@@ -77,6 +78,8 @@ def main():
                     help="seeds run side by side (each run is deterministic)")
     ap.add_argument("--runs", type=int, default=0,
                     help="repetitions per point (0: storscope's default for the target)")
+    ap.add_argument("--noises", default=",".join(NOISES),
+                    help="the noise options to try, comma-separated")
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "r.json")
@@ -87,7 +90,7 @@ def main():
         for prof in a.profiles.split(","):
             quiet, _ = guideline_set(a.binary, "sim:" + prof, a.tests, 1, out, a.runs)
             print(f"\n{prof}: noiseless: " + ("; ".join(sorted(quiet)) or "(none)"))
-            for noise in NOISES:
+            for noise in a.noises.split(","):
                 same = held = made_up = 0
                 dev, plus, fs = prof.partition("+")  # options go before +FS
 

@@ -52,6 +52,8 @@ int cmd_list(int argc, char **argv)
               "    stalls=RATE:DURATION   background stalls, RATE a second of device time, at\n"
               "                           random times (stalls=0.5:100ms)\n"
               "    bimodal=P:FACTOR       a share P of commands FACTOR times slower (0.05:10)\n"
+              "    drift=CV:PERIOD        slow and fast spells: the speed drawn again every\n"
+              "                           PERIOD of device time, lognormal, that CV (0.2:50ms)\n"
               "    prefill=random|pattern|IMAGE[:PERCENT]\n"
               "                           old data from before in PERCENT of the erase blocks\n"
               "  any parameter of a profile can be set too (docs/device-models.md)\n",

@@ -24,6 +24,8 @@
 #define MAX_TESTS 32
 #define IO_BUF_BYTES (2u * 1024u * 1024u) /* the largest chunk of the study */
 #define IO_BUF_ALIGN 4096u
+/* B2's 22 sizes, written and read, WL_MAX_RUNS rounds each */
+#define ROUNDS_LEN (48u * 64u)
 
 static volatile int stop_requested;
 
@@ -51,7 +53,8 @@ static void run_usage(FILE *f)
           "                        (default: quick)\n"
           "  -r, --runs N          repetitions per point, exactly (default: per test and\n"
           "                        scale; on a noisy model at least 5, then more while a\n"
-          "                        point's runs disagree, up to 64)\n"
+          "                        point's runs disagree, up to 64; a real device's\n"
+          "                        sweeps at least 3, in rounds over their points)\n"
           "  -d, --duration TIME   length of time-based tests (fsync, L1): 30s, 2m, 500ms\n"
           "      --size SIZE       file size of fsync, seq, rand and M2: 500M, 1G (K/M/G = 1024^n)\n"
           "      --capacity SIZE   M2: size of the filesystem set aside to be filled (posix:\n"
@@ -552,6 +555,7 @@ int cmd_run(int argc, char **argv)
     struct cli_fio_json fj = {0};
     uint8_t *buf = NULL;
     uint64_t *hist = NULL;
+    double *rounds = NULL;
     if (plan.verify && (target.flags & STS_T_READ_ONLY)) {
         cli_error("--verify needs to write its pattern, but %s is read-only "
                   "(writing a raw device needs --allow-destructive)", o.target);
@@ -585,7 +589,8 @@ int cmd_run(int argc, char **argv)
         goto out;
     }
     if (posix_memalign((void **)&buf, IO_BUF_ALIGN, IO_BUF_BYTES) ||
-        !(hist = calloc((size_t)STS_CTX_LATS * STS_HIST_BUCKETS, sizeof(*hist)))) {
+        !(hist = calloc((size_t)STS_CTX_LATS * STS_HIST_BUCKETS, sizeof(*hist))) ||
+        !(rounds = calloc(ROUNDS_LEN, sizeof(*rounds)))) {
         cli_error("out of memory");
         code = EXIT_RUN_FAILED;
         goto out;
@@ -645,6 +650,8 @@ int cmd_run(int argc, char **argv)
         .hist_buckets = STS_HIST_BUCKETS,
         .hist_sub_bits = STS_HIST_SUB_BITS,
         .hist_max_exp = STS_HIST_MAX_EXP,
+        .rounds = rounds,
+        .rounds_len = ROUNDS_LEN,
     };
     if (!o.quiet)
         printf("storscope %s: %s, scale %s, seed %llu\n", STORSCOPE_VERSION, o.target,
@@ -721,5 +728,6 @@ out:
         code = EXIT_RUN_FAILED;
     free(buf);
     free(hist);
+    free(rounds);
     return code;
 }

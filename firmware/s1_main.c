@@ -143,7 +143,7 @@ int main(void)
                             .rt_priority = S1_STORAGE_PRIORITY};
 #endif
     struct sts_workspace ws = {iobuf, IOBUF_BYTES, hist, STS_HIST_BUCKETS, STS_HIST_SUB_BITS,
-                               STS_HIST_MAX_EXP};
+                               STS_HIST_MAX_EXP, NULL, 0};
     struct sts_json_sink js;
     struct sts_sink sink;
     sts_json_sink_init(&js, &sink, board_sink_write, 0, 0, 1);

@@ -102,7 +102,7 @@ int main(void)
     sts_target_env(&t, STS_KV_S("filesystem", "extentfs"));
 
     struct sts_workspace cost_ws = {iobuf, IOBUF_BYTES, hist, STS_HIST_BUCKETS, STS_HIST_SUB_BITS,
-                                    STS_HIST_MAX_EXP};
+                                    STS_HIST_MAX_EXP, NULL, 0};
     if (measure_engine(&cost_ws))
         return 2;
     /* ns, as every time in the results (rounded: the run is deterministic) */
@@ -117,7 +117,7 @@ int main(void)
                             .scale = STS_SCALE_QUICK, .seed = 1,
                             .duration_ns = 2000000000ull, .size_bytes = 4u << 20};
     struct sts_workspace ws = {iobuf, IOBUF_BYTES, hist, STS_HIST_BUCKETS, STS_HIST_SUB_BITS,
-                               STS_HIST_MAX_EXP};
+                               STS_HIST_MAX_EXP, NULL, 0};
     struct sts_json_sink js;
     struct sts_sink sink;
     sts_json_sink_init(&js, &sink, board_sink_write, 0, 0, 1);

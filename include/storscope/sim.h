@@ -107,6 +107,13 @@ struct sts_sim_params {
  * other draws, and so a noiseless run, are unchanged). All 0 = none, the
  * default: a profile's figures are then exact. Like faults, a condition of
  * the run, not a row of the profile. */
+/* 0 leaves the noise out of the model (a firmware: the noise tests the
+ * host's analysis, and leaves out libm's log, exp and cos with it; the
+ * arm-none-eabi toolchain file sets 0): sts_sim_set_noise then takes the
+ * numbers and the model stays noiseless. */
+#ifndef STS_SIM_NOISE
+#define STS_SIM_NOISE 1
+#endif
 struct sts_sim_noise {
     uint32_t cv_permille;        /* each command's time times a lognormal factor of mean 1
                                     and this coefficient of variation (100 = 0.1), at most
@@ -119,6 +126,14 @@ struct sts_sim_noise {
                                     slower (what a virtual disk does); target option
                                     bimodal=P:FACTOR */
     uint32_t bimodal_x100;       /* 100 or more */
+    uint32_t drift_cv_permille;  /* slow and fast spells (a host whose load changes, a
+                                    clock that throttles): every drift_period_ns of device
+                                    time the speed is drawn again, a lognormal factor of
+                                    mean 1 and this CV that every command of the spell
+                                    pays. Unlike noise=, a spell slows a whole measurement
+                                    alike, so its own repetitions cannot see it; target
+                                    option drift=CV:PERIOD */
+    uint64_t drift_period_ns;
 };
 
 /* Operation accounting, cumulative since init. */
@@ -198,6 +213,8 @@ struct sts_sim {
     struct sts_sim_noise noise;
     struct sts_rng noise_rng;
     uint64_t next_stall_ns;
+    uint64_t drift_until_ns;      /* the current spell ends (0: none drawn yet) */
+    float drift_factor;           /* and its speed factor */
     /* a suspended erase (erase_for): its span and the device time it still needs */
     uint64_t susp_addr, susp_len, susp_left_ns;
     /* open allocation units: which, pages written since opened, last use */

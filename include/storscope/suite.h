@@ -77,6 +77,15 @@ struct sts_workspace {
     size_t hist_buckets;     /* per recorder; >= STS_HIST_BUCKETS_FOR(sub, exp) */
     unsigned hist_sub_bits;  /* histogram resolution, see stats.h */
     unsigned hist_max_exp;
+    /* A sweep's runs, point by point, for sweeps that run in rounds on a
+     * device whose figures do not repeat (a real one, a noisy model): every
+     * point once a round, so a slow spell of the device or its host falls
+     * on one run of many points, not on every run of one. Up to
+     * rounds_len / (points of the sweep) rounds, WL_MAX_RUNS at most; NULL:
+     * each point's runs one after another (what a firmware without the
+     * memory does; docs/analysis.md, "Rounds"). */
+    double *rounds;
+    size_t rounds_len;       /* doubles */
 };
 
 #define STS_CTX_LATS 2
@@ -90,6 +99,8 @@ struct sts_ctx {
     const struct sts_test_def *def;
     uint8_t *buf;
     size_t buf_size;
+    double *rounds;          /* the workspace's, see there */
+    size_t rounds_len;
     struct sts_lat lat[STS_CTX_LATS];
     const struct sts_sink *sinks;
     size_t n_sinks;

@@ -133,6 +133,8 @@ int sts_engine_run(const struct sts_plan *plan, struct sts_target *target,
         c.def = plan->tests[t];
         c.buf = ws->buf;
         c.buf_size = ws->buf_size;
+        c.rounds = ws->rounds;
+        c.rounds_len = ws->rounds_len;
         c.sinks = sinks;
         c.n_sinks = n_sinks;
         c.info.id = c.def->id;

@@ -68,5 +68,15 @@ int sts_sim_noise_parse(struct sts_sim_noise *n, const char *key, const char *va
         n->bimodal_x100 = (uint32_t)b;
         return STS_OK;
     }
+    if (!strcmp(key, "drift")) {
+        *why = "drift= takes CV:PERIOD, the spread of the device's speed from spell to spell "
+               "(0 to 10, or a percent) and how long a spell lasts (0.2:50ms)";
+        if (!colon || parse_scaled(value, colon, 1000, &a) || a > 10000 ||
+            sts_parse_duration(colon + 1, &b) || (a && !b))
+            return STS_EINVAL;
+        n->drift_cv_permille = (uint32_t)a;
+        n->drift_period_ns = b;
+        return STS_OK;
+    }
     return STS_ENOENT;
 }

@@ -586,7 +586,8 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
         t->clock = *sts_port_clock();
     else
         sts_sim_clock(&st->sim, &t->clock);
-    int noisy = noise.cv_permille || noise.stall_rate_millihz || noise.bimodal_permille;
+    int noisy = noise.cv_permille || noise.stall_rate_millihz || noise.bimodal_permille ||
+                noise.drift_cv_permille;
     t->flags = (real ? 0 : STS_T_VIRTUAL_TIME) | (keep ? STS_T_KEEPS_DATA : 0) |
                (noisy ? STS_T_NOISY : 0) |
                (use_sl ? STS_T_APPEND_ONLY : use_lfs || use_fat || use_fx ? 0 : STS_T_NO_FS_METADATA);

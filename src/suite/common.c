@@ -91,6 +91,30 @@ int wl_run_again(const struct sts_ctx *c, const double *runs, uint32_t n, uint32
     return mean > 0 && m2 / (float)((n - 1) * n) > p * p * mean * mean;
 }
 
+/* the figures of this target do not repeat: a real device, a noisy model */
+static int does_not_repeat(const struct sts_ctx *c)
+{
+    return c->target && ((c->target->flags & STS_T_NOISY) ||
+                         !(c->target->flags & STS_T_VIRTUAL_TIME));
+}
+
+uint32_t wl_rounds_runs(const struct sts_ctx *c, uint32_t runs)
+{
+    /* a real device's rounds: fewer than WL_ROUNDS_MIN leave its spells
+     * unmeasured (one run a point took its interval from that run's
+     * operations, which a spell slows alike); null: has no medium */
+    if (!c->plan->runs && c->rounds && runs < WL_ROUNDS_MIN && does_not_repeat(c) &&
+        !no_medium(c))
+        return WL_ROUNDS_MIN;
+    return runs;
+}
+
+int wl_in_rounds(const struct sts_ctx *c, uint32_t runs, uint64_t points)
+{
+    return c->rounds && points && runs >= 2 && c->rounds_len / points >= WL_ROUNDS_MIN &&
+           does_not_repeat(c);
+}
+
 void wl_run_progress(struct sts_ctx *c, const char *label, uint64_t step, uint64_t steps,
                      uint32_t r, uint32_t asked)
 {

@@ -58,68 +58,141 @@ static int timed_pass(struct sts_ctx *c, sts_fh fh, int is_write, uint64_t chunk
     return rc;
 }
 
-static int sweep_point(struct sts_ctx *c, const struct sweep *sw, uint64_t chunk, int is_write,
-                       uint64_t step, uint64_t steps)
+/* The point's parameters into kv[4]; NULL when it can run, else why not. */
+static const char *point_params(const struct sts_ctx *c, const struct sweep *sw, uint64_t chunk,
+                                int is_write, struct sts_kv kv[4])
 {
-    const char *name = is_write ? "write" : "read";
-    struct sts_kv params[] = {
-        STS_KV_S("op", name),
-        STS_KV_U("chunk_bytes", chunk),
-        STS_KV_U("file_bytes", sw->file_bytes),
-        STS_KV_U("iterations", sw->iterations ? sw->iterations : sw->file_bytes / chunk),
-    };
+    kv[0] = STS_KV_S("op", is_write ? "write" : "read");
+    kv[1] = STS_KV_U("chunk_bytes", chunk);
+    kv[2] = STS_KV_U("file_bytes", sw->file_bytes);
+    kv[3] = STS_KV_U("iterations",
+                                    sw->iterations ? sw->iterations : sw->file_bytes / chunk);
     const char *why = wl_chunk_unusable(c, chunk);
     if (!why && is_write && wl_read_only(c))
         why = WL_READ_ONLY_WHY;
     if (!why && is_write && sw->iterations && wl_append_only(c))
         why = WL_APPEND_ONLY_WHY; /* B2 wraps around its file */
-    if (why)
-        return wl_emit_skipped(c, name, params, WL_COUNT(params), why);
+    return why;
+}
 
-    double runs[WL_MAX_RUNS];
-    uint64_t bytes = 0, ns_total = 0;
-    char label[48];
-    wl_label(label, sizeof(label), name, chunk);
-    wl_lat_reset(c);
-    uint32_t r = 0;
-    for (; wl_run_again(c, runs, r, sw->runs); r++) {
-        wl_run_progress(c, label, step, steps, r, sw->runs);
-        sts_fh fh;
-        int flags = is_write ? STS_O_WRONLY | STS_O_CREAT : STS_O_RDONLY;
-        if (is_write && !sw->iterations)
-            flags |= STS_O_TRUNC;
-        int rc = wl_open(c, sw->path, flags, &fh);
-        if (rc)
-            return rc;
-        if (!is_write)
-            rc = wl_drop_cache(c, fh);
-        uint64_t ns = 0;
-        if (!rc)
-            rc = timed_pass(c, fh, is_write, chunk, sw, &bytes, &ns);
-        int rc2 = wl_close(c, fh);
-        if (rc || rc2)
-            return rc ? rc : rc2;
-        runs[r] = wl_rate(bytes, ns);
-        ns_total += ns;
-    }
+/* One run of a point: open, the timed pass, close; its rate into *rate. */
+static int point_run(struct sts_ctx *c, const struct sweep *sw, uint64_t chunk, int is_write,
+                     double *rate, uint64_t *ns)
+{
+    sts_fh fh;
+    int flags = is_write ? STS_O_WRONLY | STS_O_CREAT : STS_O_RDONLY;
+    if (is_write && !sw->iterations)
+        flags |= STS_O_TRUNC;
+    int rc = wl_open(c, sw->path, flags, &fh);
+    if (rc)
+        return rc;
+    if (!is_write)
+        rc = wl_drop_cache(c, fh);
+    uint64_t bytes = 0;
+    *ns = 0;
+    if (!rc)
+        rc = timed_pass(c, fh, is_write, chunk, sw, &bytes, ns);
+    int rc2 = wl_close(c, fh);
+    *rate = wl_rate(bytes, *ns);
+    return rc ? rc : rc2;
+}
+
+static int point_emit(struct sts_ctx *c, const struct sweep *sw, uint64_t chunk, int is_write,
+                      const struct sts_kv params[4], const double *runs, uint32_t n,
+                      uint64_t ns_total)
+{
+    uint64_t ops = sw->iterations ? sw->iterations : sw->file_bytes / chunk;
     struct sts_kv metrics[] = {
-        STS_KV_U("bytes_per_run", bytes),
-        STS_KV_U("ops_per_run", bytes / chunk),
-        STS_KV_U("mean_elapsed_ns", ns_total / r),
+        STS_KV_U("bytes_per_run", ops * chunk),
+        STS_KV_U("ops_per_run", ops),
+        STS_KV_U("mean_elapsed_ns", ns_total / n),
     };
     struct sts_lat_report lat = {.name = is_write ? "write" : "read", .lat = &c->lat[0]};
-    return wl_emit_runs(c, name, params, WL_COUNT(params), runs, r, metrics,
+    return wl_emit_runs(c, is_write ? "write" : "read", params, 4, runs, n, metrics,
                         WL_COUNT(metrics), &lat, sw->iterations ? 1 : 0);
+}
+
+#define SWEEP_MAX_POINTS 48 /* 1 B .. 2 MiB written and read, and room */
+
+/* Whether a point (n runs so far, in runs[]) needs a round before its
+ * last: the last round adds one more run to every point. */
+static int point_wants_more(const struct sts_ctx *c, const double *runs, uint32_t n,
+                            uint32_t asked)
+{
+    return n + 1 < asked || (n >= 2 && wl_run_again(c, runs, n, n));
+}
+
+/* Points first .. first + points - 1 of the sweep (2 a chunk size: write,
+ * read), their runs in rounds (docs/analysis.md, "Rounds"): each round runs
+ * every point that wants another run, in order; the last round runs every
+ * point once more and emits it straight after that run, so its latencies
+ * are that run's operations (the recorders are shared) - or, for a single
+ * point, all its runs'. table[p * cap + r] holds run r of point p. One
+ * point at a time is each point's runs one after another. */
+static int sweep_rounds(struct sts_ctx *c, const struct sweep *sw, uint32_t first,
+                        uint32_t points, uint32_t all_points, double *table, uint32_t cap)
+{
+    uint32_t n[SWEEP_MAX_POINTS] = {0};
+    uint8_t enough[SWEEP_MAX_POINTS] = {0}; /* wants no round before its last */
+    uint64_t ns_total[SWEEP_MAX_POINTS] = {0};
+    uint64_t per = sw->runs < cap ? sw->runs : cap, total = per * all_points;
+    uint64_t done = per * first;
+    int last = !point_wants_more(c, table, 0, sw->runs);
+    for (;;) {
+        int more = 0;
+        for (uint32_t p = 0; p < points; p++) {
+            uint32_t g = first + p;
+            uint64_t chunk = sw->min_chunk << (g / 2);
+            double *runs = table + (size_t)p * cap;
+            struct sts_kv params[4];
+            const char *why = point_params(c, sw, chunk, !(g & 1), params);
+            int rc = why && last ? wl_emit_skipped(c, params[0].v.s, params, 4, why) : 0;
+            if (rc)
+                return rc;
+            if (why || (!last && enough[p]))
+                continue;
+            char label[48];
+            sts_report_progress(c, wl_label(label, sizeof(label), params[0].v.s, chunk),
+                                done < total ? done : total - 1, total);
+            done++;
+            if (!(g & 1) && sw->iterations && !c->plan->verify)
+                wl_pattern_fill(c->buf, 0, c->buf_size, c->plan->seed); /* reads took the buffer */
+            if (!n[p] || (last && points > 1))
+                wl_lat_reset(c);
+            uint64_t ns;
+            rc = point_run(c, sw, chunk, !(g & 1), &runs[n[p]], &ns);
+            if (rc)
+                return rc;
+            n[p]++;
+            ns_total[p] += ns;
+            if (last)
+                rc = point_emit(c, sw, chunk, !(g & 1), params, runs, n[p], ns_total[p]);
+            if (rc)
+                return rc;
+            enough[p] = n[p] + 1 >= cap || !point_wants_more(c, runs, n[p], sw->runs);
+            more |= !enough[p];
+        }
+        if (last)
+            return STS_OK;
+        last = !more; /* when no point wants another, the next round is the last */
+    }
 }
 
 static int run_sweep(struct sts_ctx *c, const struct sweep *sw)
 {
+    uint64_t steps = 0;
+    for (uint64_t ch = sw->min_chunk; ch <= sw->max_chunk; ch *= 2)
+        steps += 2;
+    if (steps > SWEEP_MAX_POINTS)
+        return wl_fail_on(c, STS_EINVAL, "sweep: too many chunk sizes", sw->path);
+    int rounds = wl_in_rounds(c, sw->runs, steps);
     struct sts_kv tp[] = {
         STS_KV_U("file_bytes", sw->file_bytes),
         STS_KV_U("min_chunk_bytes", sw->min_chunk),
         STS_KV_U("max_chunk_bytes", sw->max_chunk),
         STS_KV_U("runs", sw->runs),
         STS_KV_U("iterations", sw->iterations),
+        STS_KV_B("rounds", rounds),
     };
     int rc = sts_test_begin(c, tp, WL_COUNT(tp));
     if (rc)
@@ -132,16 +205,14 @@ static int run_sweep(struct sts_ctx *c, const struct sweep *sw)
         /* without --verify the data is written once, outside the timing */
         wl_pattern_fill(c->buf, 0, c->buf_size, c->plan->seed);
     }
-    uint64_t steps = 0;
-    for (uint64_t ch = sw->min_chunk; ch <= sw->max_chunk; ch *= 2)
-        steps += 2;
-    uint64_t step = 0;
-    for (uint64_t ch = sw->min_chunk; ch <= sw->max_chunk && !rc; ch *= 2) {
-        if (sw->iterations && !c->plan->verify)
-            wl_pattern_fill(c->buf, 0, c->buf_size, c->plan->seed);
-        rc = sweep_point(c, sw, ch, 1, step++, steps);
-        if (!rc)
-            rc = sweep_point(c, sw, ch, 0, step++, steps);
+    if (rounds) {
+        uint32_t cap = (uint32_t)(c->rounds_len / steps);
+        rc = sweep_rounds(c, sw, 0, (uint32_t)steps, (uint32_t)steps, c->rounds,
+                          cap > WL_MAX_RUNS ? WL_MAX_RUNS : cap);
+    } else {
+        double runs[WL_MAX_RUNS];
+        for (uint32_t p = 0; p < steps && !rc; p++)
+            rc = sweep_rounds(c, sw, p, 1, (uint32_t)steps, runs, WL_MAX_RUNS);
     }
     int rc2 = wl_remove(c, sw->path);
     return rc ? rc : rc2;
@@ -174,6 +245,7 @@ static void b2_config(const struct sts_plan *p, struct sweep *sw)
         struct sweep sw;                                                   \
         cfg(c->plan, &sw);                                                 \
         sw.runs = wl_runs(c, sw.runs, sw.runs);                            \
+        sw.runs = wl_rounds_runs(c, sw.runs);                              \
         return run_sweep(c, &sw);                                          \
     }                                                                      \
     static uint64_t name##_scratch(const struct sts_plan *p)               \

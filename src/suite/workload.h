@@ -38,6 +38,13 @@ uint32_t wl_runs(const struct sts_ctx *c, uint32_t quick, uint32_t full);
  * WL_PRECISION allows, within WL_ADAPT_MAX_RUNS (issue 41: more runs until
  * the intervals separate or a budget is spent). */
 int wl_run_again(const struct sts_ctx *c, const double *runs, uint32_t n, uint32_t asked);
+/* Sweeps in rounds (docs/analysis.md, "Rounds"): whether a sweep of
+ * `points` points with `runs` runs each goes in rounds here (the figures
+ * do not repeat and the workspace lent a table), and the runs it needs
+ * for that: at least WL_ROUNDS_MIN on a real device unless --runs says. */
+int wl_in_rounds(const struct sts_ctx *c, uint32_t runs, uint64_t points);
+uint32_t wl_rounds_runs(const struct sts_ctx *c, uint32_t runs);
+#define WL_ROUNDS_MIN 3
 /* Progress of run r of a point (step of steps, `asked` runs each): a run
  * past those asked for stays at the point's last. */
 void wl_run_progress(struct sts_ctx *c, const char *label, uint64_t step, uint64_t steps,

@@ -26,7 +26,7 @@ int main(void)
     const struct sts_test_def *tests[] = {sts_test_find("fsync")};
     struct sts_plan plan = {.tests = tests, .n_tests = 1, .duration_ns = 10000000, .seed = 1};
     struct sts_workspace ws = {buf, sizeof(buf), hist, STS_HIST_BUCKETS, STS_HIST_SUB_BITS,
-                               STS_HIST_MAX_EXP};
+                               STS_HIST_MAX_EXP, NULL, 0};
     static const struct sts_sink_ops ops = {.point = on_point};
     struct sts_sink sink = {&ops, NULL};
     struct sts_run_info ri = {.tool_version = STORSCOPE_VERSION, .target = "null:"};

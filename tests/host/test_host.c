@@ -82,7 +82,7 @@ static cJSON *run_to_json(const char *target_str, const char *ids, uint64_t dura
     struct sts_plan plan = {.tests = tests, .n_tests = n, .scale = STS_SCALE_QUICK, .seed = 5,
                             .duration_ns = duration_ns, .size_bytes = 1 << 20, .stop = &stop};
     struct sts_workspace ws = {iobuf, BUF_BYTES, hist, STS_HIST_BUCKETS, STS_HIST_SUB_BITS,
-                               STS_HIST_MAX_EXP};
+                               STS_HIST_MAX_EXP, NULL, 0};
     struct membuf m = {0};
     struct sts_json_sink js;
     struct sts_sink sinks[2];

@@ -235,7 +235,7 @@ static int run_m2_on(const struct sts_fs_ops *ops, int by_files, uint32_t flags,
                             .floor_permille = 200, .threshold_ns = M2_TEST_THRESHOLD_NS,
                             .capacity_bytes = capacity_arg};
     struct sts_workspace ws = {sts_test_iobuf, STS_TEST_IOBUF_BYTES, sts_test_hist,
-                               STS_HIST_BUCKETS, STS_HIST_SUB_BITS, STS_HIST_MAX_EXP};
+                               STS_HIST_BUCKETS, STS_HIST_SUB_BITS, STS_HIST_MAX_EXP, NULL, 0};
     struct sts_sink sink = {&ser_ops, NULL};
     struct sts_run_info ri = {.tool_version = STORSCOPE_VERSION, .target = "aging:"};
     return sts_engine_run(&plan, &t, &ws, &sink, 1, &ri);
@@ -352,7 +352,7 @@ static void m2_failed_create_fails_and_is_not_retried(void)
         struct sts_plan plan = {.tests = tests, .n_tests = 1, .seed = 1,
                                 .size_bytes = FILE_BYTES, .floor_permille = 200};
         struct sts_workspace ws = {sts_test_iobuf, STS_TEST_IOBUF_BYTES, sts_test_hist,
-                                   STS_HIST_BUCKETS, STS_HIST_SUB_BITS, STS_HIST_MAX_EXP};
+                                   STS_HIST_BUCKETS, STS_HIST_SUB_BITS, STS_HIST_MAX_EXP, NULL, 0};
         struct sts_sink sink = {&ser_ops, NULL};
         struct sts_run_info ri = {.tool_version = STORSCOPE_VERSION, .target = "aging:"};
         sts_an_collector_init(&an_in, &an_sink);

@@ -274,7 +274,7 @@ static int run_tests(const char *ids, int verify, uint64_t duration_ns, uint64_t
         .m1_byte_offsets = m1_byte_offsets,
     };
     struct sts_workspace ws = {sts_test_iobuf, STS_TEST_IOBUF_BYTES, sts_test_hist,
-                               STS_HIST_BUCKETS, STS_HIST_SUB_BITS, STS_HIST_MAX_EXP};
+                               STS_HIST_BUCKETS, STS_HIST_SUB_BITS, STS_HIST_MAX_EXP, NULL, 0};
     struct sts_sink sink = {&cap_ops, &cap};
     struct sts_run_info ri = {.tool_version = STORSCOPE_VERSION, .target = "ram:"};
     return sts_engine_run(&plan, &target, &ws, &sink, 1, &ri);
@@ -473,7 +473,7 @@ static void engine_always_ends_the_run(void)
     struct sts_plan plan = {.tests = tests, .n_tests = 1, .scale = STS_SCALE_QUICK, .seed = 3,
                             .stop = &stop_flag};
     struct sts_workspace ws = {sts_test_iobuf, STS_TEST_IOBUF_BYTES, sts_test_hist,
-                               8 /* buckets: far too few */, STS_HIST_SUB_BITS, STS_HIST_MAX_EXP};
+                               8 /* buckets: far too few */, STS_HIST_SUB_BITS, STS_HIST_MAX_EXP, NULL, 0};
     struct sts_sink sink = {&cap_ops, &cap};
     struct sts_run_info ri = {.tool_version = STORSCOPE_VERSION, .target = "ram:"};
     CHECK_EQ(sts_engine_run(&plan, &target, &ws, &sink, 1, &ri), STS_ENOMEM);

@@ -170,7 +170,7 @@ static int run_l1(const char *streams, uint64_t duration_ns, uint64_t buffer, in
                             .tasks = run_tasks, .stop = &stop_flag};
     stop_flag = 0;
     struct sts_workspace ws = {sts_test_iobuf, STS_TEST_IOBUF_BYTES, sts_test_hist,
-                               STS_HIST_BUCKETS, STS_HIST_SUB_BITS, STS_HIST_MAX_EXP};
+                               STS_HIST_BUCKETS, STS_HIST_SUB_BITS, STS_HIST_MAX_EXP, NULL, 0};
     struct sts_sink sink = {lost_sink_ops ? lost_sink_ops : &cap_ops, NULL};
     struct sts_run_info ri = {.tool_version = STORSCOPE_VERSION, .target = "stall:"};
     return sts_engine_run(&plan, &t, &ws, &sink, 1, &ri);

@@ -1999,7 +1999,7 @@ static void workloads_run_on_the_facade(void)
     struct sts_plan plan = {.tests = tests, .n_tests = 3, .seed = 9, .verify = 1,
                             .size_bytes = 64 * 1024, .runs = 1, .duration_ns = 500000000};
     struct sts_workspace ws = {sts_test_iobuf, STS_TEST_IOBUF_BYTES, sts_test_hist,
-                               STS_HIST_BUCKETS, STS_HIST_SUB_BITS, STS_HIST_MAX_EXP};
+                               STS_HIST_BUCKETS, STS_HIST_SUB_BITS, STS_HIST_MAX_EXP, NULL, 0};
     struct sts_run_info ri = {.tool_version = STORSCOPE_VERSION, .target = "sensorlog:"};
     /* fsync cannot run (it rewrites in place): the run reports it, nothing fails */
     CHECK_EQ(sts_engine_run(&plan, &t, &ws, NULL, 0, &ri), 0);

@@ -96,7 +96,7 @@ static int run(const char *id, uint64_t seed, uint64_t duration_ns, uint64_t siz
                             .duration_ns = duration_ns, .size_bytes = size,
                             .m1_byte_offsets = m1_byte_offsets};
     struct sts_workspace ws = {sts_test_iobuf, STS_TEST_IOBUF_BYTES, sts_test_hist,
-                               STS_HIST_BUCKETS, STS_HIST_SUB_BITS, STS_HIST_MAX_EXP};
+                               STS_HIST_BUCKETS, STS_HIST_SUB_BITS, STS_HIST_MAX_EXP, NULL, 0};
     struct sts_sink sinks[2] = {{&seen_ops, NULL}};
     size_t n = 1;
     if (extra)
@@ -353,7 +353,7 @@ static void wear_levelling_moves_the_coldest_blocks(void)
 /* n reads of 4 KiB at one place on a small eMMC model with the given noise
  * (none: NULL): each read's time into noise_t[]. */
 #define NOISE_READS 20000
-static uint64_t noise_t[NOISE_READS];
+static uint64_t noise_t[NOISE_READS], noise_at[NOISE_READS];
 static int noisy_reads(const struct sts_sim_noise *noise, uint64_t seed)
 {
     struct sts_sim_params q = *sts_sim_profile_find("emmc-stm32u5");
@@ -368,6 +368,7 @@ static int noisy_reads(const struct sts_sim_noise *noise, uint64_t seed)
         if (st.bd.ops->read(st.bd.ctx, MIB, buf, sizeof(buf)))
             return -1;
         noise_t[i] = st.sim.now_ns - t0;
+        noise_at[i] = t0;
     }
     return 0;
 }
@@ -432,6 +433,84 @@ static void stalls_come_at_the_rate_they_were_given(void)
     double expect = 2.0 * ((double)busy / 1e9 + stalls * 0.05);
     CHECK(stalls >= 2 && fabs(stalls - expect) <= 4 * sqrt(expect) + 1);
     CHECK_EQ(st.sim.n.stalls, stalls);
+}
+
+/* drift=CV:PERIOD: one speed for a spell (a PERIOD-long stretch of device
+ * time), drawn again for the next; over the spells the factor has mean 1
+ * and the CV given. A command inside one spell takes its noiseless time
+ * times the spell's factor; one across a boundary goes at each spell's
+ * speed in turn, so it takes between the two. */
+static void drift_holds_a_speed_for_a_spell(void)
+{
+    CHECK_EQ(noisy_reads(NULL, 1), 0);
+    double base = (double)noise_t[0];
+    const uint64_t period = 10000000ull; /* 10 ms: ~60 reads a spell */
+    const struct sts_sim_noise spells = {.drift_cv_permille = 300, .drift_period_ns = period};
+    CHECK_EQ(noisy_reads(&spells, 1), 0);
+    unsigned n = 0, changed_inside = 0, across = 0, outside = 0;
+    double sum = 0, sq = 0, ratio = 0, before = 0;
+    uint64_t spell = UINT64_MAX;
+    for (unsigned i = 0; i < NOISE_READS; i++) {
+        double r = (double)noise_t[i] / base;
+        uint64_t first = noise_at[i] / period, last = (noise_at[i] + noise_t[i] - 1) / period;
+        if (first != last) { /* across a boundary: between the spells' factors */
+            across++;
+            before = ratio;
+            spell = UINT64_MAX;
+            continue;
+        }
+        if (first == spell) {
+            /* the same spell: the same time, to the nanosecond's rounding */
+            changed_inside += fabs(r - ratio) * base > 1.5;
+            continue;
+        }
+        if (spell == UINT64_MAX && across && i && before > 0) {
+            double prev = (double)noise_t[i - 1] / base, lo = before < r ? before : r,
+                   hi = before < r ? r : before;
+            outside += prev < lo - 1e-6 || prev > hi + 1e-6;
+        }
+        spell = first;
+        ratio = r, n++, sum += r, sq += r * r;
+    }
+    CHECK_EQ(changed_inside, 0);
+    CHECK(across > 100);
+    CHECK_EQ(outside, 0);
+    double mean = sum / n, cv = sqrt(sq / n - mean * mean) / mean;
+    /* ~300 spells of a lognormal of mean 1, CV 0.3: the mean's standard
+     * error is 1.7 %, the CV's about 5 % of itself */
+    CHECK(n > 250);
+    CHECK_REL(mean, 1.0, 0.08);
+    CHECK_REL(cv, 0.3, 0.25);
+    const struct sts_sim_noise off = {.drift_cv_permille = 300, .drift_period_ns = 0};
+    CHECK_EQ(noisy_reads(&off, 1), 0); /* no period, no spells */
+    CHECK_EQ(noise_t[NOISE_READS - 1], (uint64_t)base);
+
+    /* a command over many spells goes at each one's speed: 512 KiB reads
+     * 25 spells long spread as the mean of 25 factors (CV 0.3 / 5 = 0.06,
+     * and never the 0.3 of one spell's factor taken for the whole) */
+    struct sts_sim_params q = *sts_sim_profile_find("emmc-stm32u5");
+    q.capacity = 64 * MIB;
+    static uint8_t big[512 * 1024];
+    double t[200];
+    for (int noisy = 0; noisy < 2; noisy++) {
+        CHECK_EQ(sts_sim_init(&st.sim, &q, 1, arena64, sizeof(arena64), 0, &st.bd), 0);
+        if (noisy) {
+            const struct sts_sim_noise many = {.drift_cv_permille = 300,
+                                               .drift_period_ns = (uint64_t)(t[0] / 25)};
+            sts_sim_set_noise(&st.sim, &many);
+        }
+        for (int i = 0; i < 200; i++) {
+            uint64_t t0 = st.sim.now_ns;
+            CHECK_EQ(st.bd.ops->read(st.bd.ctx, MIB, big, sizeof(big)), 0);
+            t[i] = (double)(st.sim.now_ns - t0);
+        }
+    }
+    double m = 0, v = 0;
+    for (int i = 0; i < 200; i++)
+        m += t[i] / 200;
+    for (int i = 0; i < 200; i++)
+        v += (t[i] - m) * (t[i] - m) / 199;
+    CHECK(sqrt(v) / m > 0.03 && sqrt(v) / m < 0.10);
 }
 
 /* ---- raw flash semantics ------------------------------------------------- */
@@ -904,7 +983,7 @@ static void bare_extents_on_nor_pay_their_erases(void)
     struct sts_plan plan = {.tests = tests, .n_tests = 1, .scale = STS_SCALE_QUICK, .seed = 3,
                             .verify = 1, .runs = 1};
     struct sts_workspace ws = {sts_test_iobuf, STS_TEST_IOBUF_BYTES, sts_test_hist,
-                               STS_HIST_BUCKETS, STS_HIST_SUB_BITS, STS_HIST_MAX_EXP};
+                               STS_HIST_BUCKETS, STS_HIST_SUB_BITS, STS_HIST_MAX_EXP, NULL, 0};
     struct sts_sink sinks[1] = {{&seen_ops, NULL}};
     struct sts_run_info ri = {.tool_version = STORSCOPE_VERSION, .target = "sim"};
     memset(&seen, 0, sizeof(seen));
@@ -1068,6 +1147,7 @@ const struct sts_test_case test_sim_cases[] = {
     {"noise_has_the_mean_and_spread_it_was_given", noise_has_the_mean_and_spread_it_was_given},
     {"bimodal_slows_the_share_it_was_given", bimodal_slows_the_share_it_was_given},
     {"stalls_come_at_the_rate_they_were_given", stalls_come_at_the_rate_they_were_given},
+    {"drift_holds_a_speed_for_a_spell", drift_holds_a_speed_for_a_spell},
     {"nand_factory_bad_blocks_follow_the_seed", nand_factory_bad_blocks_follow_the_seed},
     {"bare_extents_on_nor_pay_their_erases", bare_extents_on_nor_pay_their_erases},
     {"bare_extents_refuse_rewrites_and_partial_nand_pages",
