@@ -54,7 +54,7 @@ static void run_usage(FILE *f)
           "  -r, --runs N          repetitions per point, exactly (default: per test and\n"
           "                        scale; on a noisy model at least 5, then more while a\n"
           "                        point's runs disagree, up to 64; a real device's\n"
-          "                        sweeps at least 3, in rounds over their points)\n"
+          "                        sweeps at least 5, in rounds over their points)\n"
           "  -d, --duration TIME   length of time-based tests (fsync, L1): 30s, 2m, 500ms\n"
           "      --size SIZE       file size of fsync, seq, rand and M2: 500M, 1G (K/M/G = 1024^n)\n"
           "      --capacity SIZE   M2: size of the filesystem set aside to be filled (posix:\n"

@@ -44,7 +44,7 @@ int wl_run_again(const struct sts_ctx *c, const double *runs, uint32_t n, uint32
  * for that: at least WL_ROUNDS_MIN on a real device unless --runs says. */
 int wl_in_rounds(const struct sts_ctx *c, uint32_t runs, uint64_t points);
 uint32_t wl_rounds_runs(const struct sts_ctx *c, uint32_t runs);
-#define WL_ROUNDS_MIN 3
+#define WL_ROUNDS_MIN 5
 /* Progress of run r of a point (step of steps, `asked` runs each): a run
  * past those asked for stays at the point's last. */
 void wl_run_progress(struct sts_ctx *c, const char *label, uint64_t step, uint64_t steps,

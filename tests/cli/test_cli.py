@@ -110,10 +110,10 @@ class Runs(Base):
                     self.assertEqual(m["bytes_per_run"], prm["file_bytes"])
                 if t["id"] == "B2":
                     self.assertEqual(m["bytes_per_run"], prm["iterations"] * prm["chunk_bytes"])
-                    # a real device's sweep runs in rounds: 3 runs a point,
+                    # a real device's sweep runs in rounds: 5 runs a point,
                     # the latencies its last run's (docs/json-schema.md)
                     self.assertIs(t["params"]["rounds"], True)
-                    self.assertEqual(p["runs"]["n"], 3)
+                    self.assertEqual(p["runs"]["n"], 5)
                     self.assertEqual(p["latency"][p["name"]]["count"], prm["iterations"])
                 if t["id"] == "M1":
                     self.assertEqual(m["bytes_per_run"], prm["reads"] * prm["chunk_bytes"])
@@ -739,12 +739,12 @@ class NoiseOptions(Base):
                 for claim in quiet - got:
                     kind = next(k for p, k in kinds.items() if claim.startswith(p))
                     self.assertIn(kind, unresolved, claim)
-        # the sweep's runs: five rounds on a noisy model, three on a real
+        # the sweep's runs: five rounds on a noisy model and on a real
         # device (one run a point unless told, before rounds), --runs wins
         pts = self.load_points("sim:emmc-stm32u5,drift=0.2:1s", "B2")
         self.assertTrue(all(p["runs"]["n"] >= 5 for p in pts if "runs" in p))
         pts = self.load_points(self.target, "B2")
-        self.assertEqual({p["runs"]["n"] for p in pts if "runs" in p}, {3})
+        self.assertEqual({p["runs"]["n"] for p in pts if "runs" in p}, {5})
         pts = self.load_points(self.target, "B2", "--runs", "1")
         self.assertEqual({p["runs"]["n"] for p in pts if "runs" in p}, {1})
 
