@@ -617,9 +617,10 @@ void sts_an_s2_point(struct sts_an_input *in, int flat, double n, double v)
 }
 
 /* ---- a sink that fills the input as a run goes ----------------------------- */
-static void append(const struct sts_an_input *in, struct sts_series *s, const char *test,
-                   const struct sts_point *p)
+static void append(const struct sts_an_input *in, struct sts_series *s,
+                   const struct sts_test_info *ti, const struct sts_point *p)
 {
+    const char *test = ti->id;
     const struct sts_kv *ch = sts_kv_find(p->params, p->n_params, "chunk_bytes");
     if (!ch || p->skipped || s->n >= STS_AN_MAX_POINTS)
         return;
@@ -641,8 +642,12 @@ static void append(const struct sts_an_input *in, struct sts_series *s, const ch
      * aims at. Without it, stall-free small chunks beside stall-slowed
      * large ones printed a read plateau the noiseless model does not have
      * (bench/verdicts_noise.py, stalls=2:20ms) */
-    if (!in->exact && isfinite(ci) && ci < STS_AN_CI_FLOOR * mean)
-        ci = STS_AN_CI_FLOOR * mean;
+    double floor_share = STS_AN_CI_FLOOR;
+    const struct sts_kv *rounds = sts_kv_find(ti->params, ti->n_params, "rounds");
+    if (in->host_clock && rounds && rounds->type == STS_KV_BOOL && rounds->v.b)
+        floor_share = STS_AN_CI_FLOOR_ROUNDS;
+    if (!in->exact && isfinite(ci) && ci < floor_share * mean)
+        ci = floor_share * mean;
     s->bps[s->n] = mean;
     s->ci[s->n] = ci;
     s->n++;
@@ -662,14 +667,14 @@ static int collect_point(void *ctx, const struct sts_test_info *ti, const struct
                 return 0; /* B0 wins: it is the study's knee test */
             s->n = 0;     /* B0 replaces B1 */
         }
-        append(in, s, ti->id, p);
+        append(in, s, ti, p);
     } else if (!strcmp(ti->id, "B2")) {
         if (is_write)
-            append(in, &in->fixed_write, "B2", p);
+            append(in, &in->fixed_write, ti, p);
         if (is_read)
-            append(in, &in->fixed_read, "B2", p);
+            append(in, &in->fixed_read, ti, p);
     } else if (!strcmp(ti->id, "M1")) {
-        append(in, &in->rand_read, "M1", p);
+        append(in, &in->rand_read, ti, p);
     } else if (!strcmp(ti->id, "fsync") && p->n_lat && p->lat[0].lat->h.total && !p->skipped) {
         const struct sts_lat *l = p->lat[0].lat;
         const struct sts_kv *iops = sts_kv_find(p->metrics, p->n_metrics, "iops");
@@ -744,8 +749,9 @@ static int collect_run_begin(void *ctx, const struct sts_run_info *ri)
     /* virtual time is exact - a rerun gives the same figure - unless the
      * simulator was made noisy: then each figure's spread counts */
     const struct sts_kv *noisy = sts_kv_find(ri->env, ri->n_env, "sim_noisy");
-    in->exact = clock && clock->type == STS_KV_STR && !strcmp(clock->v.s, "virtual") &&
-                !(noisy && noisy->type == STS_KV_BOOL && noisy->v.b);
+    int virtual_clock = clock && clock->type == STS_KV_STR && !strcmp(clock->v.s, "virtual");
+    in->exact = virtual_clock && !(noisy && noisy->type == STS_KV_BOOL && noisy->v.b);
+    in->host_clock = !virtual_clock;
     const struct sts_kv *dev = sts_kv_find(ri->env, ri->n_env, "device");
     in->no_medium = !strcmp(in->target_kind, "null") ||
                     (!strcmp(in->target_kind, "sim") && dev && dev->type == STS_KV_STR &&

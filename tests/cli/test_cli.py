@@ -2491,7 +2491,7 @@ class Labels(Base):
         r = run("run", "--tables", "-t", self.target, "--tests", "B0,S2,L1", "--csv", csvdir,
                 "-d", "1s")
         self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertIn("this run: file 256 KiB, runs 3", r.stdout)
+        self.assertIn("this run: file 256 KiB, runs 5", r.stdout)
         s2 = r.stdout[r.stdout.index("\nS2 "):r.stdout.index("\nL1 ")]
         self.assertIn("time per run", s2)
         self.assertNotIn("throughput", s2)

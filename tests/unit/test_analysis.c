@@ -256,6 +256,69 @@ static void the_study_read_curve_plateaus_at_64_kib(void)
     CHECK(has(&an, 0, "A read buffer of 64 KiB is enough: larger reads gain less than 5 %"));
 }
 
+/* Five runs of a B2 point into the collecting sink: `op` at `chunk`, run r
+ * at v x (1 + spread x (r - 2)). */
+static void five_runs(struct sts_sink *sink, const struct sts_test_info *ti, const char *op,
+                      uint64_t chunk, double v, double spread)
+{
+    double runs[5];
+    struct sts_welford w = {0};
+    for (int r = 0; r < 5; r++) {
+        runs[r] = v * (1 + spread * (r - 2));
+        sts_welford_add(&w, runs[r]);
+    }
+    struct sts_kv params[] = {STS_KV_S("op", op), STS_KV_U("chunk_bytes", chunk)};
+    struct sts_point p = {.name = op, .params = params, .n_params = 2,
+                          .run_metric = "bytes_per_second", .runs = runs, .n_runs = 5,
+                          .run_stats = w};
+    sink->ops->point(sink->ctx, ti, &p);
+}
+
+/* A real device drifts between executions by more than its rounds show
+ * within one: B2's points moved 4-5 % from one run of storscope to the
+ * next on this machine's ext4 and XFS. A knee 1.32x up, resting on five
+ * rounds that agree within 0.2 %, stands on a noisy model (its 1 % floor:
+ * 1.32 > 1.25 x 1.01 / 0.99) and on published figures without rounds
+ * (the study's own knee is a 1.29x rise), and is unresolved in a real
+ * device's sweep that ran in rounds (5 %: the rise could be 1.32 x 0.95 /
+ * 1.05 = 1.19). Before, it was printed there and flipped between
+ * executions (bench/verdicts_disks.py). */
+static void a_real_devices_rounds_allow_for_drift_between_executions(void)
+{
+    static const double curve[] = {100, 200, 400, 800, 1056, 1070, 1075, 1080}; /* KB/s */
+    for (int kind = 0; kind < 3; kind++) { /* noisy model, host without rounds, host in rounds */
+        int host = kind > 0, rounds = kind == 2;
+        struct sts_an_input in;
+        struct sts_sink sink;
+        sts_an_collector_init(&in, &sink);
+        struct sts_kv model[] = {STS_KV_S("clock", "virtual"), STS_KV_B("sim_noisy", 1)};
+        struct sts_run_info ri = {.target = host ? "posix:/var/tmp" : "sim:emmc-stm32u5",
+                                  .target_kind = host ? "posix" : "sim",
+                                  .env = host ? NULL : model, .n_env = host ? 0 : 2};
+        sink.ops->run_begin(sink.ctx, &ri);
+        struct sts_kv tp[] = {STS_KV_B("rounds", rounds)};
+        struct sts_test_info ti = {"B2", "", tp, 1};
+        for (uint32_t i = 0; i < 8; i++)
+            five_runs(&sink, &ti, "write", 1u << i, curve[i] * 1e3, 0.001);
+        CHECK_EQ(in.host_clock, host);
+        CHECK_EQ(in.exact, 0);
+        /* each interval: the floor's share of its figure */
+        CHECK_REL(in.fixed_write.ci[4], (rounds ? 0.05 : 0.01) * 1056e3, 1e-9);
+        struct sts_an_config cfg;
+        struct sts_analysis an;
+        sts_an_config_default(&cfg);
+        sts_analyze(&in, &cfg, &an);
+        if (!rounds) {
+            CHECK_EQ(an.write_knee_bytes, 16);
+            CHECK(has(&an, 0, "chunks of at least 16 B"));
+        } else {
+            CHECK_EQ(an.write_knee_bytes, -1);
+            CHECK(!has(&an, 0, "chunks of at least"));
+            CHECK(has(&an, 1, "Unresolved within the noise (chunk size)"));
+        }
+    }
+}
+
 /* Background stalls (a noisy model's stalls=, a real device's housekeeping)
  * slow the long runs of large chunks and leave short ones untouched, whose
  * runs then agree exactly: a zero interval beside biased ones. The
@@ -278,20 +341,10 @@ static void runs_that_agree_on_a_noisy_device_are_not_exact(void)
                                   .env = env, .n_env = 2};
         sink.ops->run_begin(sink.ctx, &ri);
         struct sts_test_info ti = {"B2", "", NULL, 0};
-        for (uint32_t i = 0; i < 10; i++) {
-            double runs[5];
-            struct sts_welford w = {0};
-            for (int r = 0; r < 5; r++) { /* the stalled points: +-0.3 % about their bias */
-                double v = noiseless[i] * (1 - (noisy ? stall_cost[i] : 0)) * 1e6;
-                runs[r] = v * (1 + (noisy && stall_cost[i] > 0 ? 0.003 * (r - 2) : 0));
-                sts_welford_add(&w, runs[r]);
-            }
-            struct sts_kv params[] = {STS_KV_S("op", "read"), STS_KV_U("chunk_bytes", 4096u << i)};
-            struct sts_point p = {.name = "read", .params = params, .n_params = 2,
-                                  .run_metric = "bytes_per_second", .runs = runs, .n_runs = 5,
-                                  .run_stats = w};
-            sink.ops->point(sink.ctx, &ti, &p);
-        }
+        for (uint32_t i = 0; i < 10; i++) /* the stalled points: +-0.3 % about their bias */
+            five_runs(&sink, &ti, "read", 4096u << i,
+                      noiseless[i] * (1 - (noisy ? stall_cost[i] : 0)) * 1e6,
+                      noisy && stall_cost[i] > 0 ? 0.003 : 0);
         struct sts_an_config cfg;
         struct sts_analysis an;
         sts_an_config_default(&cfg);
@@ -816,6 +869,8 @@ const struct sts_test_case test_analysis_cases[] = {
     {"tiers_by_row_between_rows_and_consumer_ssd", tiers_by_row_between_rows_and_consumer_ssd},
     {"the_study_read_curve_plateaus_at_64_kib", the_study_read_curve_plateaus_at_64_kib},
     {"runs_that_agree_on_a_noisy_device_are_not_exact", runs_that_agree_on_a_noisy_device_are_not_exact},
+    {"a_real_devices_rounds_allow_for_drift_between_executions",
+     a_real_devices_rounds_allow_for_drift_between_executions},
     {"guidelines_carry_the_numbers_and_name_the_test", guidelines_carry_the_numbers_and_name_the_test},
     {"a_stall_seen_once_is_named_not_sized", a_stall_seen_once_is_named_not_sized},
     {"no_evidence_no_guideline", no_evidence_no_guideline},
