@@ -9,6 +9,11 @@ and adds it (removed after).
 
     python3 bench/verdicts_disks.py build/release/storscope [--runs-each 10]
         [--dirs /var/tmp] [--xfs] [--what "--tests B2" --what "--suite paper"]
+        [--against OTHER_BINARY]
+
+--against runs another build side by side, one run of each in turn, so
+both see the same load (a comparison on an idle machine against a loaded
+one says nothing).
 """
 import argparse
 import collections
@@ -47,7 +52,9 @@ def main():
     ap.add_argument("--dirs", default="/var/tmp")
     ap.add_argument("--xfs", action="store_true")
     ap.add_argument("--what", action="append", default=None)
+    ap.add_argument("--against", default=None, help="another binary, run in turn with it")
     a = ap.parse_args()
+    binaries = [a.binary] + ([a.against] if a.against else [])
     whats = a.what or ["--tests B2", "--suite paper"]
     work = tempfile.mkdtemp(prefix="verdicts.")
     mnt = None
@@ -61,14 +68,18 @@ def main():
             fs = subprocess.run(["stat", "-f", "-c", "%T", d], capture_output=True,
                                 text=True).stdout.strip()
             for what in whats:
-                sets = collections.Counter()
+                sets = {b: collections.Counter() for b in binaries}
                 for i in range(a.runs_each):
-                    c, u = guideline_set(a.binary, "posix:" + d, None, 1, out, 0,
-                                         select=what.split())
-                    sets[set_text(c, u)] += 1
-                print(f"posix:{d} ({fs}) {what}: {len(sets)} set(s) in {a.runs_each} runs")
-                for s, n in sets.most_common():
-                    print(f"    {n:3d} x  {s}")
+                    for b in binaries:
+                        c, u = guideline_set(b, "posix:" + d, None, 1, out, 0,
+                                             select=what.split())
+                        sets[b][set_text(c, u)] += 1
+                for b in binaries:
+                    who = f" [{b}]" if a.against else ""
+                    print(f"posix:{d} ({fs}) {what}{who}: {len(sets[b])} set(s) in "
+                          f"{a.runs_each} runs")
+                    for s, n in sets[b].most_common():
+                        print(f"    {n:3d} x  {s}")
         return 0
     finally:
         if mnt:
