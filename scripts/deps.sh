@@ -31,7 +31,13 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 for a in $archs; do dpkg --add-architecture "$a"; done
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
+# a mirror caught mid-sync fails one index: try again, then let the install
+# say whether what is missing can be had from the indexes there are
+for try in 1 2 3; do
+    apt-get update -qq && break
+    echo "storscope: apt-get update failed (try $try of 3)" >&2
+    sleep 20
+done
 # say how much will come down before it does (the test set, with the
 # Cortex-M toolchain and QEMU, is most of a gigabyte)
 size=$(apt-get install --assume-no --no-install-recommends $missing 2>/dev/null |
