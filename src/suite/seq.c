@@ -97,9 +97,11 @@ static int point_run(struct sts_ctx *c, const struct sweep *sw, uint64_t chunk, 
     return rc ? rc : rc2;
 }
 
+/* with_lat 0: the latencies are not this point's (a sweep in rounds that
+ * was stopped before its last round) and are left out */
 static int point_emit(struct sts_ctx *c, const struct sweep *sw, uint64_t chunk, int is_write,
                       const struct sts_kv params[4], const double *runs, uint32_t n,
-                      uint64_t ns_total)
+                      uint64_t ns_total, int with_lat)
 {
     uint64_t ops = sw->iterations ? sw->iterations : sw->file_bytes / chunk;
     struct sts_kv metrics[] = {
@@ -109,7 +111,7 @@ static int point_emit(struct sts_ctx *c, const struct sweep *sw, uint64_t chunk,
     };
     struct sts_lat_report lat = {.name = is_write ? "write" : "read", .lat = &c->lat[0]};
     return wl_emit_runs(c, is_write ? "write" : "read", params, 4, runs, n, metrics,
-                        WL_COUNT(metrics), &lat, sw->iterations ? 1 : 0);
+                        WL_COUNT(metrics), &lat, sw->iterations && with_lat ? 1 : 0);
 }
 
 #define SWEEP_MAX_POINTS 48 /* 1 B .. 2 MiB written and read, and room */
@@ -159,14 +161,22 @@ static int sweep_rounds(struct sts_ctx *c, const struct sweep *sw, uint32_t firs
                 wl_pattern_fill(c->buf, 0, c->buf_size, c->plan->seed); /* reads took the buffer */
             if (!n[p] || (last && points > 1))
                 wl_lat_reset(c);
-            uint64_t ns;
+            uint64_t ns = 0;
             rc = point_run(c, sw, chunk, !(g & 1), &runs[n[p]], &ns);
+            for (uint32_t q = last ? p : 0; rc == STS_EINTR && q < points; q++) {
+                /* stopped (Ctrl-C): what the rounds measured is kept */
+                uint32_t h = first + q;
+                struct sts_kv kv[4];
+                if (n[q] && !point_params(c, sw, sw->min_chunk << (h / 2), !(h & 1), kv))
+                    (void)point_emit(c, sw, sw->min_chunk << (h / 2), !(h & 1), kv,
+                                     table + (size_t)q * cap, n[q], ns_total[q], 0);
+            }
             if (rc)
                 return rc;
             n[p]++;
             ns_total[p] += ns;
             if (last)
-                rc = point_emit(c, sw, chunk, !(g & 1), params, runs, n[p], ns_total[p]);
+                rc = point_emit(c, sw, chunk, !(g & 1), params, runs, n[p], ns_total[p], 1);
             if (rc)
                 return rc;
             enough[p] = n[p] + 1 >= cap || !point_wants_more(c, runs, n[p], sw->runs);
