@@ -373,8 +373,29 @@ static int noisy_reads(const struct sts_sim_noise *noise, uint64_t seed)
     return 0;
 }
 
+/* A build without the model's noise (STS_SIM_NOISE 0: a firmware) takes
+ * the numbers and stays noiseless: 1 when every read took the noiseless
+ * time. Each noise test checks that there instead of the law. */
+static int noise_left_out(const struct sts_sim_noise *noise)
+{
+    if (noisy_reads(NULL, 1))
+        return 0;
+    uint64_t base = noise_t[0];
+    if (noisy_reads(noise, 1))
+        return 0;
+    for (unsigned i = 0; i < NOISE_READS; i++)
+        if (noise_t[i] != base)
+            return 0;
+    return 1;
+}
+
 static void noise_has_the_mean_and_spread_it_was_given(void)
 {
+    if (!STS_SIM_NOISE) {
+        const struct sts_sim_noise n = {.cv_permille = 100};
+        CHECK(noise_left_out(&n));
+        return;
+    }
     CHECK_EQ(noisy_reads(NULL, 1), 0);
     uint64_t base = noise_t[0];
     for (unsigned i = 1; i < NOISE_READS; i++)
@@ -402,6 +423,11 @@ static void noise_has_the_mean_and_spread_it_was_given(void)
 
 static void bimodal_slows_the_share_it_was_given(void)
 {
+    if (!STS_SIM_NOISE) {
+        const struct sts_sim_noise n = {.bimodal_permille = 50, .bimodal_x100 = 1000};
+        CHECK(noise_left_out(&n));
+        return;
+    }
     CHECK_EQ(noisy_reads(NULL, 1), 0);
     uint64_t base = noise_t[0];
     const struct sts_sim_noise bimodal = {.bimodal_permille = 50, .bimodal_x100 = 1000};
@@ -417,6 +443,11 @@ static void bimodal_slows_the_share_it_was_given(void)
 
 static void stalls_come_at_the_rate_they_were_given(void)
 {
+    if (!STS_SIM_NOISE) {
+        const struct sts_sim_noise n = {.stall_rate_millihz = 2000, .stall_ns = 50000000ull};
+        CHECK(noise_left_out(&n));
+        return;
+    }
     CHECK_EQ(noisy_reads(NULL, 1), 0);
     uint64_t base = noise_t[0];
     /* 2 stalls a second of 50 ms, over 20,000 reads (about 3.3 s of device
@@ -442,6 +473,11 @@ static void stalls_come_at_the_rate_they_were_given(void)
  * speed in turn, so it takes between the two. */
 static void drift_holds_a_speed_for_a_spell(void)
 {
+    if (!STS_SIM_NOISE) {
+        const struct sts_sim_noise n = {.drift_cv_permille = 300, .drift_period_ns = 10000000ull};
+        CHECK(noise_left_out(&n));
+        return;
+    }
     CHECK_EQ(noisy_reads(NULL, 1), 0);
     double base = (double)noise_t[0];
     const uint64_t period = 10000000ull; /* 10 ms: ~60 reads a spell */
