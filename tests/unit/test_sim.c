@@ -391,16 +391,15 @@ static int noise_left_out(const struct sts_sim_noise *noise)
 
 static void noise_has_the_mean_and_spread_it_was_given(void)
 {
+    const struct sts_sim_noise cv10 = {.cv_permille = 100};
     if (!STS_SIM_NOISE) {
-        const struct sts_sim_noise n = {.cv_permille = 100};
-        CHECK(noise_left_out(&n));
+        CHECK(noise_left_out(&cv10));
         return;
     }
     CHECK_EQ(noisy_reads(NULL, 1), 0);
     uint64_t base = noise_t[0];
     for (unsigned i = 1; i < NOISE_READS; i++)
         CHECK_EQ(noise_t[i], base); /* noiseless: every read the same */
-    const struct sts_sim_noise cv10 = {.cv_permille = 100};
     CHECK_EQ(noisy_reads(&cv10, 1), 0);
     double sum = 0, sq = 0;
     for (unsigned i = 0; i < NOISE_READS; i++) {
@@ -423,14 +422,13 @@ static void noise_has_the_mean_and_spread_it_was_given(void)
 
 static void bimodal_slows_the_share_it_was_given(void)
 {
+    const struct sts_sim_noise bimodal = {.bimodal_permille = 50, .bimodal_x100 = 1000};
     if (!STS_SIM_NOISE) {
-        const struct sts_sim_noise n = {.bimodal_permille = 50, .bimodal_x100 = 1000};
-        CHECK(noise_left_out(&n));
+        CHECK(noise_left_out(&bimodal));
         return;
     }
     CHECK_EQ(noisy_reads(NULL, 1), 0);
     uint64_t base = noise_t[0];
-    const struct sts_sim_noise bimodal = {.bimodal_permille = 50, .bimodal_x100 = 1000};
     CHECK_EQ(noisy_reads(&bimodal, 1), 0);
     unsigned slow = 0;
     for (unsigned i = 0; i < NOISE_READS; i++) {
@@ -443,16 +441,15 @@ static void bimodal_slows_the_share_it_was_given(void)
 
 static void stalls_come_at_the_rate_they_were_given(void)
 {
+    /* 2 stalls a second of 50 ms, over 20,000 reads (about 3.3 s of device
+     * time plus the stalls): Poisson, counted from what the reads took */
+    const struct sts_sim_noise two_a_second = {.stall_rate_millihz = 2000, .stall_ns = 50000000ull};
     if (!STS_SIM_NOISE) {
-        const struct sts_sim_noise n = {.stall_rate_millihz = 2000, .stall_ns = 50000000ull};
-        CHECK(noise_left_out(&n));
+        CHECK(noise_left_out(&two_a_second));
         return;
     }
     CHECK_EQ(noisy_reads(NULL, 1), 0);
     uint64_t base = noise_t[0];
-    /* 2 stalls a second of 50 ms, over 20,000 reads (about 3.3 s of device
-     * time plus the stalls): Poisson, counted from what the reads took */
-    const struct sts_sim_noise two_a_second = {.stall_rate_millihz = 2000, .stall_ns = 50000000ull};
     CHECK_EQ(noisy_reads(&two_a_second, 1), 0);
     unsigned stalls = 0;
     uint64_t busy = 0;
@@ -473,15 +470,14 @@ static void stalls_come_at_the_rate_they_were_given(void)
  * speed in turn, so it takes between the two. */
 static void drift_holds_a_speed_for_a_spell(void)
 {
+    const uint64_t period = 10000000ull; /* 10 ms: ~60 reads a spell */
+    const struct sts_sim_noise spells = {.drift_cv_permille = 300, .drift_period_ns = period};
     if (!STS_SIM_NOISE) {
-        const struct sts_sim_noise n = {.drift_cv_permille = 300, .drift_period_ns = 10000000ull};
-        CHECK(noise_left_out(&n));
+        CHECK(noise_left_out(&spells));
         return;
     }
     CHECK_EQ(noisy_reads(NULL, 1), 0);
     double base = (double)noise_t[0];
-    const uint64_t period = 10000000ull; /* 10 ms: ~60 reads a spell */
-    const struct sts_sim_noise spells = {.drift_cv_permille = 300, .drift_period_ns = period};
     CHECK_EQ(noisy_reads(&spells, 1), 0);
     unsigned n = 0, changed_inside = 0, across = 0, outside = 0;
     double sum = 0, sq = 0, ratio = 0, before = 0;
