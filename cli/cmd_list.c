@@ -1,5 +1,6 @@
 #include "cli.h"
 #include "storscope/sim.h"
+#include "storscope/fs_stack.h"
 #include "storscope/suite.h"
 
 #include <stdio.h>
@@ -37,8 +38,10 @@ int cmd_list(int argc, char **argv)
         for (size_t i = 0; i < cli_n_target_kinds; i++) {
             printf("%-6s %s\n       %s\n", cli_target_kinds[i]->name,
                    cli_target_kinds[i]->summary, cli_target_kinds[i]->usage);
-            if (!strcmp(cli_target_kinds[i]->name, "sim"))
-                printf("       filesystems in this build: %s\n", sts_sim_filesystems());
+            /* the kinds that hand a block device to the seam (fs_stack.h) */
+            if (!strcmp(cli_target_kinds[i]->name, "sim") ||
+                !strcmp(cli_target_kinds[i]->name, "raw"))
+                printf("       filesystems in this build (+FS): %s\n", sts_fs_stack_built());
         }
     } else if (!strcmp(what, "devices")) {
         for (size_t i = 0; i < sts_n_sim_profiles; i++)

@@ -266,10 +266,6 @@ int sts_sim_prefill(struct sts_sim *s, uint32_t permille);
 int sts_sim_prefill_old(struct sts_sim *s, const struct sts_bd *bd, const char *spec,
                         uint64_t seed, char *err, size_t errlen);
 
-/* The filesystems this build can put on a model, "+extentfs +sensorlog ..."
- * (third-party ones only when their sources were given at build time). */
-const char *sts_sim_filesystems(void);
-
 /* Target kind "sim:" (host: allocates the model's memory). */
 struct sts_target_kind;
 extern const struct sts_target_kind sts_target_sim;

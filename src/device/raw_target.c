@@ -1,6 +1,7 @@
-/* Target kind "raw:PATH[,offset=BYTES][,size=BYTES]": a Linux block device or
- * an image file, under extentfs, the workloads' files being extents of the
- * region [offset, offset+size). Read-only unless the user passed
+/* Target kind "raw:PATH[,offset=BYTES][,size=BYTES][+FS]": a Linux block
+ * device or an image file, under extentfs (the workloads' files being
+ * extents of the region [offset, offset+size)) or whatever filesystem the
+ * seam stacks on that region (fs_stack.h). Read-only unless the user passed
  * --allow-destructive; a device that is mounted, used as swap or held by
  * device-mapper/md (itself or any of its partitions) is refused, and block
  * devices are opened O_EXCL so the kernel refuses them too. Block devices use
@@ -8,8 +9,7 @@
  * bounce buffer, and the results count them (bounced_ops). */
 #define _GNU_SOURCE
 #include "storscope/error.h"
-#include "storscope/extentfs.h"
-#include "storscope/sensorlog_fs.h"
+#include "storscope/fs_stack.h"
 #include "storscope/port.h"
 #include "storscope/posix.h"
 #include "storscope/units.h"
@@ -27,7 +27,6 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#define RAW_FILES 8
 #define BOUNCE_BYTES (1u << 20)
 
 struct raw_target {
@@ -39,11 +38,8 @@ struct raw_target {
     uint64_t bounced, reads, writes, flushes, bytes_read, bytes_written;
     uint64_t last_bounced, last_reads, last_writes, last_flushes, last_br, last_bw;
     struct sts_bd bd;
-    struct sts_extentfs efs;
-    struct sts_extentfs_file files[RAW_FILES];
-    struct sts_slfs_stack *slfs; /* +sensorlog, instead of extentfs */
+    struct sts_fs_stack *fs; /* extentfs, or the +FS given */
     char path[PATH_MAX];
-    char text[4][96];
 };
 
 /* ---- block device over a file descriptor -------------------------------- */
@@ -346,7 +342,7 @@ static size_t raw_counters(struct sts_target *t, struct sts_kv *out, size_t max)
 
 static int fail(struct raw_target *r, int rc)
 {
-    sts_slfs_stack_close(r->slfs);
+    sts_fs_stack_close(r->fs);
     if (r->fd >= 0)
         close(r->fd);
     free(r->bounce);
@@ -389,17 +385,6 @@ static int raw_open(struct sts_target *t, const struct sts_target_spec *spec, ch
                     size_t errlen)
 {
     uint64_t offset = 0, size = 0;
-    int use_sl = !strcmp(spec->fs, "sensorlog");
-    if (spec->fs[0] && !use_sl) {
-        snprintf(err, errlen, "raw: filesystem '+%s' is not available on raw: (+sensorlog is; "
-                              "littlefs, FatFs and FileX stack on sim: where built)", spec->fs);
-        return STS_ENOTSUP;
-    }
-    if (use_sl && !t->allow_destructive) {
-        snprintf(err, errlen, "raw:%s+sensorlog formats the device's region as a log: it "
-                              "needs --allow-destructive", spec->arg);
-        return STS_EACCES;
-    }
     for (uint32_t i = 0; i < spec->n_opts; i++) {
         const char *k = spec->opts[i].key, *v = spec->opts[i].value;
         uint64_t *dst = !strcmp(k, "offset") ? &offset : !strcmp(k, "size") ? &size : NULL;
@@ -474,34 +459,24 @@ static int raw_open(struct sts_target *t, const struct sts_target_spec *spec, ch
                  spec->arg, (unsigned long long)r->capacity, r->sector);
         return fail(r, STS_EINVAL);
     }
-    if (use_sl && size) { /* (the log takes the device from offset= to its end) */
-        snprintf(err, errlen, "raw:%s+sensorlog: size= bounds bare extents; the log takes "
-                              "the device from offset= to its end", spec->arg);
-        return fail(r, STS_EINVAL);
-    }
     if (posix_memalign((void **)&r->bounce, 4096, BOUNCE_BYTES)) {
         r->bounce = NULL;
         return fail(r, STS_ENOMEM);
     }
     r->bd.ops = &raw_bd_ops;
     r->bd.ctx = r;
-    struct sts_extentfs_config cfg = {.bd = r->bd, .files = r->files, .n_files = RAW_FILES,
-                                      .base = offset, .existing_data = !r->writable};
-    err[0] = '\0';
-    int rc = use_sl ? sts_slfs_stack_open(&r->slfs, r->bd, spec, offset, &t->fs, err, errlen)
-                    : sts_extentfs_init(&r->efs, &cfg, &t->fs);
-    if (rc) {
-        if (!err[0])
-            snprintf(err, errlen, "raw: %s: %s", spec->arg, sts_strerror(rc));
+    char shown[PATH_MAX + 8];
+    snprintf(shown, sizeof(shown), "raw:%s", spec->arg);
+    struct sts_fs_medium medium = {.bd = r->bd, .base = offset, .end = size ? offset + size : 0,
+                                   .read_only = !r->writable, .shown = shown};
+    int rc = sts_fs_stack_open(&r->fs, spec, &medium, t, err, errlen);
+    if (rc)
         return fail(r, rc);
-    }
-    if (size)
-        r->efs.capacity = offset + size;
     t->kind = "raw";
     t->bd = &r->bd;
     t->clock = *sts_port_clock();
     t->flags = (r->writable ? STS_T_KEEPS_DATA : STS_T_READ_ONLY) |
-               (use_sl ? STS_T_APPEND_ONLY : STS_T_NO_FS_METADATA);
+               sts_fs_stack_flags(r->fs);
     t->io_align = 0;
     t->impl = r;
     t->counters = raw_counters;
@@ -514,9 +489,7 @@ static int raw_open(struct sts_target *t, const struct sts_target_spec *spec, ch
     sts_target_env(t, STS_KV_S("raw_access", r->writable ? "read-write (--allow-destructive)"
                                                          : "read-only"));
     sts_target_env(t, STS_KV_B("raw_direct_io", r->direct));
-    sts_target_env(t, STS_KV_S("filesystem", use_sl ? "sensorlog" : "extentfs"));
-    if (use_sl)
-        sts_slfs_stack_record(r->slfs, t);
+    sts_fs_stack_record(r->fs, t);
     warn_not_a_medium(t, r, &st);
     return STS_OK;
 }
@@ -531,7 +504,8 @@ static void raw_close(struct sts_target *t)
 
 const struct sts_target_kind sts_target_raw = {
     "raw",
-    "raw:PATH[,offset=BYTES][,size=BYTES]  (writes need --allow-destructive)",
+    "raw:PATH[,offset=BYTES][,size=BYTES][+FS[,key=value...]]  (writes need "
+    "--allow-destructive)",
     "a block device or image file at block level (read-only unless --allow-destructive)",
     raw_open,
     raw_close,

@@ -1,23 +1,14 @@
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_NORESERVE */
-/* Target kind "sim:PROFILE[,key=value...][+sensorlog[,key=value...]]": a
- * device model under extentfs (files as bare extents) or under sensorlog,
- * run in the model's virtual time. Keys are the profile's parameters (see
+/* Target kind "sim:PROFILE[,key=value...][+FS[,key=value...]]": a device
+ * model under extentfs (files as bare extents) or whatever filesystem the
+ * seam stacks on it (fs_stack.h), run in the model's virtual time. Keys are the profile's parameters (see
  * `storscope list devices` and docs/device-models.md) plus seed=, fill=
  * (percent of the medium already holding data), prefill= (old data from
  * before: random, pattern or an image, sim_prefill.c), data=0|1 and clock=;
  * sensorlog takes chunk=, segment= and buffer= (bytes). */
 #include "storscope/error.h"
-#include "storscope/extentfs.h"
+#include "storscope/fs_stack.h"
 #include "storscope/sensorlog_fs.h"
-#ifdef STORSCOPE_HAVE_LITTLEFS
-#include "storscope/littlefs_fs.h"
-#endif
-#ifdef STORSCOPE_HAVE_FATFS
-#include "storscope/fatfs_fs.h"
-#endif
-#ifdef STORSCOPE_HAVE_FILEX
-#include "storscope/filex_fs.h"
-#endif
 #include "storscope/fakebd.h"
 #include "storscope/faultbd.h"
 #include "storscope/sim.h"
@@ -32,8 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SIM_FILES 8
-
 struct sim_target {
     struct sts_sim sim;
     struct sts_bd bd;        /* the model; in real time, wrapped by `timed` */
@@ -44,22 +33,10 @@ struct sim_target {
     struct sts_bd faulty;
     int real;
     pthread_mutex_t lock;    /* real time: one command at a time, as on hardware */
-    struct sts_extentfs efs;
-    struct sts_extentfs_file files[SIM_FILES];
     struct sts_sim_counters last;
     void *arena;             /* mapped: see arena_map */
     size_t arena_bytes;
-    struct sts_slfs_stack *slfs; /* +sensorlog */
-#ifdef STORSCOPE_HAVE_LITTLEFS
-    struct sts_littlefs *lfs; /* +littlefs */
-#endif
-#ifdef STORSCOPE_HAVE_FATFS
-    struct sts_fatfs *fat;    /* +fatfs */
-#endif
-#ifdef STORSCOPE_HAVE_FILEX
-    struct sts_filex *fx;     /* +filex */
-#endif
-    char text[6][64];
+    struct sts_fs_stack *fs; /* what stacks on the model (fs_stack.h) */
     char prefill[STS_SPEC_ARG_MAX]; /* prefill=, as given (the run's environment names it) */
 };
 
@@ -81,168 +58,6 @@ static void arena_unmap(struct sim_target *st)
         munmap(st->arena, st->arena_bytes);
     st->arena = NULL;
 }
-
-#define STS_STR2(x) #x
-#define STS_STR(x) STS_STR2(x)
-
-/* The filesystems this build can put on a model. */
-static const char *const built_fs[] = {
-    "extentfs", "sensorlog",
-#ifdef STORSCOPE_HAVE_LITTLEFS
-    "littlefs",
-#endif
-#ifdef STORSCOPE_HAVE_FATFS
-    "fatfs",
-#endif
-#ifdef STORSCOPE_HAVE_FILEX
-    "filex",
-#endif
-};
-
-const char *sts_sim_filesystems(void)
-{
-    static char names[64];
-    if (!names[0])
-        for (size_t i = 0; i < sizeof(built_fs) / sizeof(built_fs[0]); i++) {
-            strncat(names, i ? " +" : "+", sizeof(names) - strlen(names) - 1);
-            strncat(names, built_fs[i], sizeof(names) - strlen(names) - 1);
-        }
-    return names;
-}
-
-#ifdef STORSCOPE_HAVE_LITTLEFS
-/* The user's littlefs over the model: block=, cache=, lookahead=, cycles=. */
-static int lfs_open_on(struct sim_target *st, struct sts_bd bd, const struct sts_target_spec *spec,
-                       uint64_t base, struct sts_fs *out, struct sts_target *t, char *err,
-                       size_t errlen)
-{
-    struct sts_littlefs_config c = {.bd = bd, .base = base};
-    for (uint32_t i = 0; i < spec->n_fs_opts; i++) {
-        const char *k = spec->fs_opts[i].key, *v = spec->fs_opts[i].value;
-        uint64_t x = 0;
-        int rc = sts_parse_size(v, &x);
-        if (!rc && !strcmp(k, "block"))
-            c.block_bytes = (uint32_t)x;
-        else if (!rc && !strcmp(k, "cache"))
-            c.cache_bytes = (uint32_t)x;
-        else if (!rc && !strcmp(k, "lookahead"))
-            c.lookahead_bytes = (uint32_t)x;
-        else if (!rc && !strcmp(k, "cycles"))
-            c.block_cycles = (int32_t)x;
-        else {
-            snprintf(err, errlen, "+littlefs: bad option '%s=%s' (block=, cache=, lookahead=, "
-                                  "cycles=)", k, v);
-            return STS_EINVAL;
-        }
-    }
-    st->lfs = calloc(1, sizeof(*st->lfs));
-    if (!st->lfs)
-        return STS_ENOMEM;
-    int rc = sts_littlefs_init(st->lfs, &c, out);
-    if (rc) {
-        snprintf(err, errlen, "+littlefs: cannot format this medium (%s)", sts_strerror(rc));
-        free(st->lfs);
-        st->lfs = NULL;
-        return rc;
-    }
-    sts_target_env(t, STS_KV_S("littlefs_version", "2.x (LFS_VERSION " STS_STR(LFS_VERSION) ")"));
-    sts_target_env(t, STS_KV_U("littlefs_block_bytes", st->lfs->cfg.block_bytes));
-    sts_target_env(t, STS_KV_U("littlefs_cache_bytes", st->lfs->cfg.cache_bytes));
-    sts_target_env(t, STS_KV_U("littlefs_lookahead_bytes", st->lfs->cfg.lookahead_bytes));
-    sts_target_env(t, STS_KV_I("littlefs_block_cycles", st->lfs->cfg.block_cycles));
-    return STS_OK;
-}
-#endif
-
-#ifdef STORSCOPE_HAVE_FATFS
-/* The user's FatFs over the model: cluster=, fats=. FAT rewrites sectors in
- * place: managed media only. */
-static int fat_open_on(struct sim_target *st, struct sts_bd bd, const struct sts_target_spec *spec,
-                       struct sts_fs *out, struct sts_target *t, char *err, size_t errlen)
-{
-    struct sts_fatfs_config c = {.bd = bd};
-    for (uint32_t i = 0; i < spec->n_fs_opts; i++) {
-        const char *k = spec->fs_opts[i].key, *v = spec->fs_opts[i].value;
-        uint64_t x = 0;
-        int rc = sts_parse_size(v, &x);
-        if (!rc && !strcmp(k, "cluster"))
-            c.cluster_bytes = (uint32_t)x;
-        else if (!rc && !strcmp(k, "fats") && (x == 1 || x == 2))
-            c.n_fats = (uint8_t)x;
-        else {
-            snprintf(err, errlen, "+fatfs: bad option '%s=%s' (cluster=, fats=1|2)", k, v);
-            return STS_EINVAL;
-        }
-    }
-    if (!st->sim.p.managed) {
-        snprintf(err, errlen, "+fatfs: FAT rewrites sectors in place; a raw flash medium "
-                              "needs an FTL under it (use a managed profile)");
-        return STS_EINVAL;
-    }
-    st->fat = calloc(1, sizeof(*st->fat));
-    if (!st->fat)
-        return STS_ENOMEM;
-    int rc = sts_fatfs_init(st->fat, &c, out);
-    if (rc) {
-        snprintf(err, errlen, "+fatfs: cannot format this medium (%s)", sts_strerror(rc));
-        free(st->fat);
-        st->fat = NULL;
-        return rc;
-    }
-    static const char *const types[] = {"?", "FAT12", "FAT16", "FAT32", "exFAT"};
-    /* ff.h's revision ID (FF_DEFINED, e.g. 80386), not the "R0.15" the FatFs
-     * site names: printing one as the other gave "R0.80386" */
-    sts_target_env(t, STS_KV_U("fatfs_revision_id", FF_DEFINED));
-    sts_target_env(t, STS_KV_S("fatfs_type", types[st->fat->fat_type < 5 ? st->fat->fat_type : 0]));
-    sts_target_env(t, STS_KV_U("fatfs_cluster_bytes", st->fat->cluster_bytes));
-    sts_target_env(t, STS_KV_U("fatfs_fats", c.n_fats ? c.n_fats : 1));
-    sts_target_env(t, STS_KV_U("fatfs_sector_bytes", 512));
-    return STS_OK;
-}
-#endif
-
-#ifdef STORSCOPE_HAVE_FILEX
-/* The user's FileX over the model: cluster=, cache= (bytes), root=,
- * names=upper|asis. */
-static int fx_open_on(struct sim_target *st, struct sts_bd bd, const struct sts_target_spec *spec,
-                      struct sts_fs *out, struct sts_target *t, char *err, size_t errlen)
-{
-    struct sts_filex_config c = {.bd = bd};
-    for (uint32_t i = 0; i < spec->n_fs_opts; i++) {
-        const char *k = spec->fs_opts[i].key, *v = spec->fs_opts[i].value;
-        if (sts_filex_option(&c, k, v)) {
-            snprintf(err, errlen, "+filex: bad option '%s=%s' (cluster=512..64K, a power of "
-                                  "two; cache=512..32K, a multiple of 512; root=ENTRIES; "
-                                  "names=upper|asis)", k, v);
-            return STS_EINVAL;
-        }
-    }
-    if (!st->sim.p.managed) {
-        snprintf(err, errlen, "+filex: FAT rewrites sectors in place; a raw flash medium "
-                              "needs an FTL under it (use a managed profile)");
-        return STS_EINVAL;
-    }
-    st->fx = calloc(1, sizeof(*st->fx));
-    if (!st->fx)
-        return STS_ENOMEM;
-    int rc = sts_filex_init(st->fx, &c, out);
-    if (rc) {
-        snprintf(err, errlen, "+filex: cannot format this medium (%s)", sts_strerror(rc));
-        free(st->fx);
-        st->fx = NULL;
-        return rc;
-    }
-    sts_target_env(t, STS_KV_S("filex_version", STS_STR(FILEX_MAJOR_VERSION) "." STS_STR(
-                                                    FILEX_MINOR_VERSION) "." STS_STR(FILEX_PATCH_VERSION)));
-    sts_target_env(t, STS_KV_S("filex_mode", "standalone"));
-    sts_target_env(t, STS_KV_U("filex_cluster_bytes", st->fx->cluster_bytes));
-    sts_target_env(t, STS_KV_U("filex_cache_bytes", st->fx->cfg.cache_bytes));
-    sts_target_env(t, STS_KV_U("filex_root_entries", st->fx->cfg.root_entries));
-    sts_target_env(t, STS_KV_S("filex_names", c.upper_names ? "upper" : "asis"));
-    sts_target_env(t, STS_KV_U("filex_fats", 1));
-    return STS_OK;
-}
-#endif
 
 static int sim_after_cut(struct sts_target *t, int *lost, char *msg, size_t n);
 
@@ -342,21 +157,6 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
         snprintf(err, errlen, "unknown device profile '%s' (see `storscope list devices`)",
                  spec->arg);
         return STS_ENOENT;
-    }
-    int use_sl = !strcmp(spec->fs, "sensorlog");
-    int use_lfs = !strcmp(spec->fs, "littlefs"), use_fat = !strcmp(spec->fs, "fatfs");
-    int use_fx = !strcmp(spec->fs, "filex");
-    int known = 0;
-    for (size_t i = 0; i < sizeof(built_fs) / sizeof(built_fs[0]); i++)
-        known |= !strcmp(spec->fs, built_fs[i]);
-    if (spec->fs[0] && !known) {
-        snprintf(err, errlen, "sim: filesystem '+%s' is not available in this build "
-                              "(+extentfs, +sensorlog%s)", spec->fs,
-                 sizeof(built_fs) > 2 * sizeof(built_fs[0])
-                     ? ", and the third-party ones built in"
-                     : "; third-party ones need their source at build time, see "
-                       "docs/third-party-filesystems.md");
-        return STS_ENOTSUP;
     }
     struct sts_sim_params p = *prof;
     uint64_t seed = t->seed, fill = prof->fill_permille / 10;
@@ -483,17 +283,6 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
         snprintf(err, errlen, "sim:%s: %s", spec->arg, why);
         return STS_EINVAL;
     }
-    if (!spec->fs[0] && !p.managed && !p.prog_ands) {
-        /* Bare extents would need a bad-block table and whole-page writes,
-         * which is a flash store's job: every figure would be an I/O error
-         * or a number no raw-NAND user sees. NOR (byte-programmable, no
-         * factory bad blocks) runs bare, paying an erase per block. */
-        snprintf(err, errlen, "sim:%s: raw NAND needs a store that skips its bad blocks and "
-                              "writes whole pages; bare extents do neither. Measure it "
-                              "through one: sim:%s+sensorlog or sim:%s+littlefs",
-                 spec->arg, spec->arg, spec->arg);
-        return STS_EINVAL;
-    }
     struct sim_target *st = calloc(1, sizeof(*st));
     uint64_t keep_bytes = keep ? p.capacity : 0;
     size_t arena_bytes = sts_sim_arena_bytes(&p, keep_bytes);
@@ -517,6 +306,7 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
                      keep ? " or data=0 (data not kept: reads return zeros, no --verify)" : "");
         return STS_ENOMEM;
     }
+    err[0] = '\0';
     int rc = sts_sim_init_zeroed(&st->sim, &p, seed, st->arena, arena_bytes, keep_bytes, &st->bd);
     if (!rc && fake_real) {
         struct sts_bd model = st->bd;
@@ -546,34 +336,19 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
         st->timed.ops = &real_time_ops;
         st->timed.ctx = st;
     }
-    struct sts_extentfs_config cfg = {.bd = real ? st->timed : st->bd, .files = st->files,
-                                      .n_files = SIM_FILES, .base = base};
+    struct sts_bd bd = real ? st->timed : st->bd;
     if (dev_inject) {
-        sts_faultbd_init(&st->fault, &cfg.bd, &dev_fault, &st->faulty);
-        cfg.bd = st->faulty;
+        sts_faultbd_init(&st->fault, &bd, &dev_fault, &st->faulty);
+        bd = st->faulty;
     }
+    char shown[STS_SPEC_ARG_MAX + 8];
+    snprintf(shown, sizeof(shown), "sim:%.*s", STS_SPEC_ARG_MAX - 1, spec->arg);
+    struct sts_fs_medium medium = {.bd = bd, .base = base, .shown = shown};
     if (!rc)
-        err[0] = '\0';
-    if (!rc && use_sl) {
-        rc = sts_slfs_stack_open(&st->slfs, cfg.bd, spec, base, &t->fs, err, errlen);
-#ifdef STORSCOPE_HAVE_LITTLEFS
-    } else if (!rc && use_lfs) {
-        rc = lfs_open_on(st, cfg.bd, spec, base, &t->fs, t, err, errlen);
-#endif
-#ifdef STORSCOPE_HAVE_FATFS
-    } else if (!rc && use_fat) {
-        rc = fat_open_on(st, cfg.bd, spec, &t->fs, t, err, errlen);
-#endif
-#ifdef STORSCOPE_HAVE_FILEX
-    } else if (!rc && use_fx) {
-        rc = fx_open_on(st, cfg.bd, spec, &t->fs, t, err, errlen);
-#endif
-    } else if (!rc) {
-        rc = sts_extentfs_init(&st->efs, &cfg, &t->fs);
-    }
+        rc = sts_fs_stack_open(&st->fs, spec, &medium, t, err, errlen);
+    else if (!err[0])
+        snprintf(err, errlen, "sim:%s: %s", spec->arg, sts_strerror(rc));
     if (rc) {
-        if (!err[0])
-            snprintf(err, errlen, "sim:%s: %s", spec->arg, sts_strerror(rc));
         free(st->fake_cache);
         arena_unmap(st);
         free(st);
@@ -590,11 +365,11 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
                 noise.drift_cv_permille;
     t->flags = (real ? 0 : STS_T_VIRTUAL_TIME) | (keep ? STS_T_KEEPS_DATA : 0) |
                (noisy ? STS_T_NOISY : 0) |
-               (use_sl ? STS_T_APPEND_ONLY : use_lfs || use_fat || use_fx ? 0 : STS_T_NO_FS_METADATA);
+               sts_fs_stack_flags(st->fs);
     t->io_align = 0;
     t->impl = st;
     t->counters = sim_counters;
-    t->after_cut = use_sl ? sim_after_cut : NULL;
+    t->after_cut = sts_fs_stack_sensorlog(st->fs) ? sim_after_cut : NULL;
     sts_target_env(t, STS_KV_S("device", p.name));
     sts_target_env(t, STS_KV_S("device_summary", p.summary));
     sts_target_env(t, STS_KV_S("clock", real ? "real" : "virtual"));
@@ -617,13 +392,7 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
      * spread like a real device's (the analysis reads this) */
     sts_target_env(t, STS_KV_B("sim_noisy", noisy));
     sts_target_env(t, STS_KV_B("sim_keeps_data", keep));
-    sts_target_env(t, STS_KV_S("filesystem", use_sl    ? "sensorlog"
-                                             : use_lfs ? "littlefs"
-                                             : use_fat ? "fatfs"
-                                             : use_fx  ? "filex"
-                                                       : "extentfs"));
-    if (use_sl)
-        sts_slfs_stack_record(st->slfs, t);
+    sts_fs_stack_record(st->fs, t);
     return STS_OK;
 }
 
@@ -633,13 +402,14 @@ static int sim_after_cut(struct sts_target *t, int *lost, char *msg, size_t n)
 {
     struct sim_target *st = t->impl;
     *lost = 0;
-    if (!st->sim.n.power_cuts || !st->slfs)
+    struct sts_slfs *log = sts_fs_stack_sensorlog(st->fs);
+    if (!st->sim.n.power_cuts || !log)
         return 0;
     sts_sim_power_on(&st->sim);
     uint32_t files;
     uint64_t bytes;
     char why[160];
-    if (sts_slfs_check_after_cut(sts_slfs_stack_fs(st->slfs), &files, &bytes, why, sizeof(why))) {
+    if (sts_slfs_check_after_cut(log, &files, &bytes, why, sizeof(why))) {
         *lost = 1;
         snprintf(msg, n, "after the power cut: data synced before it is lost: %s", why);
     } else {
@@ -657,26 +427,7 @@ static void sim_close(struct sts_target *t)
         return;
     if (st->real)
         pthread_mutex_destroy(&st->lock);
-    if (st->slfs)
-        sts_slfs_stack_close(st->slfs);
-#ifdef STORSCOPE_HAVE_FILEX
-    if (st->fx) {
-        sts_filex_deinit(st->fx);
-        free(st->fx);
-    }
-#endif
-#ifdef STORSCOPE_HAVE_FATFS
-    if (st->fat) {
-        sts_fatfs_deinit(st->fat);
-        free(st->fat);
-    }
-#endif
-#ifdef STORSCOPE_HAVE_LITTLEFS
-    if (st->lfs) {
-        sts_littlefs_deinit(st->lfs);
-        free(st->lfs);
-    }
-#endif
+    sts_fs_stack_close(st->fs);
     free(st->fake_cache);
     arena_unmap(st);
     free(st);

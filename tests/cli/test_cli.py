@@ -990,6 +990,11 @@ class BadInput(Base):
             (["-t", "sim:sd-consumer,data=0", "--verify"], "keeps none"),
             (["--tests", "fsync", "--size", "64T"], "not enough free space"),
             (["-t", "sim:nand-slc", "--tests", "B0"], "sim:nand-slc+sensorlog"),
+            # issue 42: naming bare extents got round that refusal (the
+            # seam now decides it from the device, whatever the kind)
+            (["-t", "sim:nand-slc+extentfs", "--tests", "B0"], "raw NAND needs a store"),
+            (["-t", "sim:emmc-stm32u5+extentfs,turbo=1", "--tests", "B0"],
+             "+extentfs: unknown option 'turbo'"),
             (["--tests", "L1", "--streams", "imu:1000x12,bad"], "--streams 'imu:1000x12,bad'"),
             (["--tests", "L1", "--streams", "imu:0x12"], "1 .. 1000000 Hz"),
             (["--tests", "L1", "--streams", "imu:10x300"], "1 .. 255 bytes"),
@@ -1306,11 +1311,72 @@ class Raw(Base):
             self.assertEqual(f.read(1 << 20), head)
         r = run("log", "dump", img)  # the log is sensorlog's format: its own tools read it
         self.assertIn("segments of 512 KiB", r.stderr + r.stdout)
-        for fs, why in (("littlefs", "not available on raw:"),):
-            r = run("run", "-t", "raw:%s+%s" % (img, fs), "--tests", "B0", "--allow-destructive",
+
+    def built_filesystems(self):
+        """The +FS names `list targets` says this build stacks on raw:."""
+        r = run("list", "targets")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = r.stdout.splitlines()
+        at = [i for i, l in enumerate(lines) if l.startswith("raw ")]
+        self.assertTrue(at, r.stdout)
+        fs = [l for l in lines[at[0]:at[0] + 4] if "filesystems in this build" in l]
+        self.assertTrue(fs, r.stdout)
+        return [w[1:] for w in fs[0].split(":", 1)[1].split()]
+
+    def test_any_filesystem_stacks_on_a_raw_image(self):
+        # issues 42 and 45: one seam stacks every filesystem on any block
+        # device; raw: took +sensorlog alone ("filesystem '+extentfs' is not
+        # available on raw:", and littlefs, FatFs and FileX only on sim:)
+        names = self.built_filesystems()
+        self.assertIn("extentfs", names)
+        self.assertIn("sensorlog", names)
+        img = self.make_image(48 << 20)
+        with open(img, "r+b") as f:  # old data after the region too
+            f.seek(40 << 20)
+            f.write(os.urandom(1 << 20))
+        with open(img, "rb") as f:
+            data = f.read()
+        head, tail = data[:1 << 20], data[33 << 20:]
+        for fs in names:
+            # sensorlog takes the device to its end (size= bounds the others)
+            region = ",offset=1M" + ("" if fs == "sensorlog" else ",size=32M")
+            r = run("run", "-q", "-t", "raw:%s%s+%s" % (img, region, fs), "--tests", "M1,fsync",
+                    "--verify", "--allow-destructive", "--duration", "300ms", "--size", "4M",
+                    "--runs", "1", "-o", self.out)
+            with self.subTest(fs=fs):
+                self.assertEqual(r.returncode, 0, r.stderr)
+                doc = self.load()
+                self.assertEqual(doc["environment"]["filesystem"], fs)
+                # fsync rewrites in place: not applicable on an append-only log
+                status = {t["id"]: t["status"] for t in doc["tests"]}
+                self.assertEqual(status, {"M1": "ok", "fsync": "not_applicable" if
+                                          fs == "sensorlog" else "ok"})
+                with open(img, "rb") as f:
+                    now = f.read()
+                self.assertEqual(now[:1 << 20], head, "wrote before offset=")
+                if fs != "sensorlog":
+                    self.assertEqual(now[33 << 20:], tail, "wrote past offset+size")
+        if "littlefs" not in names:
+            print("test_any_filesystem_stacks_on_a_raw_image: littlefs, FatFs and FileX not run:"
+                  " not in this build (docs/third-party-filesystems.md)", file=sys.stderr)
+        # one message for a filesystem that is not built, whatever the kind
+        for kind in ("raw:" + img, "sim:emmc-stm32u5"):
+            r = run("run", "-t", kind + "+ext9", "--tests", "B0", "--allow-destructive",
                     "-o", self.out + "2")
             self.assertEqual(r.returncode, 2, r.stderr)
-            self.assertIn(why, r.stderr)
+            self.assertIn("filesystem '+ext9' is not available in this build (+extentfs "
+                          "+sensorlog", r.stderr)
+        # bare extents read a device opened read-only; a filesystem that
+        # formats is refused there, and nothing is written
+        before = self.digest(img)
+        r = run("run", "-q", "-t", "raw:%s+extentfs" % img, "--tests", "B2", "--size", "4M",
+                "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        for fs in names[1:]:
+            r = run("run", "-t", "raw:%s+%s" % (img, fs), "--tests", "B0", "-o", self.out + "3")
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertIn("needs --allow-destructive", r.stderr)
+        self.assertEqual(self.digest(img), before)
 
     def test_image_written_with_allow_destructive(self):
         img = self.make_image()

@@ -1,5 +1,6 @@
 /* Host-only tests (cmocka + cJSON): the JSON document field by field, JSON
- * after an interruption, and the posix target's set-up and clean-up. */
+ * after an interruption, the posix target's set-up and clean-up, and the
+ * seam where filesystems meet block devices (fs_stack.h). */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,7 +17,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "storscope/device.h"
 #include "storscope/error.h"
+#include "storscope/fs_stack.h"
 #include "storscope/json.h"
 #include "storscope/posix.h"
 #include "storscope/suite.h"
@@ -261,6 +264,140 @@ static void posix_target_refuses_bad_dirs(void **state)
     assert_int_equal(sts_target_posix.open(&t, &spec, err, sizeof(err)), STS_EINVAL);
 }
 
+/* ---- the seam: any filesystem on any block device, inside its region ---- */
+#define MEDIUM_BYTES (8u << 20)
+#define OLD_BYTE 0xA5 /* what the medium held before: outside the region it stays */
+
+/* A file written, synced, read back and removed through t's filesystem. */
+static void write_read_file(struct sts_target *t, const char *path, size_t bytes)
+{
+    const struct sts_fs *fs = &t->fs;
+    sts_fh fh;
+    size_t done = 0;
+    for (size_t i = 0; i < bytes; i++)
+        iobuf[i] = (uint8_t)(i * 7 + 1);
+    assert_int_equal(fs->ops->open(fs->ctx, path, STS_O_RDWR | STS_O_CREAT | STS_O_TRUNC, &fh), 0);
+    assert_int_equal(fs->ops->write(fs->ctx, fh, iobuf, bytes, &done), 0);
+    assert_int_equal(done, bytes);
+    assert_int_equal(fs->ops->sync(fs->ctx, fh, STS_SYNC_FULL), 0);
+    assert_int_equal(fs->ops->close(fs->ctx, fh), 0);
+    memset(iobuf, 0, bytes);
+    assert_int_equal(fs->ops->open(fs->ctx, path, STS_O_RDONLY, &fh), 0);
+    assert_int_equal(fs->ops->read(fs->ctx, fh, iobuf, bytes, &done), 0);
+    assert_int_equal(done, bytes);
+    for (size_t i = 0; i < bytes; i++)
+        if (iobuf[i] != (uint8_t)(i * 7 + 1))
+            fail_msg("%s: byte %zu read back as %u", path, i, iobuf[i]);
+    assert_int_equal(fs->ops->close(fs->ctx, fh), 0);
+}
+
+/* The first byte outside [lo, hi) that is no longer the old data, or -1. */
+static long touched_outside(const uint8_t *mem, size_t lo, size_t hi)
+{
+    for (size_t i = 0; i < MEDIUM_BYTES; i++)
+        if ((i < lo || i >= hi) && mem[i] != OLD_BYTE)
+            return (long)i;
+    return -1;
+}
+
+static void fs_stack_stays_in_its_region(void **state)
+{
+    (void)state;
+    uint8_t *mem = malloc(MEDIUM_BYTES);
+    assert_non_null(mem);
+    const size_t lo = 1u << 20, hi = 5u << 20;
+    /* every filesystem this build stacks, each on a medium of old data */
+    char names[128];
+    snprintf(names, sizeof(names), "%s", sts_fs_stack_built());
+    int stacked = 0;
+    for (char *save = NULL, *n = strtok_r(names, " ", &save); n; n = strtok_r(NULL, " ", &save)) {
+        memset(mem, OLD_BYTE, MEDIUM_BYTES);
+        struct sts_ram_bd rb;
+        struct sts_bd bd;
+        sts_ram_bd_init(&rb, &bd, mem, MEDIUM_BYTES);
+        char text[64], err[512];
+        snprintf(text, sizeof(text), "ram:%s", n); /* n is "+NAME" */
+        struct sts_target_spec spec;
+        assert_int_equal(sts_target_spec_parse(text, &spec, NULL), 0);
+        struct sts_target t;
+        memset(&t, 0, sizeof(t));
+        /* extentfs is bounded by end=, the log takes the device to its end */
+        int whole_end = !strcmp(n, "+sensorlog");
+        struct sts_fs_medium m = {.bd = bd, .base = lo, .end = whole_end ? 0 : hi,
+                                  .shown = "ram:"};
+        struct sts_fs_stack *s = NULL;
+        int rc = sts_fs_stack_open(&s, &spec, &m, &t, err, sizeof(err));
+        if (rc)
+            fail_msg("%s: %s", n, err);
+        assert_string_equal(sts_fs_stack_name(s), n + 1);
+        /* what it offers is no more than the region (bare extents: all of it) */
+        struct sts_statvfs vfs;
+        assert_int_equal(t.fs.ops->statvfs(t.fs.ctx, &vfs), 0);
+        uint64_t region = (whole_end ? MEDIUM_BYTES : hi) - lo;
+        if (vfs.total_bytes > region || (!strcmp(n, "+extentfs") && vfs.total_bytes != region))
+            fail_msg("%s offers %llu bytes in a region of %llu", n,
+                     (unsigned long long)vfs.total_bytes, (unsigned long long)region);
+        write_read_file(&t, "a.bin", 300000);
+        write_read_file(&t, "b.bin", 4096);
+        long at = touched_outside(mem, lo, whole_end ? MEDIUM_BYTES : hi);
+        if (at >= 0)
+            fail_msg("%s wrote byte %ld, outside its region [%zu, %zu)", n, at, lo, hi);
+        sts_fs_stack_close(s);
+        stacked++;
+    }
+    assert_true(stacked >= 2); /* extentfs and sensorlog are always built */
+    if (!strstr(sts_fs_stack_built(), "+littlefs"))
+        print_message("fs_stack_stays_in_its_region: littlefs, FatFs and FileX not checked: not "
+                      "built here (their source at build time, docs/third-party-filesystems.md)\n");
+    free(mem);
+}
+
+static void fs_stack_refuses_what_the_device_cannot_take(void **state)
+{
+    (void)state;
+    uint8_t *mem = malloc(MEDIUM_BYTES);
+    assert_non_null(mem);
+    memset(mem, OLD_BYTE, MEDIUM_BYTES);
+    struct sts_ram_bd rb;
+    struct sts_bd bd;
+    sts_ram_bd_init(&rb, &bd, mem, MEDIUM_BYTES);
+    struct sts_target_spec spec;
+    struct sts_target t;
+    struct sts_fs_stack *s = NULL;
+    char err[512];
+    memset(&t, 0, sizeof(t));
+    /* a log formats: never on a device opened read-only, and nothing written */
+    struct sts_fs_medium m = {.bd = bd, .read_only = 1, .shown = "ram:"};
+    sts_target_spec_parse("ram:+sensorlog", &spec, NULL);
+    assert_int_equal(sts_fs_stack_open(&s, &spec, &m, &t, err, sizeof(err)), STS_EACCES);
+    assert_non_null(strstr(err, "--allow-destructive"));
+    assert_int_equal(touched_outside(mem, 0, 0), -1);
+    /* bare extents on a read-only device read what it holds */
+    sts_target_spec_parse("ram:", &spec, NULL);
+    assert_int_equal(sts_fs_stack_open(&s, &spec, &m, &t, err, sizeof(err)), 0);
+    assert_string_equal(sts_fs_stack_name(s), "extentfs");
+    assert_int_equal(sts_fs_stack_flags(s), STS_T_NO_FS_METADATA);
+    sts_fs_stack_close(s);
+    memset(&t, 0, sizeof(t));
+    /* a filesystem this build does not have is named, with what it has */
+    m.read_only = 0;
+    sts_target_spec_parse("ram:+ext9", &spec, NULL);
+    assert_int_equal(sts_fs_stack_open(&s, &spec, &m, &t, err, sizeof(err)), STS_ENOTSUP);
+    assert_non_null(strstr(err, "'+ext9' is not available in this build"));
+    assert_non_null(strstr(err, "+extentfs +sensorlog"));
+    /* options a filesystem does not take are refused, not ignored */
+    sts_target_spec_parse("ram:+extentfs,turbo=1", &spec, NULL);
+    assert_int_equal(sts_fs_stack_open(&s, &spec, &m, &t, err, sizeof(err)), STS_EINVAL);
+    assert_non_null(strstr(err, "turbo"));
+    /* a log is bounded by the device's end, not by size= */
+    m.end = 4u << 20;
+    sts_target_spec_parse("ram:+sensorlog", &spec, NULL);
+    assert_int_equal(sts_fs_stack_open(&s, &spec, &m, &t, err, sizeof(err)), STS_EINVAL);
+    assert_non_null(strstr(err, "size="));
+    assert_int_equal(touched_outside(mem, 0, 0), -1);
+    free(mem);
+}
+
 int main(void)
 {
     if (posix_memalign((void **)&iobuf, 4096, BUF_BYTES))
@@ -270,6 +407,8 @@ int main(void)
         cmocka_unit_test(json_valid_after_interrupt),
         cmocka_unit_test(posix_target_cleans_up_and_verifies),
         cmocka_unit_test(posix_target_refuses_bad_dirs),
+        cmocka_unit_test(fs_stack_stays_in_its_region),
+        cmocka_unit_test(fs_stack_refuses_what_the_device_cannot_take),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     free(iobuf);
