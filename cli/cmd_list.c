@@ -40,7 +40,8 @@ int cmd_list(int argc, char **argv)
                    cli_target_kinds[i]->summary, cli_target_kinds[i]->usage);
             /* the kinds that hand a block device to the seam (fs_stack.h) */
             if (!strcmp(cli_target_kinds[i]->name, "sim") ||
-                !strcmp(cli_target_kinds[i]->name, "raw"))
+                !strcmp(cli_target_kinds[i]->name, "raw") ||
+                !strcmp(cli_target_kinds[i]->name, "mtd"))
                 printf("       filesystems in this build (+FS): %s\n", sts_fs_stack_built());
         }
     } else if (!strcmp(what, "devices")) {

@@ -8,6 +8,7 @@ const struct sts_target_kind *const cli_target_kinds[] = {
     &sts_target_posix,
     &sts_target_sim,
     &sts_target_raw,
+    &sts_target_mtd,
     &sts_target_null,
 };
 const size_t cli_n_target_kinds = sizeof(cli_target_kinds) / sizeof(cli_target_kinds[0]);

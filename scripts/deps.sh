@@ -6,7 +6,8 @@
 #   deps.sh --only PKG... these (PKG:ARCH adds that architecture first: multiarch)
 set -eu
 PKGS="build-essential cmake pkg-config libcjson-dev libcmocka-dev python3 python3-jsonschema zsh
-gcc-arm-none-eabi libnewlib-arm-none-eabi cppcheck util-linux mount e2fsprogs qemu-system-arm gnuplot-nox"
+gcc-arm-none-eabi libnewlib-arm-none-eabi cppcheck util-linux mount e2fsprogs qemu-system-arm gnuplot-nox
+qemu-system-x86 busybox-static mtd-utils cpio"
 case "${1:-}" in
 --runtime) PKGS="build-essential cmake pkg-config libcjson-dev gnuplot-nox" ;;
 --only) shift; PKGS="$*" ;;

@@ -27,8 +27,15 @@ int sts_posix_err(int e);
 void sts_posix_fs_init(struct sts_posix_fs *pfs, int dirfd,
                        const struct sts_posix_fs_config *cfg, struct sts_fs *fs);
 
+/* The first line of a (sysfs, proc) file into buf, without its newline and
+ * trailing spaces: 0 when the file cannot be read or the line is empty. */
+int sts_posix_read_line(const char *path, char *buf, size_t n);
+
 extern const struct sts_target_kind sts_target_posix;
 extern const struct sts_target_kind sts_target_raw;
+/* "mtd:/dev/mtdN[+FS]": a Linux MTD partition (raw NOR or NAND through the
+ * kernel's MTD driver), erased and programmed for real (mtd_target.c). */
+extern const struct sts_target_kind sts_target_mtd;
 
 /* Collects the environment of a directory (filesystem type, mount options,
  * backing device model/firmware/write cache, kernel) into the target.

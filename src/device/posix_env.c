@@ -30,7 +30,7 @@ static const char *keep(struct store *st, const char *s)
     return d;
 }
 
-static int read_line(const char *path, char *buf, size_t n)
+int sts_posix_read_line(const char *path, char *buf, size_t n)
 {
     FILE *f = fopen(path, "re");
     if (!f)
@@ -50,7 +50,7 @@ static void env_file(struct sts_target *t, struct store *st, const char *key, co
 {
     char path[PATH_MAX], val[256];
     snprintf(path, sizeof(path), "%s/%s", dir, file);
-    if (read_line(path, val, sizeof(val)))
+    if (sts_posix_read_line(path, val, sizeof(val)))
         sts_target_env(t, STS_KV_S(keep(st, key), keep(st, val)));
 }
 

@@ -170,18 +170,6 @@ static const struct sts_bd_ops raw_bd_ops = {raw_read, raw_program, raw_erase, r
                                              raw_geometry, NULL, NULL, NULL};
 
 /* ---- is the device in use? ---------------------------------------------- */
-static int read_str(const char *path, char *buf, size_t n)
-{
-    FILE *f = fopen(path, "re");
-    if (!f)
-        return 0;
-    int ok = fgets(buf, (int)n, f) != NULL;
-    fclose(f);
-    if (ok)
-        buf[strcspn(buf, "\n")] = '\0';
-    return ok;
-}
-
 static int dev_is_mounted(dev_t dev)
 {
     FILE *f = fopen("/proc/self/mountinfo", "re");
@@ -258,7 +246,7 @@ static int device_in_use(dev_t dev, char *err, size_t errlen, const char *shown)
                 continue;
             snprintf(p, sizeof(p), "%s/%s/dev", sys, e->d_name);
             unsigned ma, mi;
-            if (read_str(p, v, sizeof(v)) && sscanf(v, "%u:%u", &ma, &mi) == 2) {
+            if (sts_posix_read_line(p, v, sizeof(v)) && sscanf(v, "%u:%u", &ma, &mi) == 2) {
                 list[n].dev = makedev(ma, mi);
                 snprintf(list[n++].sys, PATH_MAX, "%.3800s/%.200s", sys, e->d_name);
             }
@@ -312,11 +300,11 @@ static int image_in_use(const char *real, char *err, size_t errlen)
             continue;
         char p[PATH_MAX], back[PATH_MAX], dv[64];
         snprintf(p, sizeof(p), "/sys/block/%.64s/loop/backing_file", e->d_name);
-        if (!read_str(p, back, sizeof(back)) || strcmp(back, real))
+        if (!sts_posix_read_line(p, back, sizeof(back)) || strcmp(back, real))
             continue;
         snprintf(p, sizeof(p), "/sys/block/%.64s/dev", e->d_name);
         unsigned ma, mi;
-        if (read_str(p, dv, sizeof(dv)) && sscanf(dv, "%u:%u", &ma, &mi) == 2)
+        if (sts_posix_read_line(p, dv, sizeof(dv)) && sscanf(dv, "%u:%u", &ma, &mi) == 2)
             hit = device_in_use(makedev(ma, mi), err, errlen, e->d_name);
     }
     closedir(d);

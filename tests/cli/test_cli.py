@@ -995,6 +995,12 @@ class BadInput(Base):
             (["-t", "sim:nand-slc+extentfs", "--tests", "B0"], "raw NAND needs a store"),
             (["-t", "sim:emmc-stm32u5+extentfs,turbo=1", "--tests", "B0"],
              "+extentfs: unknown option 'turbo'"),
+            # issue 45: mtd: takes MTD character devices only (a real kernel's
+            # MTD is tests/vm/mtd_vm.py's: this host has none)
+            (["-t", "mtd:/dev/null", "--tests", "M1"], "/dev/null is not an MTD character device"),
+            (["-t", "mtd:/dev/mtd97", "--tests", "M1"], "mtd: /dev/mtd97: No such file"),
+            (["-t", "mtd:/dev/null,offset=1M", "--tests", "M1"], "mtd: unknown option 'offset'"),
+            (["-t", "mtd:", "--tests", "M1"], "give an MTD character device"),
             (["--tests", "L1", "--streams", "imu:1000x12,bad"], "--streams 'imu:1000x12,bad'"),
             (["--tests", "L1", "--streams", "imu:0x12"], "1 .. 1000000 Hz"),
             (["--tests", "L1", "--streams", "imu:10x300"], "1 .. 255 bytes"),
