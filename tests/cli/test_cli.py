@@ -996,7 +996,7 @@ class BadInput(Base):
             (["-t", "sim:emmc-stm32u5+extentfs,turbo=1", "--tests", "B0"],
              "+extentfs: unknown option 'turbo'"),
             # issue 45: mtd: takes MTD character devices only (a real kernel's
-            # MTD is tests/vm/mtd_vm.py's: this host has none)
+            # MTD is tests/vm/kernel_vm.py's: this host has none)
             (["-t", "mtd:/dev/null", "--tests", "M1"], "/dev/null is not an MTD character device"),
             (["-t", "mtd:/dev/mtd97", "--tests", "M1"], "mtd: /dev/mtd97: No such file"),
             (["-t", "mtd:/dev/null,offset=1M", "--tests", "M1"], "mtd: unknown option 'offset'"),

@@ -1,14 +1,18 @@
 #!/usr/bin/python3
-"""storscope against a real Linux kernel's MTD drivers (issue 45): Debian's
-own kernel boots under QEMU with an initramfs holding storscope, busybox
-and mtd-utils; the kernel's mtdram (a NOR-like chip in RAM) and nandsim (a
+"""storscope against a real Linux kernel's MTD and MMC drivers (issue 45):
+Debian's own kernel boots under QEMU with an initramfs holding storscope,
+busybox and mtd-utils. An SD card (QEMU's sd-card behind an SDHCI
+controller on PCI) is /dev/mmcblk0 through the kernel's sdhci-pci, mmc_core
+and mmc_block: `storscope probe` reads its identity from the registers the
+kernel exposes (checked against the kernel's own decoding of them), and
+sensorlog runs on it with O_DIRECT. The kernel's mtdram (a NOR-like chip in RAM) and nandsim (a
 1 Gbit SLC NAND with 2 KiB pages and 128 KiB blocks, through the kernel's
 real raw-NAND layer, its ECC and bad-block handling) become /dev/mtd0 and
 /dev/mtd1, and `mtd:` runs on them: bare extents and sensorlog, read-only
 refusals, a log read back by `storscope log dump` from a copy of the chip,
 and the refusals of a partition in use (JFFS2 mounted, UBI attached).
 
-usage: mtd_vm.py STORSCOPE [--kernel-deb DEB] [--cache DIR] [-v]
+usage: kernel_vm.py STORSCOPE [--kernel-deb DEB] [--cache DIR] [-v]
 
 The kernel is Debian's linux-image-*-amd64 (the host's architecture, so
 the same storscope binary runs inside, under
@@ -27,7 +31,8 @@ import sys
 import tempfile
 
 SKIP = 77
-NAND_BAD_BLOCKS = "0,21,517"  # erase blocks of 128 KiB: in segments 0, 2 and 64
+NAND_BAD_BLOCKS = "0,21,517"
+SD_BYTES = 64 << 20  # erase blocks of 128 KiB: in segments 0, 2 and 64
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -119,6 +124,20 @@ CASES = [
      "storscope run -t mtd:/dev/mtd1+sensorlog --allow-destructive --tests B0 -o /tmp/x.json; "
      "rc=$?; ubidetach -m 1; exit $rc"),
     ("not_an_mtd", "storscope run -t mtd:/dev/mtdblock0 --tests M1 -o /tmp/x.json"),
+    # the SD card: the kernel's decoding of its registers, then storscope's
+    ("mmc_identity",
+     "for a in type name manfid oemid serial date; do "
+     "echo \"sys_$a $(cat /sys/block/mmcblk0/device/$a)\"; done; "
+     "storscope probe raw:/dev/mmcblk0 -o /tmp/j.json"),
+    ("mmc_sensorlog",
+     "storscope run -q -t raw:/dev/mmcblk0,offset=1M+sensorlog,segment=512K --tests B0,M1 "
+     "--verify --allow-destructive -o /tmp/j.json"),
+    # the probe's writing steps on a card holding that log, every block put back
+    ("mmc_probe_preserve",
+     "sha256sum /dev/mmcblk0 > /tmp/before; "
+     "storscope probe raw:/dev/mmcblk0 --allow-destructive --preserve -o /tmp/j.json; rc=$?; "
+     "sha256sum /dev/mmcblk0 > /tmp/after; cmp -s /tmp/before /tmp/after && echo same-bytes; "
+     "exit $rc"),
 ]
 
 INIT = r"""#!/bin/busybox sh
@@ -149,7 +168,7 @@ def build_initramfs(args, work, vmlinuz_root):
     for f in glob.glob(vmlinuz_root + "/lib/modules/*/kernel/**/*.ko", recursive=True):
         mods[os.path.basename(f)[:-3].replace("-", "_")] = f
     order = []
-    for m in ("mtdram", "nandsim", "mtdblock", "jffs2", "ubi"):
+    for m in ("mtdram", "nandsim", "mtdblock", "jffs2", "ubi", "sdhci_pci", "mmc_block"):
         if m not in mods:
             skip("the kernel package has no %s.ko" % m)
         module_deps(mods, m, order)
@@ -230,8 +249,13 @@ def main():
         # KVM only when asked: on this machine's nested KVM the kernel hangs
         # after decompressing, where QEMU's emulation boots it in 1.5 s
         kvm = args.kvm and os.access("/dev/kvm", os.R_OK | os.W_OK)
+        sd = os.path.join(work, "sd.img")  # QEMU's SD card takes a power of two
+        with open(sd, "wb") as f:
+            f.truncate(SD_BYTES)
         cmd = ["qemu-system-x86_64", "-m", "1024", "-smp", "2", "-nographic", "-no-reboot",
                "-kernel", vmlinuz, "-initrd", initrd,
+               "-drive", "if=none,id=card,format=raw,file=" + sd, "-device", "sdhci-pci",
+               "-device", "sd-card,drive=card",
                "-append", "console=ttyS0 panic=-1 quiet loglevel=3"]
         cmd += ["-enable-kvm", "-cpu", "host"] if kvm else ["-cpu", "max"]
         log = args.console or os.path.join(work, "console.log")
@@ -322,6 +346,35 @@ def main():
           "attached to UBI" in out["nand_ubi_attached"], "a partition attached to UBI is refused")
     check("not_an_mtd", cases["not_an_mtd"]["rc"] == 2 and
           "not an MTD character device" in out["not_an_mtd"], "mtdblock is not mtd:")
+    ident = dict(l.split(" ", 1) for l in out["mmc_identity"].splitlines()
+                 if l.startswith("sys_") and " " in l)
+    d = doc("mmc_identity")
+    got = (d or {}).get("probe", {}).get("identity", {})
+    if check("mmc_identity", cases["mmc_identity"]["rc"] == 0 and got, "probe reads the card"):
+        # storscope decodes the CID register the kernel exposes; the kernel
+        # decodes it too (sysfs name, manfid, oemid, serial, date)
+        oem = int(ident.get("sys_oemid", "0"), 16)
+        want = {"type": ident.get("sys_type"), "name": ident.get("sys_name"),
+                "manfid": int(ident.get("sys_manfid", "-1"), 16),
+                "oemid": chr(oem >> 8) + chr(oem & 0xff),
+                "serial": int(ident.get("sys_serial", "-1"), 16),
+                "date": ident.get("sys_date")}
+        mine = {k: got.get(k) for k in ("type", "name", "manfid", "oemid", "serial")}
+        mine["date"] = "%02d/%d" % (got.get("month", 0), got.get("year", 0))
+        check("mmc_identity", mine == want, "identity %s, the kernel's %s" % (mine, want))
+        check("mmc_identity", got.get("csd_capacity_bytes") == SD_BYTES,
+              "the CSD's capacity is the card's (%s)" % got.get("csd_capacity_bytes"))
+    d = doc("mmc_sensorlog")
+    if check("mmc_sensorlog", cases["mmc_sensorlog"]["rc"] == 0 and d, "runs on the card"):
+        env = d["environment"]
+        check("mmc_sensorlog", (env["raw_kind"], env["raw_direct_io"], env["filesystem"]) ==
+              ("block device", True, "sensorlog"), "a block device, O_DIRECT, the log")
+        check("mmc_sensorlog", all(t["status"] == "ok" for t in d["tests"]),
+              "B0 and M1 with --verify: %s" % [(t["id"], t["status"]) for t in d["tests"]])
+    d = doc("mmc_probe_preserve")
+    check("mmc_probe_preserve", cases["mmc_probe_preserve"]["rc"] == 0 and d and
+          d["probe"].get("destructive") is True and "same-bytes" in out["mmc_probe_preserve"],
+          "the probe wrote, and put every byte of the card back")
     for n in sorted(cases):
         print("%-28s rc %s" % (n, cases[n]["rc"]))
     d = doc("nand_sensorlog")
@@ -334,7 +387,7 @@ def main():
     if fails:
         print("FAILED:\n" + "\n".join(fails))
         return 1
-    print("mtd: ran on the kernel's mtdram and nandsim: every case as expected")
+    print("mtd: and raw: ran on the kernel's mtdram, nandsim and SD card: every case as expected")
     return 0
 
 
