@@ -565,7 +565,7 @@ class WorkloadsOnSensorlog(Base):
         for spec, msg in (("sim:nor-spi+sensorlog,chunk=100", "cannot lay a log"),
                           ("sim:nor-spi+sensorlog,colour=red", "unknown option 'colour'"),
                           ("sim:nor-spi+sensorlog,chunk=big", "bad value 'big'"),
-                          ("sim:nor-spi+fatfs", "+extentfs, +sensorlog")):
+                          ("sim:nor-spi+fatfs", "+extentfs +sensorlog")):
             r = run("run", "-t", spec, "--tests", "B0")
             self.assertEqual(r.returncode, 2, spec)
             self.assertIn(msg, r.stderr, spec)
