@@ -82,6 +82,11 @@ static const char *eol_text(unsigned v)
                   : v == 3 ? "urgent (90 % of reserved blocks used)" : "not stated";
 }
 
+unsigned probe_identity_bus_lines(const struct identity *id)
+{
+    return id->has_scr && (id->scr.bus_widths & 4) ? 4 : 1;
+}
+
 void probe_identity_print(FILE *f, const struct identity *id)
 {
     if (!id->dir[0])
@@ -99,8 +104,15 @@ void probe_identity_print(FILE *f, const struct identity *id)
     if (id->has_csd) {
         char a[32];
         sts_fmt_bytes(a, sizeof(a), id->csd.capacity);
-        fprintf(f, "    CSD %u.0: %s claimed, up to %u Mbit/s\n", id->csd.version, a,
-                (unsigned)(id->csd.max_rate / 1000000u));
+        /* TRAN_SPEED is a rate a data line: the card moves bus-width times
+         * that (printed alone it was 4x low for a 4-bit card) */
+        unsigned lines = probe_identity_bus_lines(id);
+        fprintf(f, "    CSD %u.0: %s claimed, up to %u Mbit/s a data line: %u Mbit/s "
+                   "(%.1f MB/s) on its %u-bit bus%s\n", id->csd.version, a,
+                (unsigned)(id->csd.max_rate / 1000000u),
+                (unsigned)(id->csd.max_rate / 1000000u * lines),
+                id->csd.max_rate / 8.0 * lines / 1e6, lines,
+                id->has_scr ? "" : " (no SCR: taken as 1 bit)");
     }
     if (id->has_scr)
         fprintf(f, "    SCR: SD spec %s, %s bus, %s\n", id->scr.spec,
@@ -141,7 +153,10 @@ void probe_identity_json(struct sts_jw *w, const struct identity *id)
     if (id->has_csd) {
         sts_jw_u64(w, "csd_version", id->csd.version);
         sts_jw_u64(w, "csd_capacity_bytes", id->csd.capacity);
-        sts_jw_u64(w, "max_rate_bytes_per_second", id->csd.max_rate / 8);
+        sts_jw_u64(w, "rate_per_line_bytes_per_second", id->csd.max_rate / 8);
+        sts_jw_u64(w, "bus_lines", probe_identity_bus_lines(id));
+        sts_jw_u64(w, "max_rate_bytes_per_second",
+                   (uint64_t)id->csd.max_rate / 8 * probe_identity_bus_lines(id));
     }
     if (id->has_scr) {
         sts_jw_str(w, "sd_spec", id->scr.spec);

@@ -26,6 +26,8 @@ struct identity {
  * card's saved registers; the tests' fixtures). id->dir is "" when there
  * is nothing to read. */
 void probe_identity(const struct sts_target_spec *spec, struct identity *id);
+/* The data lines the card drives: 4 when its SCR lists a 4-bit bus, else 1. */
+unsigned probe_identity_bus_lines(const struct identity *id);
 void probe_identity_print(FILE *f, const struct identity *id);
 void probe_identity_json(struct sts_jw *w, const struct identity *id);
 

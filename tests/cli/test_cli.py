@@ -1564,6 +1564,21 @@ class Probe(Base):
         self.assertEqual("%02d/%d" % (ident["month"], ident["year"]), kernel["date"])
         self.assertEqual((ident["csd_version"], ident["sd_spec"]), (2, "3.0x"))
         self.assertIn("SD card SL16G", r.stdout)
+        # issue 45: TRAN_SPEED (CSD byte 3) is a rate a data line, and the
+        # SCR's bus widths (byte 1, low nibble; bit 2: 4 bits) multiply it -
+        # "up to 25 Mbit/s" was 4x low for a 4-bit card
+        csd = bytes.fromhex(open(os.path.join(sd, "csd")).read().strip())
+        scr = bytes.fromhex(open(os.path.join(sd, "scr")).read().strip())
+        value = [0, 1.0, 1.2, 1.3, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5.0, 5.5, 6.0, 7.0, 8.0]
+        per_line = value[(csd[3] >> 3) & 15] * 100e3 * 10 ** (csd[3] & 7)  # bit/s
+        lines = 4 if scr[1] & 4 else 1
+        self.assertEqual(lines, 4)
+        self.assertEqual(ident["bus_lines"], lines)
+        self.assertEqual(ident["rate_per_line_bytes_per_second"], round(per_line / 8))
+        self.assertEqual(ident["max_rate_bytes_per_second"], round(per_line / 8) * lines)
+        self.assertIn("up to %d Mbit/s a data line: %d Mbit/s (%.1f MB/s) on its 4-bit bus"
+                      % (per_line / 1e6, per_line * lines / 1e6, per_line * lines / 8e6),
+                      r.stdout)
         env["STORSCOPE_SYSFS_DEVICE"] = os.path.join(fixtures, "emmc-kernel-format")
         r = run("probe", "raw:" + img, "-o", self.out, env=env)
         self.assertEqual(r.returncode, 0, r.stderr)
