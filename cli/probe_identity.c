@@ -46,6 +46,15 @@ void probe_identity(const struct sts_target_spec *spec, struct identity *id)
         id->dir[0] = '\0'; /* not an SD or MMC device: nothing to say */
         return;
     }
+    if (id->type[0] >= '0' && id->type[0] <= '9') {
+        /* a SCSI device type (0: a disk): a USB card reader or an SSD.
+         * Printed as SD fields it read "identity: 0 ?, manufacturer ?" */
+        snprintf(id->type, sizeof(id->type), "SCSI");
+        (void)read_attr(id->dir, "vendor", id->vendor, sizeof(id->vendor));
+        (void)read_attr(id->dir, "model", id->model, sizeof(id->model));
+        (void)read_attr(id->dir, "rev", id->fwrev, sizeof(id->fwrev));
+        return;
+    }
     char hex[80];
     uint8_t reg[16];
     if (!strcmp(id->type, "SD")) {
@@ -91,6 +100,14 @@ void probe_identity_print(FILE *f, const struct identity *id)
 {
     if (!id->dir[0])
         return;
+    if (!strcmp(id->type, "SCSI")) {
+        fprintf(f, "  identity: a disk behind a USB or SCSI bridge: vendor %s, model %s, "
+                   "firmware %s (the bridge's, as a card reader reports itself: the card's "
+                   "own registers are not visible through it)\n",
+                id->vendor[0] ? id->vendor : "?", id->model[0] ? id->model : "?",
+                id->fwrev[0] ? id->fwrev : "?");
+        return;
+    }
     if (id->has_cid)
         fprintf(f, "  identity: SD card %s, manufacturer 0x%02x, OEM %s, revision %u.%u, "
                    "serial 0x%08x, made %02u/%u\n",
@@ -134,6 +151,14 @@ void probe_identity_json(struct sts_jw *w, const struct identity *id)
     sts_jw_object(w, "identity");
     sts_jw_str(w, "source", id->dir);
     sts_jw_str(w, "type", id->type);
+    if (!strcmp(id->type, "SCSI")) {
+        sts_jw_str(w, "vendor", id->vendor);
+        sts_jw_str(w, "model", id->model);
+        sts_jw_str(w, "firmware", id->fwrev);
+        sts_jw_bool(w, "card_registers_visible", 0);
+        sts_jw_end(w);
+        return;
+    }
     if (id->has_cid) {
         sts_jw_str(w, "name", id->cid.name);
         sts_jw_u64(w, "manfid", id->cid.manfid);

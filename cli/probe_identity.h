@@ -13,8 +13,11 @@
  * registers into /sys/dev/block/MAJ:MIN/device/). */
 struct identity {
     char dir[512];          /* where it was read; "" = none found */
-    char type[8];           /* "SD", "MMC" */
+    char type[8];           /* "SD", "MMC", or "SCSI": a disk behind a USB or SCSI
+                               bridge (a card reader), which hides the card's
+                               registers and gives its own vendor and model */
     int has_cid, has_csd, has_scr;
+    char vendor[16], model[32];
     struct sts_sd_cid cid;  /* SD: decoded here from the raw register */
     struct sts_sd_csd csd;
     struct sts_sd_scr scr;

@@ -1587,6 +1587,19 @@ class Probe(Base):
                           ident["pre_eol_info"]), (1, 2, 1))
         self.assertIn("life time estimate A 0-10 % used, B 10-20 % used", r.stdout)
         self.assertIn("pre-EOL: normal", r.stdout)
+        # issue 45: a USB card reader's disk printed "identity: 0 ?,
+        # manufacturer ?, OEM ?, firmware ?, made ?" (its sysfs type is a
+        # SCSI device type): the bridge's own vendor and model, and why the
+        # card's registers are not there
+        env["STORSCOPE_SYSFS_DEVICE"] = os.path.join(fixtures, "usb-reader")
+        r = run("probe", "raw:" + img, "-o", self.out, env=env)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        ident = self.load()["probe"]["identity"]
+        self.assertEqual((ident["type"], ident["vendor"], ident["model"], ident["firmware"],
+                          ident["card_registers_visible"]),
+                         ("SCSI", "Generic-", "STORAGE DEVICE", "1206", False))
+        self.assertNotIn("manufacturer ?", r.stdout)
+        self.assertIn("behind a USB or SCSI bridge: vendor Generic-, model STORAGE DEVICE", r.stdout)
         # an image has no registers: nothing said, nothing invented
         env.pop("STORSCOPE_SYSFS_DEVICE")
         r = run("probe", "raw:" + img, "-o", self.out, env=env)
