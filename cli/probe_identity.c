@@ -1,10 +1,15 @@
 /* probe_identity.h: SD and eMMC registers from sysfs. */
-#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* realpath */
 #include "probe_identity.h"
 #include "storscope/units.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/mmc/ioctl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -22,6 +27,74 @@ static int read_attr(const char *dir, const char *name, char *buf, size_t n)
     while (got && (buf[got - 1] == '\n' || buf[got - 1] == ' '))
         buf[--got] = '\0';
     return got ? 0 : -1;
+}
+
+
+/* The kernel's debugfs ext_csd: 1024 hex digits and a newline. */
+static int ext_csd_from_text(const char *path, uint8_t x[512])
+{
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return -1;
+    char text[1100];
+    size_t got = fread(text, 1, sizeof(text) - 1, f);
+    fclose(f);
+    text[got] = '\0';
+    return sts_hex_bytes(text, x, 512) ? -2 : 0;
+}
+
+/* CMD8 (SEND_EXT_CSD) through the block device, as mmc-utils sends it. */
+static int ext_csd_from_ioctl(const char *dev, uint8_t x[512])
+{
+    int fd = open(dev, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return errno;
+    struct mmc_ioc_cmd c;
+    memset(&c, 0, sizeof(c));
+    c.opcode = 8;                              /* MMC_SEND_EXT_CSD */
+    /* R1 (present, CRC, opcode), its SPI form, a data transfer command */
+    c.flags = (1u << 0) | (1u << 2) | (1u << 4) | (1u << 7) | (1u << 5);
+    c.blksz = 512;
+    c.blocks = 1;
+    mmc_ioc_cmd_set_data(c, x);
+    int rc = ioctl(fd, MMC_IOC_CMD, &c) ? errno : 0;
+    close(fd);
+    return rc;
+}
+
+/* An eMMC's EXT_CSD: the fixture's or debugfs's text, else the ioctl. */
+static void read_ext_csd(const struct sts_target_spec *spec, struct identity *id)
+{
+    static uint8_t x[512];
+    char path[PATH_MAX + 64], real[PATH_MAX];
+    snprintf(path, sizeof(path), "%s/ext_csd", id->dir);
+    int rc = ext_csd_from_text(path, x);
+    if (rc == -1 && realpath(id->dir, real)) { /* .../mmc_host/mmc0/mmc0:0001 */
+        const char *card = strrchr(real, '/');
+        card = card ? card + 1 : real;
+        snprintf(path, sizeof(path), "/sys/kernel/debug/%.*s/%s/ext_csd",
+                 (int)strcspn(card, ":"), card, card);
+        rc = ext_csd_from_text(path, x);
+    }
+    if (rc == 0) {
+        snprintf(id->ext_source, sizeof(id->ext_source), "debugfs");
+    } else {
+        int e = strcmp(spec->kind, "raw") ? ENOTBLK : ext_csd_from_ioctl(spec->arg, x);
+        if (e) {
+            snprintf(id->ext_why, sizeof(id->ext_why),
+                     "EXT_CSD not read: no debugfs ext_csd (mount debugfs, as root) and the "
+                     "MMC_IOC_CMD ioctl failed (%s)", strerror(e));
+            return;
+        }
+        snprintf(id->ext_source, sizeof(id->ext_source), "MMC_IOC_CMD");
+    }
+    if (sts_mmc_ext_csd_parse(x, &id->ext)) {
+        snprintf(id->ext_why, sizeof(id->ext_why), "EXT_CSD read through %s is not one "
+                 "(revision %u, no sector count)", id->ext_source, x[192]);
+        id->ext_source[0] = '\0';
+        return;
+    }
+    id->has_ext_csd = 1;
 }
 
 void probe_identity(const struct sts_target_spec *spec, struct identity *id)
@@ -73,6 +146,8 @@ void probe_identity(const struct sts_target_spec *spec, struct identity *id)
     (void)read_attr(id->dir, "fwrev", id->fwrev, sizeof(id->fwrev));
     (void)read_attr(id->dir, "life_time", id->life_time, sizeof(id->life_time));
     (void)read_attr(id->dir, "pre_eol_info", id->pre_eol, sizeof(id->pre_eol));
+    if (!strcmp(id->type, "MMC"))
+        read_ext_csd(spec, id);
 }
 
 /* eMMC DEVICE_LIFE_TIME_EST: 0x01 = 0-10 % of its life used ... 0x0B beyond */
@@ -142,6 +217,24 @@ void probe_identity_print(FILE *f, const struct identity *id)
                 life_text(b, tb, sizeof(tb)));
     if (sscanf(id->pre_eol, "%x", &e) == 1)
         fprintf(f, "    pre-EOL: %s\n", eol_text(e));
+    if (id->has_ext_csd) {
+        const struct sts_mmc_ext_csd *x = &id->ext;
+        char cap[32], eg[32];
+        sts_fmt_bytes(cap, sizeof(cap), x->capacity);
+        sts_fmt_bytes(eg, sizeof(eg), x->erase_group);
+        fprintf(f, "    EXT_CSD (%s): eMMC %s, %s, cache %u KiB, erase group %s%s%s\n",
+                id->ext_source, x->version, cap, (unsigned)x->cache_kib, eg,
+                x->firmware[0] ? ", firmware " : "", x->firmware);
+        if (x->rev >= 7)
+            fprintf(f, "    EXT_CSD wear: life time estimate A %s, B %s; pre-EOL: %s\n",
+                    life_text(x->life_a, ta, sizeof(ta)), life_text(x->life_b, tb, sizeof(tb)),
+                    eol_text(x->pre_eol));
+        else
+            fprintf(f, "    EXT_CSD wear: not reported (eMMC %s; the health report came with "
+                       "5.0)\n", x->version);
+    } else if (id->ext_why[0]) {
+        fprintf(f, "    %s\n", id->ext_why);
+    }
 }
 
 void probe_identity_json(struct sts_jw *w, const struct identity *id)
@@ -194,6 +287,25 @@ void probe_identity_json(struct sts_jw *w, const struct identity *id)
     }
     if (sscanf(id->pre_eol, "%x", &e) == 1)
         sts_jw_u64(w, "pre_eol_info", e);
+    if (id->has_ext_csd) {
+        const struct sts_mmc_ext_csd *x = &id->ext;
+        sts_jw_object(w, "ext_csd");
+        sts_jw_str(w, "source", id->ext_source);
+        sts_jw_u64(w, "rev", x->rev);
+        sts_jw_str(w, "version", x->version);
+        sts_jw_u64(w, "capacity_bytes", x->capacity);
+        sts_jw_u64(w, "cache_bytes", (uint64_t)x->cache_kib * 1024u);
+        sts_jw_u64(w, "erase_group_bytes", x->erase_group);
+        if (x->rev >= 7) {
+            sts_jw_str(w, "firmware", x->firmware);
+            sts_jw_u64(w, "life_time_est_a", x->life_a);
+            sts_jw_u64(w, "life_time_est_b", x->life_b);
+            sts_jw_u64(w, "pre_eol_info", x->pre_eol);
+        }
+        sts_jw_end(w);
+    } else if (id->ext_why[0]) {
+        sts_jw_str(w, "ext_csd_not_read", id->ext_why);
+    }
     sts_jw_end(w);
 }
 

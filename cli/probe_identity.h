@@ -18,6 +18,11 @@ struct identity {
                                registers and gives its own vendor and model */
     int has_cid, has_csd, has_scr;
     char vendor[16], model[32];
+    /* eMMC: its EXT_CSD, from the kernel's debugfs text (or a fixture's
+     * ext_csd file), else through the MMC_IOC_CMD ioctl; why not, if not */
+    int has_ext_csd;
+    struct sts_mmc_ext_csd ext;
+    char ext_source[16], ext_why[200];
     struct sts_sd_cid cid;  /* SD: decoded here from the raw register */
     struct sts_sd_csd csd;
     struct sts_sd_scr scr;

@@ -38,6 +38,22 @@ struct sts_sd_scr {
     uint8_t cmd_support;   /* bit 0 CMD20 (speed class), bit 1 CMD23, bit 2 CMD48/49, bit 3 CMD58/59 */
 };
 
+/* An eMMC's EXT_CSD, the 512-byte register CMD8 returns (JEDEC JESD84-B51,
+ * 7.4): what mmc-utils' `mmc extcsd read` says about the part's revision,
+ * size, cache, firmware and wear. Bytes are little-endian where a field
+ * spans several. */
+struct sts_mmc_ext_csd {
+    uint8_t rev;            /* EXT_CSD_REV [192]: 5 = eMMC 4.41, 6 = 4.5/4.51, 7 = 5.0, 8 = 5.1 */
+    char version[8];        /* rev as the standard names it ("5.1"); "?" when unknown */
+    uint64_t capacity;      /* SEC_COUNT [215:212] x 512 bytes */
+    uint32_t cache_kib;     /* CACHE_SIZE [252:249] as mmc-utils reads it (KiB); 0 = none */
+    char firmware[17];      /* FIRMWARE_VERSION [261:254]: bytes 254..261 as hex (rev >= 7) */
+    uint8_t life_a, life_b; /* DEVICE_LIFE_TIME_EST_TYP_A/B [268]/[269]: 1 = 0-10 % used
+                               ... 10 = 90-100 %, 11 = beyond; 0 = not given (rev < 7) */
+    uint8_t pre_eol;        /* PRE_EOL_INFO [267]: 1 normal, 2 warning, 3 urgent; 0 not given */
+    uint32_t erase_group;   /* HC_ERASE_GRP_SIZE [224] x 512 KiB: the erase unit, bytes */
+};
+
 /* Parses "035054534c31..." (hex, 32 digits for CID/CSD, 16 for SCR, an
  * optional newline) into bytes; STS_EINVAL on anything else. */
 int sts_hex_bytes(const char *hex, uint8_t *out, size_t n);
@@ -45,6 +61,9 @@ int sts_hex_bytes(const char *hex, uint8_t *out, size_t n);
 int sts_sd_cid_parse(const uint8_t cid[16], struct sts_sd_cid *out);
 int sts_sd_csd_parse(const uint8_t csd[16], struct sts_sd_csd *out);
 int sts_sd_scr_parse(const uint8_t scr[8], struct sts_sd_scr *out);
+/* STS_EINVAL when the register cannot be one (no revision this parser knows
+ * of the field layout, 0..8, or no sector count). */
+int sts_mmc_ext_csd_parse(const uint8_t ext_csd[512], struct sts_mmc_ext_csd *out);
 
 #ifdef __cplusplus
 }

@@ -1,4 +1,5 @@
-/* card_regs.h: SD CID, CSD and SCR decoded from their bytes. */
+/* card_regs.h: SD CID, CSD and SCR, and an eMMC's EXT_CSD, decoded from their
+ * bytes. */
 #include "storscope/card_regs.h"
 #include "storscope/error.h"
 
@@ -109,5 +110,49 @@ int sts_sd_scr_parse(const uint8_t scr[8], struct sts_sd_scr *out)
     out->security = (uint8_t)bits(scr, 8, 54, 52);
     out->bus_widths = (uint8_t)bits(scr, 8, 51, 48);
     out->cmd_support = (uint8_t)bits(scr, 8, 35, 32);
+    return STS_OK;
+}
+
+/* EXT_CSD byte offsets (JESD84-B51, 7.4) */
+enum {
+    XC_CACHE_SIZE = 249,     /* 4 bytes */
+    XC_FIRMWARE = 254,       /* 8 bytes */
+    XC_PRE_EOL = 267,
+    XC_LIFE_A = 268,
+    XC_LIFE_B = 269,
+    XC_REV = 192,
+    XC_SEC_COUNT = 212,      /* 4 bytes */
+    XC_HC_ERASE_GRP = 224,
+};
+
+static uint32_t le32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+int sts_mmc_ext_csd_parse(const uint8_t x[512], struct sts_mmc_ext_csd *out)
+{
+    static const char *const names[] = {"4.0", "4.1", "4.2", "4.3", "?", "4.41", "4.5", "5.0",
+                                        "5.1"};
+    memset(out, 0, sizeof(*out));
+    out->rev = x[XC_REV];
+    out->capacity = (uint64_t)le32(x + XC_SEC_COUNT) * 512u;
+    if (out->rev >= sizeof(names) / sizeof(names[0]) || !out->capacity)
+        return STS_EINVAL;
+    memcpy(out->version, names[out->rev], strlen(names[out->rev]) + 1);
+    out->erase_group = (uint32_t)x[XC_HC_ERASE_GRP] * 512u * 1024u;
+    if (out->rev >= 5) /* CACHE_SIZE came with 4.5's cache; 4.41 reserved it (zero) */
+        out->cache_kib = le32(x + XC_CACHE_SIZE);
+    if (out->rev >= 7) { /* eMMC 5.0: firmware version and the health report */
+        static const char hex[] = "0123456789abcdef";
+        for (int i = 0; i < 8; i++) { /* bytes 254..261 in address order */
+            uint8_t b = x[XC_FIRMWARE + i];
+            out->firmware[2 * i] = hex[b >> 4];
+            out->firmware[2 * i + 1] = hex[b & 15];
+        }
+        out->pre_eol = x[XC_PRE_EOL];
+        out->life_a = x[XC_LIFE_A];
+        out->life_b = x[XC_LIFE_B];
+    }
     return STS_OK;
 }

@@ -1587,6 +1587,27 @@ class Probe(Base):
                           ident["pre_eol_info"]), (1, 2, 1))
         self.assertIn("life time estimate A 0-10 % used, B 10-20 % used", r.stdout)
         self.assertIn("pre-EOL: normal", r.stdout)
+        # issue 45: an eMMC's EXT_CSD (here the debugfs text of a worn 5.1
+        # part, laid out by hand from JESD84-B51): decoded with the test's
+        # own offsets, and the image (not an MMC device) says why no ioctl
+        worn = os.path.join(fixtures, "emmc-worn")
+        env["STORSCOPE_SYSFS_DEVICE"] = worn
+        r = run("probe", "raw:" + img, "-o", self.out, env=env)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        x = bytes.fromhex(open(os.path.join(worn, "ext_csd")).read().strip())
+        ext = self.load()["probe"]["identity"]["ext_csd"]
+        self.assertEqual(
+            (ext["rev"], ext["version"], ext["capacity_bytes"], ext["cache_bytes"],
+             ext["erase_group_bytes"], ext["firmware"], ext["life_time_est_a"],
+             ext["life_time_est_b"], ext["pre_eol_info"], ext["source"]),
+            (x[192], "5.1", int.from_bytes(x[212:216], "little") * 512,
+             int.from_bytes(x[249:253], "little") * 1024, x[224] * 512 * 1024, x[254:262].hex(),
+             x[268], x[269], x[267], "debugfs"))
+        self.assertIn("EXT_CSD wear: life time estimate A 90-100 % used, B beyond its life; "
+                      "pre-EOL: urgent", r.stdout)
+        env["STORSCOPE_SYSFS_DEVICE"] = os.path.join(fixtures, "emmc-kernel-format")
+        r = run("probe", "raw:" + img, "-o", self.out, env=env)
+        self.assertIn("MMC_IOC_CMD ioctl failed", self.load()["probe"]["identity"]["ext_csd_not_read"])
         # issue 45: a USB card reader's disk printed "identity: 0 ?,
         # manufacturer ?, OEM ?, firmware ?, made ?" (its sysfs type is a
         # SCSI device type): the bridge's own vendor and model, and why the

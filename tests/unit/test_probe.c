@@ -495,7 +495,77 @@ static void sd_registers_decode_as_the_kernel_does(void)
     CHECK_EQ(d.capacity, 1ull << 30);
 }
 
+/* An EXT_CSD laid out by hand from JESD84-B51's table (7.4), as three
+ * parts would send it: a worn eMMC 5.1, a fresh 5.0, an old 4.5 part that
+ * predates the health report. */
+static void put_le32(uint8_t *x, unsigned at, uint32_t v)
+{
+    for (unsigned i = 0; i < 4; i++)
+        x[at + i] = (uint8_t)(v >> (8 * i));
+}
+
+static void mmc_ext_csd_decodes_as_jedec_lays_it_out(void)
+{
+    static uint8_t x[512];
+    struct sts_mmc_ext_csd e;
+    /* worn 5.1: 8 GB (15,269,888 sectors), 512 KiB cache, 90-100 % of its
+     * life used in type A cells, 80-90 % in B, pre-EOL urgent */
+    memset(x, 0, sizeof(x));
+    x[192] = 8;
+    put_le32(x, 212, 15269888u);
+    put_le32(x, 249, 512u);
+    const uint8_t fw[8] = {0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08};
+    memcpy(x + 254, fw, 8);
+    x[224] = 1;    /* erase groups of 512 KiB */
+    x[267] = 0x03; /* urgent */
+    x[268] = 0x0A;
+    x[269] = 0x09;
+    CHECK_EQ(sts_mmc_ext_csd_parse(x, &e), 0);
+    CHECK_EQ(e.rev, 8);
+    CHECK_STR(e.version, "5.1");
+    CHECK_EQ(e.capacity, 15269888ull * 512u);
+    CHECK_EQ(e.cache_kib, 512u);
+    CHECK_STR(e.firmware, "0102030405060708");
+    CHECK_EQ(e.erase_group, 512u * 1024u);
+    CHECK_EQ(e.pre_eol, 3);
+    CHECK_EQ(e.life_a, 10);
+    CHECK_EQ(e.life_b, 9);
+    /* fresh 5.0: 0-10 % used, normal, a 4 GiB part without a cache */
+    memset(x, 0, sizeof(x));
+    x[192] = 7;
+    put_le32(x, 212, 8388608u);
+    x[267] = 0x01;
+    x[268] = 0x01;
+    x[269] = 0x01;
+    x[224] = 8;
+    CHECK_EQ(sts_mmc_ext_csd_parse(x, &e), 0);
+    CHECK_STR(e.version, "5.0");
+    CHECK_EQ(e.capacity, 4ull << 30);
+    CHECK_EQ(e.cache_kib, 0u);
+    CHECK_EQ(e.erase_group, 4u << 20);
+    CHECK_EQ((unsigned)e.pre_eol * 100 + e.life_a * 10 + e.life_b, 111u);
+    /* old 4.5: bytes 254..269 were reserved then: whatever they hold is
+     * not a health report, and none is invented */
+    memset(x, 0xA5, sizeof(x));
+    x[192] = 6;
+    put_le32(x, 212, 7634944u);
+    put_le32(x, 249, 256u);
+    CHECK_EQ(sts_mmc_ext_csd_parse(x, &e), 0);
+    CHECK_STR(e.version, "4.5");
+    CHECK_EQ(e.cache_kib, 256u);
+    CHECK_EQ(e.pre_eol, 0);
+    CHECK_EQ(e.life_a, 0);
+    CHECK_EQ(e.firmware[0], '\0');
+    /* what cannot be an EXT_CSD is refused */
+    x[192] = 9;
+    CHECK_EQ(sts_mmc_ext_csd_parse(x, &e), STS_EINVAL);
+    x[192] = 8;
+    put_le32(x, 212, 0);
+    CHECK_EQ(sts_mmc_ext_csd_parse(x, &e), STS_EINVAL);
+}
+
 const struct sts_test_case test_probe_cases[] = {
+    {"mmc_ext_csd_decodes_as_jedec_lays_it_out", mmc_ext_csd_decodes_as_jedec_lays_it_out},
     {"sd_registers_decode_as_the_kernel_does", sd_registers_decode_as_the_kernel_does},
     {"read_timing_finds_page_and_unit", read_timing_finds_page_and_unit},
     {"read_timing_claims_nothing_from_noise", read_timing_claims_nothing_from_noise},
