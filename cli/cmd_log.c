@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -352,15 +353,31 @@ static int demo_space(const char *path, uint64_t size)
     return -1;
 }
 
+/* What a demo writes to: a new image, or with --allow-destructive a block
+ * device (a card or an eMMC, the whole of it: a logger's own medium), which
+ * is never removed afterwards - what was synced stays for `log dump`. */
+struct demo_opts {
+    uint64_t size, seconds;
+    int allow_destructive, progress;
+};
+
 /* A demo log: 3 sensors sampled for `seconds`, synced once a second. */
-static int demo(const char *path, uint64_t size, uint64_t seconds)
+static int demo(const char *path, const struct demo_opts *o)
 {
-    if (demo_space(path, size))
+    uint64_t size = o->size, seconds = o->seconds;
+    struct stat st;
+    int device = !stat(path, &st) && S_ISBLK(st.st_mode);
+    if (device && !o->allow_destructive) {
+        cli_error("%s is a block device: a demo formats all of it as a log, which needs "
+                  "--allow-destructive", path);
+        return EXIT_USAGE;
+    }
+    if (!device && demo_space(path, size))
         return EXIT_USAGE;
     demo_stop = 0;
     cli_catch_stop_signals(on_demo_signal);
-    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
-    if (fd < 0) {
+    int fd = device ? -1 : open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+    if (!device && fd < 0) {
         if (errno == EEXIST)
             cli_error("cannot create %s: it exists (a demo writes a new image, never over a "
                       "file)", path);
@@ -368,12 +385,20 @@ static int demo(const char *path, uint64_t size, uint64_t seconds)
             cli_error("cannot create %s: %s", path, strerror(errno));
         return EXIT_USAGE;
     }
-    int trunc = ftruncate(fd, (off_t)size);
-    close(fd);
+    int trunc = device ? 0 : ftruncate(fd, (off_t)size);
+    if (!device)
+        close(fd);
     struct sts_target t;
     if (trunc || open_raw(&t, path, 1)) {
-        unlink(path);
+        if (!device)
+            unlink(path);
         return EXIT_USAGE;
+    }
+    if (device) {
+        struct sts_bd_geometry g;
+        memset(&g, 0, sizeof(g));
+        t.bd->ops->geometry(t.bd->ctx, &g);
+        size = g.capacity;
     }
     /* sensorlog's defaults for this medium: an image file's page is not
      * known, so chunks of 16 KiB, segments of 16 chunks */
@@ -384,9 +409,11 @@ static int demo(const char *path, uint64_t size, uint64_t seconds)
     if (!rc && size / l.segment_bytes < 4) {
         char a[32];
         sts_fmt_bytes(a, sizeof(a), 4ull * l.segment_bytes);
-        cli_error("the image is too small for a log of four segments (%s at least)", a);
+        cli_error("the %s is too small for a log of four segments (%s at least)",
+                  device ? "device" : "image", a);
         sts_target_raw.close(&t);
-        unlink(path);
+        if (!device)
+            unlink(path);
         return EXIT_USAGE;
     }
     if (!rc)
@@ -421,21 +448,36 @@ static int demo(const char *path, uint64_t size, uint64_t seconds)
         }
         while (!rc && (rc = sl_pump(&m.log)) == SL_BUSY)
             rc = 0;
-        if (!rc && ms % 1000 == 999)
+        if (!rc && ms % 1000 == 999) {
             rc = sl_sync(&m.log);
+            /* what a power cut from here on must not take: a line a sync,
+             * printed once the sync returned (tests/vm/kernel_vm.py cuts
+             * the power after one and counts what the log kept) */
+            if (!rc && o->progress) {
+                printf("synced %llu s: imu %llu, ppg %llu, env %llu records\n",
+                       (unsigned long long)(ms / 1000 + 1), (unsigned long long)(ms + 1),
+                       (unsigned long long)(ms / 10 + 1), (unsigned long long)(ms / 1000 + 1));
+                fflush(stdout);
+            }
+        }
     }
     if (!rc && !demo_stop)
         rc = sl_sync(&m.log);
     log_mem_free(&m);
     sts_target_raw.close(&t);
     if (demo_stop) {
+        if (device) {
+            cli_error("interrupted: the log on %s holds what was synced before", path);
+            return EXIT_INTERRUPTED;
+        }
         unlink(path);
         cli_error("interrupted: %s, half written, was removed", path);
         return EXIT_INTERRUPTED;
     }
     if (rc) {
         cli_error("writing the demo log to %s failed: %s", path, sts_strerror(rc));
-        unlink(path);
+        if (!device)
+            unlink(path);
         return EXIT_RUN_FAILED;
     }
     printf("%s: a sensorlog with streams imu (1 kHz), ppg (100 Hz), env (1 Hz), %llu s\n", path,
@@ -446,11 +488,14 @@ static int demo(const char *path, uint64_t size, uint64_t seconds)
 static void log_usage(FILE *f)
 {
     fputs("usage: storscope log dump IMAGE [--stream NAME] [--csv]\n"
-          "       storscope log demo IMAGE [--size SIZE] [--seconds N]\n"
+          "       storscope log demo IMAGE [--size SIZE] [--seconds N] [--progress]\n"
+          "       storscope log demo DEVICE --allow-destructive [--seconds N] [--progress]\n"
           "\n"
           "dump decodes a sensorlog on a card image or block device (read-only; a\n"
           "mounted device is refused): one line per record, or CSV with --csv.\n"
-          "demo writes a new image holding a small log of three sensor streams.\n",
+          "demo writes a new image holding a small log of three sensor streams, or\n"
+          "formats a whole block device (a card) as one with --allow-destructive;\n"
+          "--progress prints a line after each sync (once a second of the streams).\n",
           f);
 }
 
@@ -459,7 +504,8 @@ int cmd_log(int argc, char **argv)
     static const struct option longopts[] = {
         {"stream", required_argument, NULL, 's'}, {"csv", no_argument, NULL, 'c'},
         {"size", required_argument, NULL, 'z'},   {"seconds", required_argument, NULL, 'n'},
-        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
+        {"help", no_argument, NULL, 'h'},         {"allow-destructive", no_argument, NULL, 'A'},
+        {"progress", no_argument, NULL, 'p'},     {NULL, 0, NULL, 0},
     };
     if (argc < 2 || (strcmp(argv[1], "dump") && strcmp(argv[1], "demo"))) {
         if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
@@ -474,13 +520,17 @@ int cmd_log(int argc, char **argv)
     int is_dump = !strcmp(argv[1], "dump"), csv = 0, ch;
     const char *stream = NULL;
     uint64_t size = 1ull << 20, seconds = 10;
+    int allow_destructive = 0, progress = 0, size_given = 0;
     opterr = 0;
     optind = 1;
     while ((ch = getopt_long(argc - 1, argv + 1, ":h", longopts, NULL)) != -1) {
         switch (ch) {
         case 's': stream = optarg; break;
         case 'c': csv = 1; break;
+        case 'A': allow_destructive = 1; break;
+        case 'p': progress = 1; break;
         case 'z':
+            size_given = 1;
             if (sts_parse_size(optarg, &size) || size < (1u << 20) || size > (1ull << 40)) {
                 cli_error("bad --size '%s' (1M .. 1T)", optarg);
                 return EXIT_USAGE;
@@ -503,5 +553,15 @@ int cmd_log(int argc, char **argv)
         return EXIT_USAGE;
     }
     const char *image = sub[optind];
-    return is_dump ? dump(image, stream, csv) : demo(image, size, seconds);
+    if (is_dump && (allow_destructive || progress || size_given)) {
+        cli_error("--allow-destructive, --progress and --size are demo's: dump only reads");
+        return EXIT_USAGE;
+    }
+    struct stat st;
+    if (!is_dump && size_given && !stat(image, &st) && S_ISBLK(st.st_mode)) {
+        cli_error("--size is an image's: a demo on a device takes all of it");
+        return EXIT_USAGE;
+    }
+    struct demo_opts o = {size, seconds, allow_destructive, progress};
+    return is_dump ? dump(image, stream, csv) : demo(image, &o);
 }

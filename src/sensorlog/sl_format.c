@@ -251,10 +251,9 @@ int sl_seg_hdr_decode(const struct sl_log *log, const uint8_t *buf, struct sl_se
     h->first_gseq = sl_get64(buf + 16);
     h->ts_start = sl_get64(buf + 24);
     if (sl_get32(buf + 32) != log->chunk || sl_get32(buf + 36) != log->seg_bytes ||
-        sl_get32(buf + 40) != log->n_segs || h->seq == 0)
-        return SL_ECORRUPT; /* formatted with another geometry */
-    if (sl_get32(buf + 48) != log->max_streams || sl_get16(buf + 54) != log->n_pages)
-        return SL_ENOMEM; /* formatted for another catalog size */
+        sl_get32(buf + 40) != log->n_segs || h->seq == 0 ||
+        sl_get32(buf + 48) != log->max_streams || sl_get16(buf + 54) != log->n_pages)
+        return SL_FOREIGN; /* formatted with another geometry or catalog size */
     return SL_OK;
 }
 
@@ -641,14 +640,14 @@ int sl_format(struct sl_log *log, const struct sl_config *cfg)
      * here), the first usable segment is erased and opened, and the rest
      * are left as they are - free, to be erased when the pump gets to them.
      * The new log numbers its segments past the old log's by n_segs, so
-     * mount tells an old header from a live one (drop_older_logs). */
+     * mount tells an old header from a live one (drop_older_logs). A header
+     * of another format, geometry or catalog size leaves its segment free
+     * too (scanned as zero, to be erased before use). */
     uint32_t top = 0;
     for (uint32_t i = 0; i < log->n_segs; i++) {
         rc = sl_scan_segment(log, i);
         struct sl_seg_info *s = &log->segs[i];
-        if (rc == SL_ECORRUPT || rc == SL_ENOMEM)
-            memset(s, 0, sizeof(*s)); /* another format or geometry: replaced */
-        else if (rc)
+        if (rc && rc != SL_FOREIGN && rc != SL_ECORRUPT)
             return rc;
         top = s->seq > top ? s->seq : top;
         s->seq = 0;

@@ -370,9 +370,12 @@ int sl_open_first(struct sl_log *log);
 
 /* What segment i's header (or its stand-in, catalog page 0) says, into
  * segs[i]: its sequence number and erase count, or free (erased when it
- * reads blank on raw flash). SL_ECORRUPT / SL_ENOMEM: a header of another
- * format version or geometry. */
+ * reads blank on raw flash). SL_ECORRUPT: a header of another format
+ * version; SL_FOREIGN: of another geometry or catalog size, another log's
+ * (segs[i] then reads as free). */
 int sl_scan_segment(struct sl_log *log, uint32_t i);
+/* Internal (never returned by the API): a header that is another log's. */
+#define SL_FOREIGN 1
 
 /* 1 when the n bytes at p are all v. */
 int sl_all_bytes(const uint8_t *p, uint32_t n, uint8_t v);

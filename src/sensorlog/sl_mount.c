@@ -30,8 +30,8 @@ int sl_scan_segment(struct sl_log *log, uint32_t i)
         return rc;
     if (rc == SL_OK) {
         int drc = sl_seg_hdr_decode(log, buf, &h);
-        if (drc == SL_ECORRUPT || drc == SL_ENOMEM)
-            return drc; /* another format or geometry: refuse, change nothing */
+        if (drc == SL_ECORRUPT || drc == SL_FOREIGN)
+            return drc; /* a newer format (refuse) / another log's geometry */
         if (drc == SL_OK) {
             s->seq = h.seq; /* (the rest of *s is 0) */
             s->erase_count = h.erase_count;
@@ -238,8 +238,17 @@ int sl_mount(struct sl_log *log, const struct sl_config *cfg)
     int rc = sl_geometry(log, cfg);
     if (rc)
         return rc;
+    /* A header of another geometry or catalog size is not this log's: the
+     * segment is free (a log formatted over another leaves the old one's
+     * headers where its writer has not been yet: refusing them made such a
+     * log unmountable after a power cut - found on a real SD card under
+     * Linux, tests/vm/kernel_vm.py). Only a device where none is this
+     * log's is refused as another's; a newer format version always is. */
+    int foreign = SL_ENOENT;
     for (uint32_t i = 0; i < log->n_segs; i++)
-        if ((rc = sl_scan_segment(log, i)) != SL_OK)
+        if ((rc = sl_scan_segment(log, i)) == SL_FOREIGN)
+            foreign = SL_ECORRUPT;
+        else if (rc)
             return rc;
     drop_older_logs(log);
     for (;;) { /* the newest segment whose catalog copy was written whole */
@@ -249,7 +258,7 @@ int sl_mount(struct sl_log *log, const struct sl_config *cfg)
                 (head == SL_NO_SEG || log->segs[i].seq > log->segs[head].seq))
                 head = i;
         if (head == SL_NO_SEG)
-            return SL_ENOENT;
+            return foreign;
         struct sl_seg_info *hs = &log->segs[head];
         uint32_t end = find_end(log, head);
         if (end < log->hdr_chunks) {

@@ -29,6 +29,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 SKIP = 77
 NAND_BAD_BLOCKS = "0,21,517"  # erase blocks of 128 KiB: in segments 0, 2 and 64
@@ -173,7 +174,24 @@ CASES = [
      "storscope probe raw:/dev/mmcblk0 --allow-destructive --preserve -o /tmp/j.json; rc=$?; "
      "sha256sum /dev/mmcblk0 > /tmp/after; cmp -s /tmp/before /tmp/after && echo same-bytes; "
      "exit $rc"),
+    # last: a logger on the card, synced once a second; the host cuts the
+    # power (kills QEMU) after CUT_AFTER_SYNCS of its syncs returned
+    ("mmc_cut", "", "storscope log demo /dev/mmcblk0 --allow-destructive --seconds 86400 "
+     "--progress"),
 ]
+
+# After the cut, booted again: every record the card kept, per stream (its
+# count, first and last timestamp, and whether they rose by one period each)
+AFTER_CUT = [
+    ("mmc_after_cut",
+     "storscope log dump /dev/mmcblk0 --csv > /tmp/d.csv; rc=$?; "
+     "awk -F, 'NR > 1 { s = $2; if (!(s in n)) { n[s] = 0; first[s] = $3 } "
+     "else if (n[s] == 1) step[s] = $3 - last[s]; else if ($3 - last[s] != step[s]) bad[s]++; "
+     "n[s]++; last[s] = $3 } END { for (s in n) printf \"stream %s %d %s %s %d\\n\", "
+     "s, n[s], first[s], last[s], bad[s] }' /tmp/d.csv; exit $rc"),
+]
+CUT_AFTER_SYNCS = 5
+LIVE = {"mmc_cut"}
 
 # The boards: QEMU machine, Debian kernel package, console, the SD card's
 # controller, the modules to load, what the board has.
@@ -211,10 +229,33 @@ for m in $(cat /modules.order); do
     insmod /lib/mod/$m.ko $(grep "^$m " /modules.params | cut -d' ' -f2-) || echo "@@INSMOD $m failed"
 done
 echo "@@BOOTED $(uname -r)"
-. /cases.sh
+# the boot after a power cut runs the cases that look at what it left
+if grep -q storscope_after_cut /proc/cmdline; then . /cases_after_cut.sh; else . /cases.sh; fi
 echo "@@DONE"
 poweroff -f
 """
+
+
+def write_cases(path, cases, board, where):
+    """The shell that runs the board's cases: each one's output, exit
+    status and JSON between markers; a live case's output straight to the
+    console (the host watches it), as the last one it runs."""
+    ran = []
+    with open(path, "w") as f:
+        for name, needs, cmd in cases:
+            if not set(needs.split()) <= board["has"]:
+                continue
+            ran.append(name)
+            for key, value in where.items():  # (awk's braces are not placeholders)
+                cmd = cmd.replace("{%s}" % key, str(value))
+            if name in LIVE:
+                f.write('echo "@@CASE %s"\n%s\necho "@@RC $?"\necho "@@END"\n' % (name, cmd))
+                continue
+            f.write('echo "@@CASE %s"\nrm -f /tmp/j.json\n( %s ) > /tmp/out 2>&1\n'
+                    'echo "@@RC $?"\ncat /tmp/out\n'
+                    'if [ -f /tmp/j.json ]; then echo "@@JSON"; cat /tmp/j.json; echo; fi\n'
+                    'echo "@@END"\n' % (name, cmd))
+    return ran
 
 
 def build_initramfs(args, board, work, kroot):
@@ -258,16 +299,9 @@ def build_initramfs(args, board, work, kroot):
     os.chmod(os.path.join(root, "init"), 0o755)
     where = {"nor": board["nor"], "nand": "/dev/mtd%d" % board["nand_index"],
              "nand_index": board["nand_index"]}
-    ran = []
-    with open(os.path.join(root, "cases.sh"), "w") as f:
-        for name, needs, cmd in CASES:
-            if not set(needs.split()) <= board["has"]:
-                continue
-            ran.append(name)
-            f.write('echo "@@CASE %s"\nrm -f /tmp/j.json\n( %s ) > /tmp/out 2>&1\n'
-                    'echo "@@RC $?"\ncat /tmp/out\n'
-                    'if [ -f /tmp/j.json ]; then echo "@@JSON"; cat /tmp/j.json; echo; fi\n'
-                    'echo "@@END"\n' % (name, cmd.format(**where)))
+    ran = write_cases(os.path.join(root, "cases.sh"), CASES, board, where)
+    write_cases(os.path.join(root, "cases_after_cut.sh"), [(n, "", c) for n, c in AFTER_CUT],
+                board, where)
     img = os.path.join(work, "initrd.cpio")
     with open(img, "wb") as out:
         files = subprocess.run(["find", "."], cwd=root, capture_output=True, text=True,
@@ -296,6 +330,33 @@ def parse(console):
         else:
             cur[where].append(line)
     return cases
+
+
+def boot(cmd, log):
+    """Runs the VM to its end, its console into log; when the live case
+    has printed CUT_AFTER_SYNCS syncs, cuts the power (SIGKILL to QEMU: the
+    card keeps what QEMU had written to its image, nothing else). Returns
+    the console and the synced line the cut came after ("" if none)."""
+    cut_at = ""
+    with open(log, "w") as f:
+        vm = subprocess.Popen(cmd, stdout=f, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        end = time.monotonic() + 900
+        while vm.poll() is None:
+            time.sleep(0.2)
+            with open(log, errors="replace") as r:
+                text = r.read()
+            live = text.split("@@CASE mmc_cut", 1)
+            synced = re.findall(r"synced \d+ s: .*records", live[1]) if len(live) > 1 else []
+            if len(synced) >= CUT_AFTER_SYNCS or time.monotonic() > end:
+                if len(synced) >= CUT_AFTER_SYNCS:
+                    cut_at = synced[-1]
+                else:
+                    print("the VM ran past 900 s: stopped")
+                vm.kill()
+                vm.wait()
+                break
+    with open(log, errors="replace") as f:
+        return f.read(), cut_at
 
 
 def main():
@@ -348,20 +409,19 @@ def main():
         if kvm:
             cmd = [x for x in cmd if x not in ("-cpu", "max")] + ["-enable-kvm", "-cpu", "host"]
         log = args.console or os.path.join(work, "console.log")
-        with open(log, "w") as f:
-            try:
-                subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, timeout=900,
-                               stdin=subprocess.DEVNULL)
-            except subprocess.TimeoutExpired:
-                print("the VM ran past 900 s: stopped")
-        with open(log, errors="replace") as f:
-            console = f.read()
+        console, cut_at = boot(cmd, log)
+        after = ""
+        if "mmc_cut" in ran:  # booted again on the card the cut left
+            append = cmd.index("-append") + 1
+            cmd2 = list(cmd)
+            cmd2[append] += " storscope_after_cut"
+            after, _ = boot(cmd2, log + ".after-cut")
     finally:
         shutil.rmtree(work, ignore_errors=True)
     if args.v:
         print(console)
     booted = re.search(r"@@BOOTED (\S+)", console)
-    if not booted or "@@DONE" not in console:
+    if not booted or ("@@DONE" not in console and not cut_at):
         print(console[-3000:])
         print("FAILED: the VM did not boot and run its cases")
         return 1
@@ -369,6 +429,9 @@ def main():
                                   "KVM" if kvm else "emulated"))
     bad = re.findall(r"@@INSMOD (\S+) failed", console)
     cases = parse(console)
+    if "mmc_cut" in ran:
+        cases.update(parse(after))
+        ran.append("mmc_after_cut")
     fails = ["insmod %s failed" % m for m in bad]
 
     passed = [0]
@@ -481,6 +544,24 @@ def main():
     check("mmc_probe_preserve", rc("mmc_probe_preserve") == 0 and d and
           d["probe"].get("destructive") is True and "same-bytes" in out["mmc_probe_preserve"],
           "the probe wrote, and put every byte of the card back")
+    # the power cut: every record synced before it is on the card after it,
+    # each stream gapless from the oldest kept to the newest (the demo's
+    # rates: imu 1 kHz, ppg 100 Hz, env 1 Hz; timestamps in ns)
+    check("mmc_cut", cut_at, "the logger synced %d times before the cut" % CUT_AFTER_SYNCS)
+    if cut_at and check("mmc_after_cut", rc("mmc_after_cut") == 0,
+                        "the log mounts after the cut and reads to its end"):
+        want = dict(zip(("imu", "ppg", "env"), map(int, re.findall(
+            r"imu (\d+), ppg (\d+), env (\d+)", cut_at)[0])))
+        kept = {m[0]: tuple(int(x) for x in m[1:]) for m in
+                re.findall(r"stream (\w+) (\d+) (\d+) (\d+) (\d+)", out.get("mmc_after_cut", ""))}
+        for name, period in (("imu", 10 ** 6), ("ppg", 10 ** 7), ("env", 10 ** 9)):
+            n, first, last, gaps = kept.get(name, (0, -1, -1, -1))
+            # (a log that wrapped keeps the newest: first > 0 then)
+            check("mmc_after_cut", n and last >= (want[name] - 1) * period and gaps == 0 and
+                  last == first + (n - 1) * period,
+                  "%s: %d records synced before the cut, %d kept from %d to %d ns with %d gaps"
+                  % (name, want[name], n, first, last, gaps))
+        print("power cut after \"%s\": the card kept %s" % (cut_at, {k: v[0] for k, v in kept.items()}))
     for n in ran:
         print("%-28s rc %s" % (n, rc(n)))
     d = doc("nand_sensorlog")
