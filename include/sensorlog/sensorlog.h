@@ -416,7 +416,9 @@ struct sl_log {
                                     (magic, varints, CRC); 0: a chunk header's (here and
                                     piece_sum below fill what would be padding) */
     uint64_t next_gseq, ts_max;
-    uint64_t staged_gseq, staged_ts_base, staged_ts_last, staged_step_last;
+    uint64_t staged_gseq;        /* the first record number of the chunk being staged, over
+                                    all its pieces (its record bound counts from it) */
+    uint64_t staged_ts_base, staged_ts_last, staged_step_last;
     uint64_t dirty_pages;        /* pages changed since they were last written */
     uint32_t flight_page;        /* the page being written */
     uint32_t last_slot;

@@ -267,7 +267,8 @@ static int stage(struct sl_log *log)
                 /* a short piece's time base is where the piece before left
                  * the running maximum: it is not written (version 6) */
                 log->staged_ts_base = sl_short_pieces(log) && log->piece_off ? log->ts_max : ts;
-                log->staged_gseq = log->next_gseq;
+                if (!SL_PIECES || !log->piece_off) /* the chunk's first number, for its bound */
+                    log->staged_gseq = log->next_gseq;
                 if (part) /* the part table: no entry yet */
                     memset(log->cfg.chunk_buf + SL_CHUNK_HDR, 0xFF, log->data_off - SL_CHUNK_HDR);
             }
@@ -308,7 +309,11 @@ static int stage(struct sl_log *log)
             if (dts)
                 grow += (uint32_t)sl_put_varint(h + grow, dts);
         }
-        if (log->staged + grow + len > cap || log->staged_records >= sl_chunk_max_records(log)) {
+        /* the bound is the chunk's, over all its pieces: mount numbers past
+         * a damaged newest chunk by it (records of no data in a run take no
+         * byte, so bytes alone do not bound them) */
+        if (log->staged + grow + len > cap ||
+            (uint32_t)log->next_gseq - (uint32_t)log->staged_gseq >= sl_chunk_max_records(log)) {
             sl_unlock(log);
             return 1;
         }
@@ -642,7 +647,8 @@ static int write_staged(struct sl_log *log, int closed_by_sync)
     }
     struct sl_chunk_hdr h = {SL_CHUNK_MAGIC, SL_CHUNK_DATA, flags,
                              (uint16_t)log->staged, (uint16_t)log->staged_records, log->seq,
-                             log->cat_chunk, (uint16_t)log->next_chunk, log->staged_gseq,
+                             log->cat_chunk, (uint16_t)log->next_chunk,
+                             log->next_gseq - log->staged_records,
                              log->staged_ts_base, log->ts_max, log->catalog_version};
     if (!SL_SHORT)
         return program_chunk(log, buf, &h, log->data_off + log->staged, FLIGHT_DATA);
