@@ -58,6 +58,10 @@ for name in profiles():
         cases += [("4 open AUs of 128 KiB", f"sim:{name},{cap},au=128K,open_aus=4"),
                   ("4 open AUs of 3 MiB (SD's AUs include 12 and 24 MiB: 3 x 2^k)",
                    f"sim:{name},{cap},au=3M,open_aus=4"),
+                  ("reads across 3 MiB AUs +150 us, no open-AU limit (the read timing alone finds them)",
+                   f"sim:{name},{cap},au=3M"),
+                  ("reads across 12 MiB AUs +150 us, no open-AU limit",
+                   f"sim:{name},{cap},au=12M"),
                   ("aliasing at 16 MiB (its 4 MiB unit beyond what 16 MiB lets reads reach)",
                    f"sim:{name},capacity=1G,fake=16M"),
                   # defect 7: a controller cache answering reads of recent writes

@@ -87,10 +87,19 @@ static int64_t max_diff(const struct sts_probe_geometry *t)
     return m;
 }
 
+/* the largest align the scan reached (of the powers of two and 3 x them) */
+static uint64_t max_align(const struct sts_probe_geometry *t)
+{
+    uint64_t m = 0;
+    for (uint32_t i = 0; i < t->n; i++)
+        m = t->align[i] > m ? t->align[i] : m;
+    return m;
+}
+
 static const char *fmt_align(const struct probe_out *p)
 {
     static char a[32];
-    sts_fmt_bytes(a, sizeof(a), p->timing.n ? p->timing.align[p->timing.n - 1] : 0);
+    sts_fmt_bytes(a, sizeof(a), max_align(&p->timing));
     return a;
 }
 
@@ -110,6 +119,12 @@ static void print_summary(FILE *f, const char *target, const struct probe_out *p
         fprintf(f, "  read timing: not applicable (raw flash states its geometry)\n");
     } else if (p->geo_rc) {
         fprintf(f, "  read timing: failed: %s\n", sts_strerror(p->geo_rc));
+    } else if (p->timing.unresolved) {
+        fprintf(f, "  read timing: not resolved within the noise: steps of up to %.0f us "
+                   "came and went between aligns, beside reads of %.0f us (%.3f s); nothing "
+                   "claimed\n",
+                (double)p->timing.top_step_ns / 1e3, (double)p->timing.read_ns / 1e3,
+                (double)p->timing.device_ns / 1e9);
     } else if (!p->timing.visible) {
         fprintf(f, "  read timing: no boundary costs a read more, up to %s (%.3f s)\n",
                 fmt_align(p), (double)p->timing.device_ns / 1e9);
@@ -118,7 +133,7 @@ static void print_summary(FILE *f, const char *target, const struct probe_out *p
         sts_fmt_bytes(pg, sizeof(pg), p->timing.page_bytes);
         if (p->timing.unit_bytes)
             sts_fmt_bytes(un, sizeof(un), p->timing.unit_bytes);
-        else if (p->timing.align[p->timing.n - 1] < p->geo.erase_size)
+        else if (max_align(&p->timing) < p->geo.erase_size)
             snprintf(un, sizeof(un), "beyond %s", fmt_align(p)); /* the scan's reach */
         else /* reached, but a read across it costs nothing more */
             snprintf(un, sizeof(un), "not seen");
@@ -204,12 +219,16 @@ static void json_probe(struct sts_jw *w, const struct probe_out *p)
     sts_jw_end(w);
     probe_identity_json(w, &p->id);
     sts_jw_object(w, "read_timing");
-    sts_jw_str(w, "status", p->unmeasurable           ? "not_measurable"
-                            : p->geo_rc == STS_ENOTSUP ? "not_applicable"
-                            : p->geo_rc                ? sts_strerror(p->geo_rc)
-                                                       : "ok");
+    sts_jw_str(w, "status", p->unmeasurable             ? "not_measurable"
+                            : p->geo_rc == STS_ENOTSUP   ? "not_applicable"
+                            : p->geo_rc                  ? sts_strerror(p->geo_rc)
+                            : p->timing.unresolved       ? "not_resolved"
+                                                         : "ok");
     if (p->unmeasurable)
         sts_jw_str(w, "why", p->unmeasurable);
+    else if (!p->geo_rc && p->timing.unresolved)
+        sts_jw_str(w, "why", "steps came and went between aligns, or stood under a tenth of "
+                             "a read: noise hides the answer");
     sts_jw_bool(w, "visible", p->timing.visible);
     sts_jw_u64(w, "page_bytes", p->timing.page_bytes);
     sts_jw_u64(w, "unit_bytes", p->timing.unit_bytes);

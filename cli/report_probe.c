@@ -43,6 +43,8 @@ static int probe_lines(const cJSON *probe, char lines[][200], int max)
                  /* 0 while visible: beyond the scan's reach, or no step at it */
                  num(t, "unit_bytes") ? bytes(b, sizeof(b), num(t, "unit_bytes"))
                                       : "not seen");
+    if (n < max && t && !strcmp(str(t, "status"), "not_resolved"))
+        snprintf(lines[n++], 200, "Read timing: not resolved within the noise (nothing claimed).");
     const cJSON *c = obj(probe, "capacity");
     if (n < max && c && !strcmp(str(c, "status"), "ok"))
         snprintf(lines[n++], 200, "Capacity: %s, %s usable of %s claimed.", str(c, "kind"),

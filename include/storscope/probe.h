@@ -44,21 +44,28 @@ struct sts_probe_env {
 #define STS_PROBE_MAX_BLOCK (256u * 1024u)
 
 /* ---- geometry by read timing (read-only) ------------------------------ */
-#define STS_PROBE_MAX_ALIGNS 24
+#define STS_PROBE_MAX_ALIGNS 48
 
 struct sts_probe_geometry {
     int visible;            /* a boundary showed in the read times */
+    int unresolved;         /* steps showed but came and went between aligns, or stood
+                               under a tenth of a read: noise hides the answer (none
+                               is claimed) */
+    int64_t top_step_ns, read_ns; /* the largest step; the fastest plain read */
     uint64_t page_bytes;    /* the smallest boundary that costs (0: only one level seen) */
     uint64_t unit_bytes;    /* the one that costs most: erase block / allocation unit */
     uint32_t read_bytes;    /* each timed read (two sectors) */
-    uint32_t n;             /* aligns tried, 2 x read_bytes .. */
+    uint32_t n;             /* aligns tried: n_pow2 powers of two from read_bytes, then
+                               3 x them from 3 x read_bytes */
+    uint32_t n_pow2;
     uint64_t align[STS_PROBE_MAX_ALIGNS];
     int64_t diff_ns[STS_PROBE_MAX_ALIGNS]; /* read across a boundary of align, minus the
                                               mean of the reads just before and after */
     uint64_t device_ns;
 };
 
-/* flashbench's -a method: at odd multiples of each power-of-two align,
+/* flashbench's -a method: at odd multiples of each power-of-two align
+ * (and of 3 x each, for SD's 12 and 24 MiB allocation units),
  * a read of two sectors across the boundary is timed against the two
  * beside it; the smallest align where it costs more is the page, the one
  * where it costs most the erase block or AU. Reads only. Managed media

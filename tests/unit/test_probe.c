@@ -371,6 +371,7 @@ static void read_timing_claims_nothing_from_noise(void)
         CHECK_EQ(sts_probe_geometry(&env, &g), 0);
         CHECK_EQ(g.visible, 0);
         CHECK_EQ(g.page_bytes + g.unit_bytes, 0);
+        CHECK_EQ(g.unresolved, 1); /* said to be noise, not "no boundary costs more" */
     }
     /* and a real step still shows through 100 us of it */
     CHECK_EQ(managed("sd-consumer", 0, 0, 0, 0, 0), 0);
@@ -378,6 +379,60 @@ static void read_timing_claims_nothing_from_noise(void)
     env.bd = (struct sts_bd){&jitter_ops, NULL};
     CHECK_EQ(sts_probe_geometry(&env, &g), 0);
     CHECK_EQ(g.visible, 1);
+    CHECK_EQ(g.page_bytes, 16 * KIB);
+    CHECK_EQ(g.unit_bytes, 4 * MIB);
+}
+
+/* SD cards' allocation units above 4 MiB include 12 and 24 MiB (3 x 2^k,
+ * SD Physical Layer Simplified Specification 4.10, AU_SIZE): a scan of
+ * powers of two alone cannot land on their boundaries, and on a card with
+ * au=3M said "erase unit 2 MiB" and advised aligning to it. The oracle is
+ * the model's own AU, set here. */
+static void read_timing_finds_a_unit_of_three_times_a_power_of_two(void)
+{
+    struct sts_probe_geometry g;
+    static const struct { uint64_t page, erase, au, pc, uc; } cases[] = {
+        {16 * KIB, 4 * MIB, 3 * MIB, 150000, 150000},  /* the page costs too */
+        {16 * KIB, 4 * MIB, 12 * MIB, 150000, 150000}, /* SD's 12 MiB */
+        {8 * KIB, 1 * MIB, 6 * MIB, 0, 200000},        /* only the unit costs */
+        {4 * KIB, 512 * KIB, 768 * KIB, 40000, 100000},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        CHECK_EQ(managed("emmc-industrial", cases[i].page, cases[i].erase, cases[i].au,
+                         cases[i].pc, cases[i].uc), 0);
+        CHECK_EQ(sts_probe_geometry(&env, &g), 0);
+        CHECK_EQ(g.visible, 1);
+        CHECK_EQ(g.unit_bytes, cases[i].au);
+        CHECK_EQ(g.page_bytes, cases[i].pc ? cases[i].page : 0);
+        CHECK_EQ(sim.n.programs + sim.n.erases + sim.n.trims, 0); /* read-only */
+    }
+}
+
+/* A card whose reads across odd multiples of 8 MiB alone cost 200 us more
+ * than across its 4 MiB AU's other boundaries: one align of the scan reads
+ * slow, as a busy moment of a real card makes it. The unit's level is the
+ * median of the steps from it on: the largest step set the bar above the
+ * AU's own, and the probe said 8 MiB. */
+static int slow_at_odd_8m(void *ctx, uint64_t a, void *b, size_t n)
+{
+    (void)ctx;
+    uint64_t edge = (a + n - 1) / (8 * MIB);
+    if (n && edge != a / (8 * MIB) && edge % 2)
+        sim.now_ns += 200000;
+    return model.ops->read(model.ctx, a, b, n);
+}
+static const struct sts_bd_ops slow_ops = {.read = slow_at_odd_8m, .geometry = jitter_geometry};
+
+static void one_slow_align_does_not_move_the_unit(void)
+{
+    struct sts_probe_geometry g;
+    struct sts_sim_params p = *sts_sim_profile_find("sd-consumer");
+    p.capacity = 1024 * MIB; /* the scan reaches 32 MiB: two aligns past the slow one */
+    CHECK_EQ(model_env(&p, 3, 0), 0);
+    env.bd = (struct sts_bd){&slow_ops, NULL};
+    CHECK_EQ(sts_probe_geometry(&env, &g), 0);
+    CHECK_EQ(g.visible, 1);
+    CHECK_EQ(g.unresolved, 0);
     CHECK_EQ(g.page_bytes, 16 * KIB);
     CHECK_EQ(g.unit_bytes, 4 * MIB);
 }
@@ -435,6 +490,7 @@ static void read_timing_finds_page_and_unit(void)
     CHECK_EQ(sts_probe_geometry(&env, &g), 0);
     CHECK_EQ(g.visible, 0);
     CHECK_EQ(g.page_bytes + g.unit_bytes, 0);
+    CHECK_EQ(g.unresolved, 0); /* no step at all: nothing to resolve */
     CHECK(g.n >= 10);
     CHECK_EQ(medium("nor-spi", 1 * MIB, 0), 0);
     CHECK_EQ(sts_probe_geometry(&env, &g), STS_ENOTSUP);
@@ -568,6 +624,9 @@ const struct sts_test_case test_probe_cases[] = {
     {"mmc_ext_csd_decodes_as_jedec_lays_it_out", mmc_ext_csd_decodes_as_jedec_lays_it_out},
     {"sd_registers_decode_as_the_kernel_does", sd_registers_decode_as_the_kernel_does},
     {"read_timing_finds_page_and_unit", read_timing_finds_page_and_unit},
+    {"one_slow_align_does_not_move_the_unit", one_slow_align_does_not_move_the_unit},
+    {"read_timing_finds_a_unit_of_three_times_a_power_of_two",
+     read_timing_finds_a_unit_of_three_times_a_power_of_two},
     {"read_timing_claims_nothing_from_noise", read_timing_claims_nothing_from_noise},
     {"fake_capacity_is_found_for_every_kind_and_size",
      fake_capacity_is_found_for_every_kind_and_size},
