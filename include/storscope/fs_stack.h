@@ -31,6 +31,11 @@ struct sts_fs_medium {
      * extentfs's files then read what the device holds, and every
      * filesystem that formats is refused. */
     int read_only;
+    /* The device keeps no data: reads return zeros (sim:'s data=0, to
+     * measure what the data would cost in memory). A filesystem that
+     * formats reads its own layout back and is refused; extentfs keeps
+     * its metadata in RAM and runs. */
+    int data_dropped;
     /* How messages name the target ("sim:nor-spi", "raw:card.img"). */
     const char *shown;
 };

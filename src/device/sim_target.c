@@ -343,7 +343,7 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
     }
     char shown[STS_SPEC_ARG_MAX + 8];
     snprintf(shown, sizeof(shown), "sim:%.*s", STS_SPEC_ARG_MAX - 1, spec->arg);
-    struct sts_fs_medium medium = {.bd = bd, .base = base, .shown = shown};
+    struct sts_fs_medium medium = {.bd = bd, .base = base, .data_dropped = !keep, .shown = shown};
     if (!rc)
         rc = sts_fs_stack_open(&st->fs, spec, &medium, t, err, errlen);
     else if (!err[0])

@@ -366,6 +366,12 @@ int sts_fs_stack_open(struct sts_fs_stack **stack, const struct sts_target_spec 
                               "--allow-destructive", m->shown, name, name);
         return STS_EACCES;
     }
+    if (k->formats && m->data_dropped) {
+        snprintf(err, errlen, "%s+%s: %s reads back the layout it writes, and data=0 keeps "
+                              "no data: drop data=0 (or run +extentfs, which keeps its "
+                              "metadata in RAM)", m->shown, name, name);
+        return STS_EINVAL;
+    }
     struct sts_bd_geometry g;
     memset(&g, 0, sizeof(g));
     m->bd.ops->geometry(m->bd.ctx, &g);

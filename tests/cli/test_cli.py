@@ -989,6 +989,10 @@ class BadInput(Base):
             (["-t", "sim:sd-consumer,plp=7"], "value '7' for 'plp' is out of range"),
             (["-t", "sim:nor-spi,erase_time=5s"], "value '5s' for 'erase_time' is out of range"),
             (["-t", "sim:sd-consumer,data=0", "--verify"], "keeps none"),
+            # issue 43: a store that reads back its own layout ran on a model
+            # that keeps no data and failed midway ("run failed: out of range")
+            (["-t", "sim:emmc-stm32u5,data=0+sensorlog", "--tests", "B0"],
+             "sensorlog reads back the layout it writes, and data=0 keeps no data"),
             (["--tests", "fsync", "--size", "64T"], "not enough free space"),
             (["-t", "sim:nand-slc", "--tests", "B0"], "sim:nand-slc+sensorlog"),
             # issue 42: naming bare extents got round that refusal (the
