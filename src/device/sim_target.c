@@ -299,11 +299,20 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
                                   "host has; give it capacity=1G%s",
                      spec->arg, keep ? " and its data" : "",
                      keep ? " or data=0 (data not kept: reads return zeros, no --verify)" : "");
-        else
+        else {
+            /* a quarter of what failed, as a power of two: the size that
+             * just failed was once the example given */
+            uint64_t fits = 64ull << 20;
+            while (fits * 8 <= p.capacity)
+                fits *= 2;
+            char size[24];
+            snprintf(size, sizeof(size), fits >= 1ull << 30 ? "%lluG" : "%lluM",
+                     (unsigned long long)(fits >> (fits >= 1ull << 30 ? 30 : 20)));
             snprintf(err, errlen, "sim:%s: cannot reserve %s of address space for the model%s; "
-                                  "give it a smaller capacity= (e.g. capacity=4G)%s",
-                     spec->arg, need, keep ? " and its data" : "",
+                                  "give it a smaller capacity= (e.g. capacity=%s)%s",
+                     spec->arg, need, keep ? " and its data" : "", size,
                      keep ? " or data=0 (data not kept: reads return zeros, no --verify)" : "");
+        }
         return STS_ENOMEM;
     }
     err[0] = '\0';
