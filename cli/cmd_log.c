@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 #include "sensorlog/sensorlog.h"
+#include "sensorlog/sl_crc_fast.h"
 #include "storscope/error.h"
 #include "storscope/posix.h"
 #include "storscope/units.h"
@@ -57,7 +58,8 @@ static int log_mem_alloc(struct log_mem *m, struct sts_bd bd, uint32_t chunk, ui
                                 .segment_bytes = seg_bytes, .buffer = m->ring,
                                 .buffer_bytes = 65536, .chunk_buf = m->chunk,
                                 .read_buf = m->read, .segs = m->segs, .n_segs = n,
-                                .streams = m->streams, .max_streams = max_streams};
+                                .streams = m->streams, .max_streams = max_streams,
+                                .crc32c = sl_crc32c_fast};
     return SL_OK;
 }
 

@@ -102,6 +102,9 @@ if grep -q "NOT met" "$fp"; then
 fi
 rm -f "$fp"
 
+echo "== the main job peaks within 256 MiB of RAM (issue 43; measured with wait4)"
+python3 bench/rss_cpu.py build/release/storscope --cases main --max-main-rss 256
+
 echo "== cppcheck"
 cppcheck --quiet --error-exitcode=1 --std=c11 --enable=warning,performance,portability \
     --inline-suppr -I include -I cli src cli tests/harness tests/unit firmware fuzz

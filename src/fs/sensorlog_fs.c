@@ -22,6 +22,14 @@ static int find(const struct sts_slfs *fs, const char *name)
     return -1;
 }
 
+/* What a file's bytes sum to, with the log's own CRC (a host's is the
+ * CPU's instruction: sl_crc_fast.h) - this runs on every byte written. */
+static uint32_t data_crc(const struct sts_slfs *fs, uint32_t crc, const void *p, size_t n)
+{
+    const struct sl_config *c = &fs->log.cfg;
+    return c->crc32c ? c->crc32c(c->crc_ctx, crc, p, n) : sl_crc32c(crc, p, n);
+}
+
 static int sl_err(int rc)
 {
     /* the other codes are storscope's; data the log recycled under a read
@@ -188,7 +196,7 @@ static int append(struct sts_slfs *fs, uint32_t f, const uint8_t *p, uint32_t n)
         e->runs[e->n_runs++] = (struct sts_slfs_run){fs->byte_clock, e->size, n};
     fs->byte_clock += n;
     e->size += n;
-    e->crc = sl_crc32c(e->crc, p, n);
+    e->crc = data_crc(fs, e->crc, p, n);
     fs->last_file = f;
     fs->unsynced = 1;
     return STS_OK;
@@ -468,7 +476,7 @@ static int check_file(struct sts_slfs *fs, const struct sts_slfs_file *e, uint64
         first_ts = first_ts == UINT64_MAX ? r.ts : first_ts;
         uint64_t take = got < e->synced ? e->synced - got : 0;
         take = take < r.len ? take : r.len;
-        crc = sl_crc32c(crc, r.data, (size_t)take);
+        crc = data_crc(fs, crc, r.data, (size_t)take);
         got += r.len;
         if (r.ts < e->synced_end) /* its bytes before the end of the last sync */
             got_synced += e->synced_end - r.ts < r.len ? e->synced_end - r.ts : r.len;

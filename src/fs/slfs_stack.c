@@ -3,6 +3,7 @@
  * defaults a logger would pick for the medium, and +sensorlog's options
  * (chunk=, segment=, buffer=, erase_unit=). The one place a target kind
  * opens `+sensorlog`: sim: and raw: both do it here. */
+#include "sensorlog/sl_crc_fast.h"
 #include "storscope/error.h"
 #include "storscope/sensorlog_fs.h"
 #include "storscope/target.h"
@@ -124,7 +125,7 @@ int sts_slfs_stack_open(struct sts_slfs_stack **stack, struct sts_bd bd,
                 .erase_unit_bytes = (uint32_t)erase_unit, .buffer = m->ring,
                 .buffer_bytes = buffer, .chunk_buf = m->chunk, .read_buf = m->read,
                 .segs = m->segs, .n_segs = n_segs, .streams = m->streams,
-                .max_streams = SLFS_FILES},
+                .max_streams = SLFS_FILES, .crc32c = sl_crc32c_fast},
         .files = m->files,
         .n_files = SLFS_FILES,
     };
