@@ -7,6 +7,16 @@
 #include <math.h>
 #include <string.h>
 
+/* Invariants the FTL and the data store rely on, checked in Debug builds
+ * (the tests, ASan, TSan and the fuzzers define STS_DEBUG), as littlefs's
+ * LFS_ASSERT; compiled out in release and on the MCU. */
+#ifdef STS_DEBUG
+#include <assert.h>
+#define STS_ASSERT(c) assert(c)
+#else
+#define STS_ASSERT(c) ((void)0)
+#endif
+
 /* BLK_GROWN_BAD: raw flash, a block whose program failed for good: it
  * takes no more programs or erases, and the pages programmed before the
  * failure still read (as on NAND, where a grown bad block's data is copied
@@ -161,6 +171,7 @@ static void store_drop(struct sts_sim *s, uint32_t page)
     if (!s->store_map || !s->store_map[page])
         return;
     uint32_t slot = s->store_map[page];
+    STS_ASSERT(slot <= s->store_used && s->store_owner[slot - 1] == page);
     s->store_map[page] = 0;
     /* move the last used slot into the hole so used slots stay dense */
     uint32_t last = s->store_used--;
@@ -222,6 +233,7 @@ static uint32_t free_pop(struct sts_sim *s)
     s->free_head = s->blocks[b].next;
     if (s->free_head == NONE)
         s->free_tail = NONE;
+    STS_ASSERT(s->blocks[b].state == BLK_FREE && !s->blocks[b].valid);
     s->blocks[b].next = NONE;
     s->free_blocks--;
     return b;
@@ -251,8 +263,10 @@ static void unmap(struct sts_sim *s, uint32_t lp)
     if (!pp)
         return;
     pp--;
+    STS_ASSERT(s->p2l[pp] == lp + 1); /* the two maps agree */
     s->p2l[pp] = 0;
     uint32_t b = pp / s->pages_per_block;
+    STS_ASSERT(s->blocks[b].valid > 0);
     if (s->blocks[b].state == BLK_FULL) {
         full_unlink(s, b);
         s->blocks[b].valid--;
@@ -270,9 +284,12 @@ static uint64_t place(struct sts_sim *s, uint32_t lp)
     if (pp == NONE)
         return 0; /* cannot happen: spare blocks exceed gc_low_blocks */
     unmap(s, lp);
+    STS_ASSERT(!s->p2l[pp]); /* a fresh page holds nothing */
     s->l2p[lp] = pp + 1;
     s->p2l[pp] = lp + 1;
     s->blocks[pp / s->pages_per_block].valid++;
+    STS_ASSERT(s->blocks[pp / s->pages_per_block].valid <=
+               s->blocks[pp / s->pages_per_block].next_page);
     s->n.pages_programmed++;
     return s->p.page_prog_ns;
 }
@@ -293,6 +310,7 @@ static uint64_t evacuate(struct sts_sim *s, uint32_t b, uint64_t *copied)
             (*copied)++;
         }
     }
+    STS_ASSERT(!s->blocks[b].valid); /* nothing valid is erased */
     return t + erase_block(s, b);
 }
 
@@ -313,6 +331,7 @@ static uint64_t wear_level(struct sts_sim *s)
 static uint64_t erase_block(struct sts_sim *s, uint32_t b)
 {
     struct sts_sim_block *blk = &s->blocks[b];
+    STS_ASSERT(blk->state != BLK_FREE); /* twice in the free list would hand it out twice */
     blk->erases++;
     blk->valid = 0;
     blk->next_page = 0;

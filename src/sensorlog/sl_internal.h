@@ -8,6 +8,17 @@
 #include <stddef.h>
 #include <string.h>
 
+/* Invariants the format relies on, checked in Debug builds (the tests,
+ * ASan, TSan and the fuzzers define SL_DEBUG), as littlefs's LFS_ASSERT;
+ * compiled out elsewhere, so a logger's 8 KiB writer carries none. Only
+ * what the library's own state guarantees: never what a medium says. */
+#ifdef SL_DEBUG
+#include <assert.h>
+#define SL_ASSERT(c) assert(c)
+#else
+#define SL_ASSERT(c) ((void)0)
+#endif
+
 /* ---- layout, version 1 ------------------------------------------------ */
 #define SL_SEG_MAGIC 0x47534C53u   /* "SLSG" little-endian */
 #define SL_CHUNK_MAGIC 0x4B43u     /* "CK" */

@@ -311,6 +311,7 @@ int sl_mount(struct sl_log *log, const struct sl_config *cfg)
             log->ts_max = h.ts_hi;
         }
         log->next_gseq += (uint64_t)damaged * sl_chunk_max_records(log);
+        SL_ASSERT(end <= log->chunks_per_seg); /* (numbers come from the medium: not asserted) */
         log->st.corrupt_chunks += damaged;
         /* writing goes on in a fresh segment: the end of this one may be torn */
         log->cur_seg = head;

@@ -351,6 +351,9 @@ static int stage(struct sl_log *log)
         log->staged_data += len;
         log->staged_records++;
         log->next_gseq++;
+        SL_ASSERT(log->staged <= cap && log->staged_data <= log->staged);
+        SL_ASSERT((uint32_t)log->next_gseq - (uint32_t)log->staged_gseq <=
+                  sl_chunk_max_records(log));
         if (ts > log->ts_max)
             log->ts_max = ts;
     }
@@ -369,6 +372,8 @@ static int program(struct sl_log *log, uint64_t addr, uint8_t *buf, uint32_t use
     const struct sts_bd_ops *ops = log->cfg.bd.ops;
     /* (used <= chunk, and prog_unit divides chunk: n <= chunk) */
     uint32_t n = (used + log->prog_unit - 1) / log->prog_unit * log->prog_unit;
+    SL_ASSERT(addr >= log->base && (addr - log->base) % log->chunk + n <= log->chunk &&
+              addr + n <= log->base + (uint64_t)log->n_segs * log->seg_bytes);
     log->st.programmed_bytes += n;
     if (what == FLIGHT_DATA) { /* where the bytes of a data chunk go */
         uint32_t hdr = SL_SHORT && log->short_len ? log->short_len : log->data_off;
@@ -469,6 +474,7 @@ static void written(struct sl_log *log)
          * pieces the unit is the chunk: nothing fits) */
         if (SL_PIECES && (log->cfg.chunk_buf[3] & SL_FLAG_PADDED) &&
             (at = (at + u - 1) / u * u) + SL_CHUNK_HDR + SL_REC_HDR_MAX < log->chunk) {
+            SL_ASSERT(at > log->piece_off); /* pieces only move on */
             log->piece_off = at;
             return;
         }
@@ -554,6 +560,7 @@ static int open_segment(struct sl_log *log)
         sl_next_usable(log, log->cur_seg == SL_NO_SEG ? log->n_segs - 1 : log->cur_seg);
     if (target == SL_NO_SEG || target == log->cur_seg)
         return SL_EIO; /* every other segment is retired */
+    SL_ASSERT(target < log->n_segs);
     struct sl_seg_info *s = &log->segs[target];
     if (s->seq)
         evict(log, target);
