@@ -63,6 +63,13 @@ static void guidelines(struct probe_out *p)
         sts_fmt_bytes(a, sizeof(a), au);
         snprintf(p->guide[p->n_guide++], sizeof(p->guide[0]),
                  "Align partitions and files to %s (the allocation unit, measured).", a);
+    } else if (p->id.has_ssr && p->id.ssr.au_bytes) {
+        /* nothing measured it (read-only, a mounted card, or noise): the
+         * card's own word, said as such */
+        sts_fmt_bytes(a, sizeof(a), p->id.ssr.au_bytes);
+        snprintf(p->guide[p->n_guide++], sizeof(p->guide[0]),
+                 "Align partitions and files to %s (the allocation unit the card states in "
+                 "its SD Status; not measured).", a);
     }
     if (p->wrote && !p->au_rc && p->au.limited)
         snprintf(p->guide[p->n_guide++], sizeof(p->guide[0]),
@@ -411,6 +418,18 @@ static int open_target(const struct probe_opts *o, struct sts_target *t,
     t->allow_destructive = o->allow_destructive;
     char err[1024] = "";
     int rc = kind ? kind->open(t, &spec, err, sizeof(err)) : STS_ENOENT;
+    if (rc == STS_EBUSY) {
+        /* a mounted card (a Pi's boot card): what it says about itself is
+         * in sysfs, read without touching the device; the probe proper is
+         * refused below */
+        static struct identity id;
+        probe_identity(&spec, &id);
+        if (id.dir[0]) {
+            printf("probe of %s (identity only: the device is in use)\n", o->target);
+            probe_identity_print(stdout, &id);
+            fflush(stdout);
+        }
+    }
     if (rc) {
         cli_error("%s", err[0] ? err : sts_strerror(rc));
         return rc == STS_EIO ? EXIT_RUN_FAILED : EXIT_USAGE;

@@ -137,7 +137,17 @@ void probe_identity(const struct sts_target_spec *spec, struct identity *id)
                       !sts_hex_bytes(hex, reg, 16) && !sts_sd_csd_parse(reg, &id->csd);
         id->has_scr = !read_attr(id->dir, "scr", hex, sizeof(hex)) &&
                       !sts_hex_bytes(hex, reg, 8) && !sts_sd_scr_parse(reg, &id->scr);
+        char ssr_hex[160];
+        uint8_t ssr[64];
+        id->has_ssr = !read_attr(id->dir, "ssr", ssr_hex, sizeof(ssr_hex)) &&
+                      !sts_hex_bytes(ssr_hex, ssr, 64) && !sts_sd_ssr_parse(ssr, &id->ssr);
     }
+    /* the kernel's erase sizes (bytes; for SD the preferred one is the AU) */
+    char num[32];
+    if (!read_attr(id->dir, "preferred_erase_size", num, sizeof(num)))
+        id->pref_erase = strtoull(num, NULL, 10);
+    if (!read_attr(id->dir, "erase_size", num, sizeof(num)))
+        id->erase = strtoull(num, NULL, 10);
     /* what the kernel decoded (eMMC: its CID layout differs; health) */
     (void)read_attr(id->dir, "name", id->name, sizeof(id->name));
     (void)read_attr(id->dir, "manfid", id->manfid, sizeof(id->manfid));
@@ -210,6 +220,32 @@ void probe_identity_print(FILE *f, const struct identity *id)
         fprintf(f, "    SCR: SD spec %s, %s bus, %s\n", id->scr.spec,
                 id->scr.bus_widths & 4 ? "4-bit" : "1-bit",
                 id->scr.security == 4 ? "SDXC" : id->scr.security == 3 ? "SDHC" : "SDSC");
+    if (id->has_ssr) {
+        const struct sts_sd_ssr *s = &id->ssr;
+        char au[32], uau[32], cls[64] = "";
+        sts_fmt_bytes(au, sizeof(au), s->au_bytes);
+        sts_fmt_bytes(uau, sizeof(uau), s->uhs_au_bytes);
+        size_t k = (size_t)snprintf(cls, sizeof(cls), "Class %u", s->speed_class);
+        if (s->uhs_grade)
+            k += (size_t)snprintf(cls + k, sizeof(cls) - k, ", U%u", s->uhs_grade);
+        if (s->video_class)
+            k += (size_t)snprintf(cls + k, sizeof(cls) - k, ", V%u", s->video_class);
+        if (s->app_class)
+            snprintf(cls + k, sizeof(cls) - k, ", A%u", s->app_class);
+        fprintf(f, "    SD Status: %s; allocation unit %s%s%s, erased %u at a time; %s\n", cls,
+                s->au_bytes ? au : "not stated", s->uhs_au_bytes ? " (UHS: " : "",
+                s->uhs_au_bytes ? uau : "", s->erase_aus,
+                s->discard ? "discard supported" : "no discard");
+        if (s->uhs_au_bytes)
+            fprintf(f, "      (the UHS AU %s applies in UHS modes)\n", uau);
+    }
+    if (id->pref_erase || id->erase) {
+        char pe[32], es[32];
+        sts_fmt_bytes(pe, sizeof(pe), id->pref_erase);
+        sts_fmt_bytes(es, sizeof(es), id->erase);
+        fprintf(f, "    kernel: preferred erase size %s, erase size %s\n",
+                id->pref_erase ? pe : "not given", id->erase ? es : "not given");
+    }
     unsigned a, b, e;
     char ta[32], tb[32];
     if (sscanf(id->life_time, "%x %x", &a, &b) == 2)
@@ -280,6 +316,28 @@ void probe_identity_json(struct sts_jw *w, const struct identity *id)
         sts_jw_str(w, "sd_spec", id->scr.spec);
         sts_jw_u64(w, "bus_widths", id->scr.bus_widths);
     }
+    if (id->has_ssr) {
+        const struct sts_sd_ssr *s = &id->ssr;
+        sts_jw_object(w, "ssr");
+        sts_jw_u64(w, "bus_lines", s->bus_width);
+        sts_jw_u64(w, "speed_class", s->speed_class);
+        sts_jw_u64(w, "uhs_speed_grade", s->uhs_grade);
+        sts_jw_u64(w, "video_speed_class", s->video_class);
+        sts_jw_u64(w, "app_performance_class", s->app_class);
+        sts_jw_u64(w, "au_bytes", s->au_bytes);
+        sts_jw_u64(w, "uhs_au_bytes", s->uhs_au_bytes);
+        sts_jw_u64(w, "erase_aus", s->erase_aus);
+        sts_jw_u64(w, "erase_timeout_ns", (uint64_t)s->erase_timeout_s * 1000000000u);
+        sts_jw_u64(w, "erase_offset_ns", (uint64_t)s->erase_offset_s * 1000000000u);
+        sts_jw_u64(w, "move_bytes_per_second", (uint64_t)s->move_mbps * 1000000u);
+        sts_jw_bool(w, "discard", s->discard);
+        sts_jw_bool(w, "fule", s->fule);
+        sts_jw_end(w);
+    }
+    if (id->pref_erase)
+        sts_jw_u64(w, "preferred_erase_bytes", id->pref_erase);
+    if (id->erase)
+        sts_jw_u64(w, "erase_bytes", id->erase);
     unsigned a, b, e;
     if (sscanf(id->life_time, "%x %x", &a, &b) == 2) {
         sts_jw_u64(w, "life_time_est_a", a);

@@ -26,6 +26,10 @@ struct identity {
     struct sts_sd_cid cid;  /* SD: decoded here from the raw register */
     struct sts_sd_csd csd;
     struct sts_sd_scr scr;
+    int has_ssr;            /* SD: the SD Status (sysfs `ssr`), decoded here */
+    struct sts_sd_ssr ssr;
+    uint64_t pref_erase, erase; /* the kernel's preferred_erase_size and erase_size,
+                                   bytes (0: not given) */
     char name[16], manfid[16], oemid[16], date[16], fwrev[40], life_time[32], pre_eol[16];
 };
 

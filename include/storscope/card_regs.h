@@ -38,6 +38,23 @@ struct sts_sd_scr {
     uint8_t cmd_support;   /* bit 0 CMD20 (speed class), bit 1 CMD23, bit 2 CMD48/49, bit 3 CMD58/59 */
 };
 
+/* An SD card's SD Status (ACMD13: 512 bits, SD Physical Layer Simplified
+ * Specification, "SD Status"): the classes printed on the label and the
+ * allocation unit the card manages. Linux gives it as sysfs `ssr`. */
+struct sts_sd_ssr {
+    unsigned bus_width;      /* DAT_BUS_WIDTH [511:510]: 1 or 4 data lines (0 unknown) */
+    unsigned speed_class;    /* SPEED_CLASS [447:440] as the label's number: 0, 2, 4, 6, 10 */
+    unsigned move_mbps;      /* PERFORMANCE_MOVE [439:432], MB/s (0: not defined) */
+    uint64_t au_bytes;       /* AU_SIZE [431:428]: 16 KiB .. 64 MiB (0: not defined) */
+    unsigned erase_aus;      /* ERASE_SIZE [423:408]: AUs one erase covers (0: none given) */
+    unsigned erase_timeout_s, erase_offset_s; /* ERASE_TIMEOUT [407:402], ERASE_OFFSET [401:400] */
+    unsigned uhs_grade;      /* UHS_SPEED_GRADE [399:396]: 0, 1 (U1), 3 (U3) */
+    uint64_t uhs_au_bytes;   /* UHS_AU_SIZE [395:392]: 1 MiB .. 64 MiB (0: none) */
+    unsigned video_class;    /* VIDEO_SPEED_CLASS [391:384]: 0, 6, 10, 30, 60, 90 (V6 ..) */
+    unsigned app_class;      /* APP_PERF_CLASS [339:336]: 0, 1 (A1), 2 (A2) */
+    int discard, fule;       /* DISCARD_SUPPORT [313], FULE_SUPPORT [312] (SD 5.1 on) */
+};
+
 /* An eMMC's EXT_CSD, the 512-byte register CMD8 returns (JEDEC JESD84-B51,
  * 7.4): what mmc-utils' `mmc extcsd read` says about the part's revision,
  * size, cache, firmware and wear. Bytes are little-endian where a field
@@ -61,6 +78,9 @@ int sts_hex_bytes(const char *hex, uint8_t *out, size_t n);
 int sts_sd_cid_parse(const uint8_t cid[16], struct sts_sd_cid *out);
 int sts_sd_csd_parse(const uint8_t csd[16], struct sts_sd_csd *out);
 int sts_sd_scr_parse(const uint8_t scr[8], struct sts_sd_scr *out);
+/* STS_EINVAL when a field holds a value the specification reserves (a
+ * speed class above 4, a bus width code of 1 or 3). */
+int sts_sd_ssr_parse(const uint8_t ssr[64], struct sts_sd_ssr *out);
 /* STS_EINVAL when the register cannot be one (no revision this parser knows
  * of the field layout, 0..8, or no sector count). */
 int sts_mmc_ext_csd_parse(const uint8_t ext_csd[512], struct sts_mmc_ext_csd *out);

@@ -82,6 +82,33 @@ int sts_sd_csd_parse(const uint8_t csd[16], struct sts_sd_csd *out)
     return out->max_rate ? STS_OK : STS_EINVAL;
 }
 
+int sts_sd_ssr_parse(const uint8_t ssr[64], struct sts_sd_ssr *out)
+{
+    /* AU_SIZE's codes 1..15 (UHS_AU_SIZE uses 7..15 of the same table) */
+    static const uint32_t au_kib[16] = {0,    16,   32,   64,    128,   256,   512,   1024,
+                                        2048, 4096, 8192, 12288, 16384, 24576, 32768, 65536};
+    static const uint8_t speed[5] = {0, 2, 4, 6, 10};
+    memset(out, 0, sizeof(*out));
+    unsigned width = (unsigned)bits(ssr, 64, 511, 510), sc = (unsigned)bits(ssr, 64, 447, 440);
+    if (width == 1 || width == 3 || sc > 4)
+        return STS_EINVAL;
+    out->bus_width = width == 2 ? 4 : 1;
+    out->speed_class = speed[sc];
+    out->move_mbps = (unsigned)bits(ssr, 64, 439, 432);
+    out->au_bytes = (uint64_t)au_kib[bits(ssr, 64, 431, 428)] * 1024;
+    out->erase_aus = (unsigned)bits(ssr, 64, 423, 408);
+    out->erase_timeout_s = (unsigned)bits(ssr, 64, 407, 402);
+    out->erase_offset_s = (unsigned)bits(ssr, 64, 401, 400);
+    out->uhs_grade = (unsigned)bits(ssr, 64, 399, 396);
+    unsigned uau = (unsigned)bits(ssr, 64, 395, 392);
+    out->uhs_au_bytes = uau >= 7 ? (uint64_t)au_kib[uau] * 1024 : 0;
+    out->video_class = (unsigned)bits(ssr, 64, 391, 384);
+    out->app_class = (unsigned)bits(ssr, 64, 339, 336);
+    out->discard = (int)bits(ssr, 64, 313, 313);
+    out->fule = (int)bits(ssr, 64, 312, 312);
+    return STS_OK;
+}
+
 int sts_sd_scr_parse(const uint8_t scr[8], struct sts_sd_scr *out)
 {
     memset(out, 0, sizeof(*out));

@@ -1657,6 +1657,60 @@ class Probe(Base):
         r = run("probe", "raw:" + img, "-o", self.out, env=env)
         self.assertNotIn("identity", self.load()["probe"])
 
+    def test_a_pi_cards_sd_status_and_erase_sizes(self):
+        # issue 45: the SD Status (sysfs ssr), preferred_erase_size and
+        # erase_size were never read. The oracle decodes the fixture's 64
+        # bytes here, by the SD specification's byte and bit places.
+        pi = os.path.join(FIXTURES, "sysfs", "pi-sd")
+        raw = bytes.fromhex(open(os.path.join(pi, "ssr")).read().strip())
+        self.assertEqual(len(raw), 64)
+        au_kib = [0, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 12288, 16384, 24576,
+                  32768, 65536]
+        want = {"bus_lines": 4 if raw[0] >> 6 == 2 else 1,
+                "speed_class": [0, 2, 4, 6, 10][raw[8]],
+                "au_bytes": au_kib[raw[10] >> 4] * 1024,
+                "erase_aus": raw[11] << 8 | raw[12],
+                "uhs_speed_grade": raw[14] >> 4,
+                "video_speed_class": raw[15],
+                "app_performance_class": raw[21] & 15,
+                "discard": bool(raw[24] & 2)}
+        self.assertEqual((want["speed_class"], want["au_bytes"]), (10, 4 << 20))
+        env = dict(os.environ, STORSCOPE_SYSFS_DEVICE=pi)
+        # a model whose reads show no boundary: nothing measures the AU, so
+        # the guideline takes the card's word and says so
+        r = run("probe", "sim:emmc-stm32u5,capacity=1G", "-o", self.out, env=env)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        ident = self.load()["probe"]["identity"]
+        for k, v in want.items():
+            self.assertEqual(ident["ssr"][k], v, k)
+        self.assertEqual(ident["preferred_erase_bytes"],
+                         int(open(os.path.join(pi, "preferred_erase_size")).read()))
+        self.assertEqual(ident["erase_bytes"], int(open(os.path.join(pi, "erase_size")).read()))
+        self.assertEqual(ident["name"], open(os.path.join(pi, "name")).read().strip())
+        self.assertIn("SD Status: Class 10, U1, V10, A1; allocation unit 4 MiB", r.stdout)
+        self.assertIn("Align partitions and files to 4 MiB (the allocation unit the card "
+                      "states in its SD Status; not measured)", r.stdout)
+        # the boot card is mounted: its identity is still read (sysfs only,
+        # the device untouched) and the probe proper refused
+        if os.geteuid() != 0 or not shutil.which("mkfs.ext4"):
+            self.skipTest("the mounted case needs root and mkfs.ext4 (a loop-mounted image)")
+        os.remove(self.out)
+        mnt = self.loop_mount("boot", 32 << 20)
+        try:
+            img = os.path.join(self.dir, "boot.img")
+            dev = subprocess.run(["findmnt", "-n", "-o", "SOURCE", mnt], capture_output=True,
+                                 text=True).stdout.strip()
+            for target in (dev, img):
+                r = run("probe", "raw:" + target, "-o", self.out, env=env)
+                self.assertEqual(r.returncode, 2, r.stderr)
+                self.assertIn("is mounted", r.stderr)
+                self.assertIn("SD card SN32G", r.stdout)
+                self.assertIn("SD Status: Class 10", r.stdout)
+                self.assertIn("identity only", r.stdout)
+                self.assertFalse(os.path.exists(self.out))
+        finally:
+            subprocess.run(["umount", mnt], check=True)
+
     def test_sigint_stops_restores_and_keeps_valid_json(self):
         # a model in real time: a merge takes its 0.6 s of wall time, so the
         # probe is still writing when the signal comes, whenever it comes

@@ -551,6 +551,63 @@ static void sd_registers_decode_as_the_kernel_does(void)
     CHECK_EQ(d.capacity, 1ull << 30);
 }
 
+/* SD Status registers laid out by hand, byte by byte, from the SD
+ * Physical Layer Simplified Specification's table (bit 511 is byte 0's
+ * top bit): what a label's classes and the card's AU come out as. */
+static void sd_status_decodes_as_the_sd_spec_lays_it_out(void)
+{
+    uint8_t r[64];
+    struct sts_sd_ssr d;
+    /* a UHS card: 4 data lines, Class 10, U3, V30, A2, 4 MiB AUs erased 8
+     * at a time (10 s, offset 1 s), UHS AU 4 MiB, discard supported */
+    memset(r, 0, sizeof(r));
+    r[0] = 0x80;             /* DAT_BUS_WIDTH [511:510] = 10b: 4 lines */
+    r[8] = 0x04;             /* SPEED_CLASS [447:440] = 4: Class 10 */
+    r[9] = 90;               /* PERFORMANCE_MOVE [439:432]: 90 MB/s */
+    r[10] = 0x90;            /* AU_SIZE [431:428] = 9: 4 MiB */
+    r[11] = 0x00, r[12] = 8; /* ERASE_SIZE [423:408] = 8 AUs */
+    r[13] = 10 << 2 | 1;     /* ERASE_TIMEOUT [407:402] 10, ERASE_OFFSET [401:400] 1 */
+    r[14] = 0x39;            /* UHS_SPEED_GRADE [399:396] 3, UHS_AU_SIZE [395:392] 9 */
+    r[15] = 30;              /* VIDEO_SPEED_CLASS [391:384] = 30 */
+    r[21] = 0x02;            /* APP_PERF_CLASS [339:336] = 2: A2 */
+    r[24] = 0x02;            /* DISCARD_SUPPORT [313] (FULE [312] clear) */
+    CHECK_EQ(sts_sd_ssr_parse(r, &d), 0);
+    CHECK_EQ(d.bus_width, 4u);
+    CHECK_EQ(d.speed_class, 10u);
+    CHECK_EQ(d.move_mbps, 90u);
+    CHECK_EQ(d.au_bytes, 4ull << 20);
+    CHECK_EQ(d.erase_aus, 8u);
+    CHECK_EQ(d.erase_timeout_s, 10u);
+    CHECK_EQ(d.erase_offset_s, 1u);
+    CHECK_EQ(d.uhs_grade, 3u);
+    CHECK_EQ(d.uhs_au_bytes, 4ull << 20);
+    CHECK_EQ(d.video_class, 30u);
+    CHECK_EQ(d.app_class, 2u);
+    CHECK_EQ(d.discard, 1);
+    CHECK_EQ(d.fule, 0);
+    /* an old Class 4 card on one line, 1 MiB AUs, SD's 12 MiB code */
+    memset(r, 0, sizeof(r));
+    r[8] = 0x02;
+    r[10] = 0x70;
+    CHECK_EQ(sts_sd_ssr_parse(r, &d), 0);
+    CHECK_EQ(d.bus_width, 1u);
+    CHECK_EQ(d.speed_class, 4u);
+    CHECK_EQ(d.au_bytes, 1ull << 20);
+    CHECK_EQ(d.uhs_grade + d.video_class + d.app_class + d.uhs_au_bytes, 0);
+    r[10] = 0xB0;
+    CHECK_EQ(sts_sd_ssr_parse(r, &d), 0);
+    CHECK_EQ(d.au_bytes, 12ull << 20);
+    r[24] = 0x01; /* FULE alone */
+    CHECK_EQ(sts_sd_ssr_parse(r, &d), 0);
+    CHECK_EQ(d.fule + 2 * d.discard, 1);
+    /* reserved codes: not an SD Status */
+    r[0] = 0x40; /* bus width 01b */
+    CHECK_EQ(sts_sd_ssr_parse(r, &d), STS_EINVAL);
+    r[0] = 0x00;
+    r[8] = 5; /* speed class 5 */
+    CHECK_EQ(sts_sd_ssr_parse(r, &d), STS_EINVAL);
+}
+
 /* An EXT_CSD laid out by hand from JESD84-B51's table (7.4), as three
  * parts would send it: a worn eMMC 5.1, a fresh 5.0, an old 4.5 part that
  * predates the health report. */
@@ -621,6 +678,7 @@ static void mmc_ext_csd_decodes_as_jedec_lays_it_out(void)
 }
 
 const struct sts_test_case test_probe_cases[] = {
+    {"sd_status_decodes_as_the_sd_spec_lays_it_out", sd_status_decodes_as_the_sd_spec_lays_it_out},
     {"mmc_ext_csd_decodes_as_jedec_lays_it_out", mmc_ext_csd_decodes_as_jedec_lays_it_out},
     {"sd_registers_decode_as_the_kernel_does", sd_registers_decode_as_the_kernel_does},
     {"read_timing_finds_page_and_unit", read_timing_finds_page_and_unit},
