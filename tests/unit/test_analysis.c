@@ -443,6 +443,28 @@ static void a_stall_seen_once_is_named_not_sized(void)
     CHECK(sized_on_max);
     for (size_t i = 0; i < an.n_findings; i++)
         CHECK(strstr(an.finding[i].text, "one stall of") == NULL);
+    /* the second one a bin lower but within a factor of two (452 ms of the
+     * 649 ms stall's half, 324 ms): it repeated too; not when it is 2.5x
+     * lower */
+    const uint64_t lo3[] = {4000000, 4756828, 19027313, 380546000, 645474700};
+    const uint64_t count3[] = {30000, 9990, 7, 1, 1};
+    sts_an_fsync_bins(&in, lo3, count3, 5, in.fsync_max_ns);
+    CHECK_EQ(in.fsync_near_max, 2);
+    const uint64_t lo4[] = {4000000, 4756828, 19027313, 226274170, 645474700};
+    sts_an_fsync_bins(&in, lo4, count3, 5, in.fsync_max_ns);
+    CHECK_EQ(in.fsync_near_max, 1);
+    /* the same figures from null: (no medium: the stall is the host's
+     * scheduler) give no guideline, and say why */
+    sts_analyze(&in, &cfg, &an);
+    CHECK(an.n_guidelines > 0);
+    in.no_medium = 1;
+    memcpy(in.target_kind, "null", 5);
+    sts_analyze(&in, &cfg, &an);
+    CHECK_EQ(an.n_guidelines, 0);
+    int said = 0;
+    for (size_t i = 0; i < an.n_findings; i++)
+        said |= strstr(an.finding[i].text, "no guideline: null has no medium") != NULL;
+    CHECK(said);
 }
 
 static void no_evidence_no_guideline(void)

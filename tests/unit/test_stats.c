@@ -103,6 +103,11 @@ static void percentile_ranks_are_exact_at_round_counts(void)
         sts_hist_record(&h, samples[i]);
     CHECK(sts_hist_percentile(&h, 99.9) < 2000000);
     CHECK_EQ(sts_pct_rank(99.9, 1000), 999);
+    /* a rank counts samples from 1: the 0th percentile is the first, the
+     * smallest (a caller reading sorted[rank - 1] must not read sorted[-1]) */
+    CHECK_EQ(sts_pct_rank(0, 1), 1);
+    CHECK_EQ(sts_pct_rank(0, 1000), 1);
+    CHECK_EQ(sts_pct_rank(0.0001, 1000), 1);
     /* every n up to 2,000 and some round ones: ties, all equal, one outlier */
     static const uint64_t big[] = {5000, 10000, 20000};
     for (uint64_t n = 1; n <= 2000 + 3; n++) {
@@ -243,10 +248,13 @@ static void welford_small(void)
  * (the first of equals) - found against a plain scan of the samples. */
 static void a_latency_says_which_sample_was_the_worst(void)
 {
-    static const uint64_t runs[3][6] = {{900, 10, 20, 30, 40, 50},
+    /* (the last: operations that cost nothing in virtual time - the first
+     * is the worst, sample 1, not "sample 0") */
+    static const uint64_t runs[4][6] = {{900, 10, 20, 30, 40, 50},
                                         {10, 20, 700, 30, 700, 40},
-                                        {5, 5, 5, 5, 5, 6}};
-    for (int r = 0; r < 3; r++) {
+                                        {5, 5, 5, 5, 5, 6},
+                                        {0, 0, 0, 0, 0, 0}};
+    for (int r = 0; r < 4; r++) {
         struct sts_lat l;
         memset(&l, 0, sizeof(l));
         CHECK_EQ(sts_hist_init(&l.h, buckets, STS_HIST_BUCKETS, STS_HIST_SUB_BITS,
@@ -255,7 +263,7 @@ static void a_latency_says_which_sample_was_the_worst(void)
         uint64_t worst = 0, at = 0;
         for (int i = 0; i < 6; i++) {
             sts_lat_record(&l, runs[r][i]);
-            if (runs[r][i] > worst) {
+            if (!i || runs[r][i] > worst) { /* the first of the largest */
                 worst = runs[r][i];
                 at = (uint64_t)i + 1;
             }
