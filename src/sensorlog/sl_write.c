@@ -222,7 +222,8 @@ int sl_append(struct sl_log *log, uint16_t stream, uint64_t ts, const void *data
         log->st.dropped_records++;
     }
     ring_write(log, hdr, sizeof(hdr));
-    ring_write(log, data, len);
+    if (len) /* (an event marker may come without a pointer: memcpy takes none) */
+        ring_write(log, data, len);
     log->fill += need;
     log->st.appended_records++;
     log->st.appended_bytes += len;
