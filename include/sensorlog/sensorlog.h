@@ -515,7 +515,9 @@ const struct sl_stream_info *sl_stream_info(const struct sl_log *log, uint16_t i
  * value fits), so samples at a steady rate cost one header byte whatever
  * the clock's unit (none in a run of like records of one stream: a few
  * bytes a chunk), and gaps of days a few bytes, never a chunk. len is
- * 0 .. sl_record_max():
+ * 0 .. sl_record_max() (0: an event marker, whose data may be NULL; a run
+ * of them costs no byte a record, and a chunk holds at most its size
+ * less 52 of them):
  * SL_EINVAL beyond; SL_ENOMEM if the record could never fit cfg.buffer;
  * SL_ENOENT for a stream that is not in the catalog (id 0, a free slot, an
  * id past max_streams). */
