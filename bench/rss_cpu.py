@@ -64,7 +64,13 @@ def main():
     ap.add_argument("--max-main-rss", type=float, default=0,
                     help="MiB: exit 1 when a main-job run peaks above it")
     a = ap.parse_args()
+    for b in [a.binary] + ([a.against] if a.against else []):
+        if not (os.path.isfile(b) and os.access(b, os.X_OK)):
+            ap.error(f"{b}: not an executable storscope (build it: cmake --build --preset release)")
     which = set(a.cases.split(","))
+    unknown = which - {"main", "paper", "paper-sensorlog"}
+    if unknown:
+        ap.error("--cases takes main, paper, paper-sensorlog; not " + ", ".join(sorted(unknown)))
     bins = [a.binary] + ([a.against] if a.against else [])
     head = "| run | CPU s | peak RSS MiB | simulated s | simulated s per CPU s |"
     if a.against:
