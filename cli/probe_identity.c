@@ -232,9 +232,8 @@ void probe_identity_print(FILE *f, const struct identity *id)
             k += (size_t)snprintf(cls + k, sizeof(cls) - k, ", V%u", s->video_class);
         if (s->app_class)
             snprintf(cls + k, sizeof(cls) - k, ", A%u", s->app_class);
-        fprintf(f, "    SD Status: %s; allocation unit %s%s%s, erased %u at a time; %s\n", cls,
-                s->au_bytes ? au : "not stated", s->uhs_au_bytes ? " (UHS: " : "",
-                s->uhs_au_bytes ? uau : "", s->erase_aus,
+        fprintf(f, "    SD Status: %s; allocation unit %s, erased %u at a time; %s\n", cls,
+                s->au_bytes ? au : "not stated", s->erase_aus,
                 s->discard ? "discard supported" : "no discard");
         if (s->uhs_au_bytes)
             fprintf(f, "      (the UHS AU %s applies in UHS modes)\n", uau);
