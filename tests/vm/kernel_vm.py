@@ -228,6 +228,11 @@ export PATH=/bin:/usr/bin:/usr/sbin:/sbin HOME=/tmp
 for m in $(cat /modules.order); do
     insmod /lib/mod/$m.ko $(grep "^$m " /modules.params | cut -d' ' -f2-) || echo "@@INSMOD $m failed"
 done
+# the card is found after its controller's driver loads, asynchronously:
+# a case that opens it at once can find no /dev/mmcblk0 (CI56's boot after
+# the cut did)
+i=0; while [ ! -b /dev/mmcblk0 ] && [ $i -lt 30 ]; do sleep 1; i=$((i+1)); done
+[ -b /dev/mmcblk0 ] || echo "@@NO_CARD after ${i} s"
 echo "@@BOOTED $(uname -r)"
 # the boot after a power cut runs the cases that look at what it left
 if grep -q storscope_after_cut /proc/cmdline; then . /cases_after_cut.sh; else . /cases.sh; fi
@@ -433,6 +438,8 @@ def main():
         cases.update(parse(after))
         ran.append("mmc_after_cut")
     fails = ["insmod %s failed" % m for m in bad]
+    fails += ["the SD card never appeared (%s)" % m
+              for m in re.findall(r"@@NO_CARD ([^\n]*)", console + after)]
 
     passed = [0]
 
