@@ -47,8 +47,10 @@ static void c_geometry(void *ctx, struct sts_bd_geometry *g)
     struct counted *c = ctx;
     c->inner.ops->geometry(c->inner.ctx, g);
 }
-static const struct sts_bd_ops counted_ops = {c_read, c_program, c_erase, c_flush, c_geometry,
-                                              NULL, NULL, NULL};
+static const struct sts_bd_ops counted_ops = {
+    .version = STS_BD_OPS_VERSION, c_read, c_program, c_erase, c_flush, c_geometry, NULL, NULL,
+    NULL
+};
 
 static uint64_t sim_now(void *ctx)
 {

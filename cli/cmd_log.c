@@ -118,8 +118,10 @@ static void pad_geometry(void *ctx, struct sts_bd_geometry *g)
     p->inner.ops->geometry(p->inner.ctx, g);
     g->capacity = p->claimed;
 }
-static const struct sts_bd_ops padded_ops = {pad_read, pad_refuse, pad_erase, pad_flush,
-                                             pad_geometry, NULL, NULL, NULL};
+static const struct sts_bd_ops padded_ops = {
+    .version = STS_BD_OPS_VERSION, pad_read, pad_refuse, pad_erase, pad_flush, pad_geometry, NULL,
+    NULL, NULL
+};
 
 static uint32_t le32(const uint8_t *p)
 {

@@ -545,6 +545,10 @@ int cmd_run(int argc, char **argv)
     target.allow_destructive = o.allow_destructive;
     char err[1024] = "";
     int rc = kind->open(&target, &spec, err, sizeof(err));
+    if (!rc && sts_fs_ops_check(target.fs.ops, err, sizeof(err))) {
+        kind->close(&target); /* a target kind whose filesystem this library cannot call */
+        rc = STS_EINVAL;
+    }
     if (rc) {
         cli_error("%s", err[0] ? err : sts_strerror(rc));
         /* the device failing while the target is set up is a failed run,

@@ -94,8 +94,10 @@ static void paced_geometry(void *ctx, struct sts_bd_geometry *g)
     (void)ctx;
     sim_bd.ops->geometry(sim_bd.ctx, g);
 }
-static const struct sts_bd_ops paced_ops = {paced_read, paced_program, paced_erase, paced_flush,
-                                            paced_geometry, NULL, NULL, NULL};
+static const struct sts_bd_ops paced_ops = {
+    .version = STS_BD_OPS_VERSION, paced_read, paced_program, paced_erase, paced_flush,
+    paced_geometry, NULL, NULL, NULL
+};
 
 int main(void)
 {

@@ -58,8 +58,10 @@ static void c_geometry(void *ctx, struct sts_bd_geometry *g)
     (void)ctx;
     dev.inner.ops->geometry(dev.inner.ctx, g);
 }
-static const struct sts_bd_ops counted_ops = {c_read, c_program, c_erase, c_flush, c_geometry,
-                                              NULL, NULL, NULL};
+static const struct sts_bd_ops counted_ops = {
+    .version = STS_BD_OPS_VERSION, c_read, c_program, c_erase, c_flush, c_geometry, NULL, NULL,
+    NULL
+};
 static uint64_t now_ns(void)
 {
     return sim.now_ns;

@@ -52,7 +52,16 @@ struct sts_bd_req {
 };
 enum { STS_BD_READ = 1, STS_BD_PROGRAM = 2 };
 
+/* The method table's layout, first field of every table (as SQLite's
+ * iVersion and fio's FIO_IOOPS_VERSION): methods added later go at the end
+ * under a new number, and a caller uses one only in a table that states
+ * that number or more. A table of version 0 (written before tables had a
+ * version) or of a newer library is refused where a device is opened
+ * (sts_bd_ops_check). */
+#define STS_BD_OPS_VERSION 1u
+
 struct sts_bd_ops {
+    uint32_t version; /* STS_BD_OPS_VERSION this table was written for */
     int (*read)(void *ctx, uint64_t addr, void *buf, size_t len);
     int (*program)(void *ctx, uint64_t addr, const void *buf, size_t len);
     /* Erase on raw flash, trim/discard on managed media. */
@@ -84,6 +93,10 @@ struct sts_bd {
     const struct sts_bd_ops *ops;
     void *ctx;
 };
+
+/* STS_OK, or STS_EINVAL for a table this library cannot call (no table, a
+ * version of 0 or newer than STS_BD_OPS_VERSION), with why in err. */
+int sts_bd_ops_check(const struct sts_bd_ops *ops, char *err, size_t errlen);
 
 /* The null device: accepts every command, keeps no data, takes no time.
  * Used to measure the engine's own overhead through the real method tables. */

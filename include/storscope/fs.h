@@ -44,7 +44,13 @@ struct sts_statvfs {
     uint32_t block_size;   /* preferred I/O size, bytes */
 };
 
+/* The method table's layout, first field of every table: see
+ * STS_BD_OPS_VERSION (device.h) for the rule; checked by sts_fs_ops_check
+ * where a filesystem is handed to the engine. */
+#define STS_FS_OPS_VERSION 1u
+
 struct sts_fs_ops {
+    uint32_t version; /* STS_FS_OPS_VERSION this table was written for */
     /* The file position starts at 0 (no append), as POSIX open()'s: a
      * workload that opens an existing file for writing overwrites it. */
     int (*open)(void *ctx, const char *path, int flags, sts_fh *out);
@@ -73,6 +79,9 @@ struct sts_fs {
     const struct sts_fs_ops *ops;
     void *ctx;
 };
+
+/* STS_OK, or STS_EINVAL for a table this library cannot call, with why. */
+int sts_fs_ops_check(const struct sts_fs_ops *ops, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

@@ -158,7 +158,13 @@ enum sts_port_caps {
     STS_PORT_TIME_SLICING = 0x8,/* round robin can be switched per task (attr.time_slice) */
 };
 
+/* The method table's layout, first field of every port: see
+ * STS_BD_OPS_VERSION (device.h) for the rule; checked by
+ * sts_port_ops_check before the engine starts a task. */
+#define STS_PORT_OPS_VERSION 1u
+
 struct sts_port_ops {
+    uint32_t version;      /* STS_PORT_OPS_VERSION this port was written for */
     const char *name;      /* "posix", "baremetal", "threadx", "freertos" */
     uint32_t caps;         /* enum sts_port_caps */
     /* Starts a task (it runs on its own thread, or at the next run()). Not
@@ -198,6 +204,10 @@ int sts_board_alarm(uint64_t at_ns, struct sts_sem *sem);
 
 /* The port this build was made with. */
 const struct sts_port_ops *sts_port(void);
+
+/* STS_OK, or STS_EINVAL for a port this library cannot call (no table, a
+ * version of 0 or newer than STS_PORT_OPS_VERSION), with why in err. */
+int sts_port_ops_check(const struct sts_port_ops *ops, char *err, size_t errlen);
 
 /* Queues are portable code over the port's mutex and semaphores. */
 int sts_queue_init(struct sts_queue *q, const struct sts_port_ops *port, void *storage,

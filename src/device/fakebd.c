@@ -164,6 +164,7 @@ static void fk_geometry(void *ctx, struct sts_bd_geometry *g)
 }
 
 static const struct sts_bd_ops fake_ops = {
+    .version = STS_BD_OPS_VERSION,
     .read = fk_read, .program = fk_program, .erase = fk_erase, .flush = fk_flush,
     .geometry = fk_geometry,
 };

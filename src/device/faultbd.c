@@ -51,10 +51,14 @@ static int fb_poll(void *ctx, struct sts_bd_req **done)
     return f->lower.ops->poll(f->lower.ctx, done);
 }
 
-static const struct sts_bd_ops blocking_ops = {fb_read,     fb_program, fb_erase, fb_flush,
-                                               fb_geometry, NULL,       NULL, NULL};
-static const struct sts_bd_ops nonblocking_ops = {fb_read,     fb_program, fb_erase, fb_flush,
-                                                  fb_geometry, fb_submit,  fb_poll, NULL};
+static const struct sts_bd_ops blocking_ops = {
+    .version = STS_BD_OPS_VERSION, fb_read, fb_program, fb_erase, fb_flush, fb_geometry, NULL, NULL,
+    NULL
+};
+static const struct sts_bd_ops nonblocking_ops = {
+    .version = STS_BD_OPS_VERSION, fb_read, fb_program, fb_erase, fb_flush, fb_geometry, fb_submit,
+    fb_poll, NULL
+};
 
 void sts_faultbd_init(struct sts_faultbd *f, const struct sts_bd *lower,
                       const struct sts_fault_config *cfg, struct sts_bd *out)

@@ -120,8 +120,10 @@ static void mtd_geometry(void *ctx, struct sts_bd_geometry *g)
                (nand ? STS_BD_PROGRAM_ONCE : STS_BD_PROGRAM_BYTES);
 }
 
-static const struct sts_bd_ops mtd_bd_ops = {mtd_read,     mtd_program, mtd_erase, mtd_flush,
-                                             mtd_geometry, NULL,        NULL,      NULL};
+static const struct sts_bd_ops mtd_bd_ops = {
+    .version = STS_BD_OPS_VERSION, mtd_read, mtd_program, mtd_erase, mtd_flush, mtd_geometry, NULL,
+    NULL, NULL
+};
 
 /* Mounted (JFFS2 names its source "mtdN" or "mtd:NAME"; a filesystem on
  * the mtdblock has its device number) or attached to UBI: the kernel and

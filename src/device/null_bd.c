@@ -48,6 +48,7 @@ static void null_geometry(void *ctx, struct sts_bd_geometry *g)
 }
 
 static const struct sts_bd_ops null_bd_ops = {
+    .version = STS_BD_OPS_VERSION,
     .read = null_read,
     .program = null_program,
     .erase = null_erase,

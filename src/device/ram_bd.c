@@ -52,6 +52,7 @@ static void ram_geometry(void *ctx, struct sts_bd_geometry *g)
 }
 
 static const struct sts_bd_ops ram_bd_ops = {
+    .version = STS_BD_OPS_VERSION,
     .read = ram_read,
     .program = ram_program,
     .erase = ram_erase,

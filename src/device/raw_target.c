@@ -166,8 +166,10 @@ static void raw_geometry(void *ctx, struct sts_bd_geometry *g)
     g->flags = STS_BD_KEEPS_DATA;
 }
 
-static const struct sts_bd_ops raw_bd_ops = {raw_read, raw_program, raw_erase, raw_flush,
-                                             raw_geometry, NULL, NULL, NULL};
+static const struct sts_bd_ops raw_bd_ops = {
+    .version = STS_BD_OPS_VERSION, raw_read, raw_program, raw_erase, raw_flush, raw_geometry, NULL,
+    NULL, NULL
+};
 
 /* ---- is the device in use? ---------------------------------------------- */
 static int dev_is_mounted(dev_t dev)

@@ -1070,6 +1070,7 @@ static void sim_geometry(void *ctx, struct sts_bd_geometry *g)
 }
 
 static const struct sts_bd_ops sim_bd_ops = {
+    .version = STS_BD_OPS_VERSION,
     .read = sim_read,
     .program = sim_program,
     .erase = sim_erase,

@@ -140,8 +140,10 @@ static void rt_geometry(void *ctx, struct sts_bd_geometry *g)
     struct sim_target *st = ctx;
     st->bd.ops->geometry(st->bd.ctx, g);
 }
-static const struct sts_bd_ops real_time_ops = {rt_read, rt_program, rt_erase, rt_flush,
-                                                rt_geometry, NULL, NULL, NULL};
+static const struct sts_bd_ops real_time_ops = {
+    .version = STS_BD_OPS_VERSION, rt_read, rt_program, rt_erase, rt_flush, rt_geometry, NULL, NULL,
+    NULL
+};
 
 static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, char *err,
                     size_t errlen)

@@ -276,6 +276,7 @@ static int efs_statvfs(void *ctx, struct sts_statvfs *st)
 }
 
 static const struct sts_fs_ops extentfs_ops = {
+    .version = STS_FS_OPS_VERSION,
     .open = efs_open,
     .close = efs_close,
     .read = efs_read,

@@ -102,6 +102,7 @@ static int ff_allocate(void *ctx, sts_fh fh, uint64_t size)
 }
 
 static const struct sts_fs_ops faultfs_ops = {
+    .version = STS_FS_OPS_VERSION,
     .open = ff_open, .close = ff_close, .read = ff_read, .write = ff_write,
     .seek = ff_seek, .sync = ff_sync, .unlink = ff_unlink, .mkdir = ff_mkdir,
     .rmdir = ff_rmdir, .stat = ff_stat, .statvfs = ff_statvfs, .advise = ff_advise,
@@ -109,6 +110,7 @@ static const struct sts_fs_ops faultfs_ops = {
 };
 /* the same without advise, for filesystems that have none (NULL = no cache) */
 static const struct sts_fs_ops faultfs_ops_no_advise = {
+    .version = STS_FS_OPS_VERSION,
     .open = ff_open, .close = ff_close, .read = ff_read, .write = ff_write,
     .seek = ff_seek, .sync = ff_sync, .unlink = ff_unlink, .mkdir = ff_mkdir,
     .rmdir = ff_rmdir, .stat = ff_stat, .statvfs = ff_statvfs, .advise = NULL,

@@ -223,6 +223,7 @@ static int fs_statvfs(void *ctx, struct sts_statvfs *st)
 }
 
 static const struct sts_fs_ops filex_ops = {
+    .version = STS_FS_OPS_VERSION,
     .open = fs_open,
     .close = fs_close,
     .read = fs_read,

@@ -156,6 +156,7 @@ static int px_allocate(void *ctx, sts_fh fh, uint64_t size)
 }
 
 static const struct sts_fs_ops posix_fs_ops = {
+    .version = STS_FS_OPS_VERSION,
     .open = px_open,
     .close = px_close,
     .read = px_read,

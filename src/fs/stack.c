@@ -90,8 +90,10 @@ static void win_geometry(void *ctx, struct sts_bd_geometry *g)
     s->under.ops->geometry(s->under.ctx, g);
     g->capacity = s->end - s->base;
 }
-static const struct sts_bd_ops window_ops = {win_read,     win_program, win_erase, win_flush,
-                                             win_geometry, NULL,        NULL,      NULL};
+static const struct sts_bd_ops window_ops = {
+    .version = STS_BD_OPS_VERSION, win_read, win_program, win_erase, win_flush, win_geometry, NULL,
+    NULL, NULL
+};
 
 /* The medium's region as its own device: the device itself when the region
  * is all of it. */
@@ -352,6 +354,11 @@ int sts_fs_stack_open(struct sts_fs_stack **stack, const struct sts_target_spec 
 {
     const char *name = spec->fs[0] ? spec->fs : "extentfs";
     const struct fs_kind *k = NULL;
+    char why[160];
+    if (sts_bd_ops_check(m->bd.ops, why, sizeof(why))) {
+        snprintf(err, errlen, "%s: %s", m->shown, why);
+        return STS_EINVAL;
+    }
     for (size_t i = 0; i < N_KINDS && !k; i++)
         k = !strcmp(kinds[i].name, name) ? &kinds[i] : NULL;
     if (!k) {

@@ -149,6 +149,7 @@ static void bm_sem_destroy(struct sts_sem *s)
 }
 
 static const struct sts_port_ops baremetal_port = {
+    .version = STS_PORT_OPS_VERSION,
     .name = "baremetal",
     .caps = 0,
     .task_start = bm_task_start,

@@ -213,6 +213,7 @@ static void rt_sleep_ns(uint64_t ns)
 }
 
 static const struct sts_port_ops freertos_port = {
+    .version = STS_PORT_OPS_VERSION,
     .name = "freertos",
     .caps = STS_PORT_PREEMPTIVE | STS_PORT_PRIORITIES,
     .task_start = rt_task_start,

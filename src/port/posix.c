@@ -210,6 +210,7 @@ static void px_sem_destroy(struct sts_sem *s)
 }
 
 static const struct sts_port_ops posix_port = {
+    .version = STS_PORT_OPS_VERSION,
     .name = "posix",
     .caps = STS_PORT_PREEMPTIVE | STS_PORT_PRIORITIES | STS_PORT_PINNING,
     .task_start = px_task_start,

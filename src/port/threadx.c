@@ -193,6 +193,7 @@ static void tx_sleep_ns(uint64_t ns)
 }
 
 static const struct sts_port_ops threadx_port = {
+    .version = STS_PORT_OPS_VERSION,
     .name = "threadx",
     .caps = STS_PORT_PREEMPTIVE | STS_PORT_PRIORITIES | STS_PORT_TIME_SLICING,
     .task_start = tx_task_start,

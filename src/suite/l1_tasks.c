@@ -64,6 +64,11 @@ void l1_tasks_stacks(const struct l1_tasks *k, size_t *producer, size_t *writer)
 struct l1_tasks *l1_tasks_init(struct l1 *l, void *mem, size_t bytes, const char **why)
 {
     const struct sts_port_ops *port = sts_port();
+    if (sts_port_ops_check(port, NULL, 0)) {
+        *why = "L1 --tasks: this build's OS port states a method-table version this library "
+               "does not know (STS_PORT_OPS_VERSION, port.h)";
+        return NULL;
+    }
     if (!(port->caps & STS_PORT_PREEMPTIVE)) {
         *why = "L1 --tasks needs a port with preemptive tasks (this build's is cooperative)";
         return NULL;

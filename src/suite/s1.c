@@ -429,6 +429,9 @@ static int s1_run(struct sts_ctx *c)
     size_t n_chunks = full ? WL_COUNT(chunks_full) : WL_COUNT(chunks_quick);
     uint64_t ops = full ? 10000 : 1000;
     const struct sts_port_ops *port = sts_port();
+    char why[128];
+    if (sts_port_ops_check(port, why, sizeof(why)))
+        return sts_fail(c, STS_EINVAL, why);
     int pin = (port->caps & STS_PORT_PINNING) != 0;
     struct sts_kv tp[] = {
         STS_KV_U("iterations", ops),

@@ -43,7 +43,9 @@ static void geometry(void *ctx, struct sts_bd_geometry *g)
     g->erase_size = ERASE;
     g->flags = STS_BD_NEEDS_ERASE;
 }
-static const struct sts_bd_ops ops = {rd, prog, erase, flush, geometry, NULL, NULL, NULL};
+static const struct sts_bd_ops ops = {
+    .version = STS_BD_OPS_VERSION, rd, prog, erase, flush, geometry, NULL, NULL, NULL
+};
 
 int main(void)
 {

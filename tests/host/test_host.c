@@ -395,6 +395,22 @@ static void fs_stack_refuses_what_the_device_cannot_take(void **state)
     assert_int_equal(sts_fs_stack_open(&s, &spec, &m, &t, err, sizeof(err)), STS_EINVAL);
     assert_non_null(strstr(err, "size="));
     assert_int_equal(touched_outside(mem, 0, 0), -1);
+    /* a device whose method table predates versions (or comes from a newer
+     * library) is refused by name before any of its methods is called */
+    struct sts_bd_ops old_ops = *bd.ops;
+    old_ops.version = 0;
+    old_ops.program = NULL; /* (called, it would crash the test) */
+    old_ops.geometry = NULL;
+    m.bd.ops = &old_ops;
+    m.end = 0;
+    sts_target_spec_parse("ram:+sensorlog", &spec, NULL);
+    assert_int_equal(sts_fs_stack_open(&s, &spec, &m, &t, err, sizeof(err)), STS_EINVAL);
+    assert_non_null(strstr(err, "ram:: device method table of version 0")); /* (shown: "ram:") */
+    assert_non_null(strstr(err, "STS_BD_OPS_VERSION"));
+    old_ops.version = STS_BD_OPS_VERSION + 1;
+    assert_int_equal(sts_fs_stack_open(&s, &spec, &m, &t, err, sizeof(err)), STS_EINVAL);
+    assert_non_null(strstr(err, "newer than this library"));
+    assert_int_equal(touched_outside(mem, 0, 0), -1);
     free(mem);
 }
 

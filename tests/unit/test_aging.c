@@ -151,11 +151,13 @@ static int afs_mkdir(void *ctx, const char *path)
     return STS_OK;
 }
 static const struct sts_fs_ops afs_ops = {
+    .version = STS_FS_OPS_VERSION,
     .open = afs_open, .close = afs_close, .write = afs_write, .sync = afs_sync,
     .unlink = afs_unlink, .statvfs = afs_statvfs,
 };
 /* the same with directories (rmdir is unlink here: a name like any other) */
 static const struct sts_fs_ops afs_dir_ops = {
+    .version = STS_FS_OPS_VERSION,
     .open = afs_open, .close = afs_close, .write = afs_write, .sync = afs_sync,
     .unlink = afs_unlink, .statvfs = afs_statvfs, .mkdir = afs_mkdir, .rmdir = afs_unlink,
 };

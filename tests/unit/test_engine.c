@@ -72,8 +72,10 @@ static void cbd_geometry(void *ctx, struct sts_bd_geometry *g)
     struct corrupt_bd *c = ctx;
     c->inner.ops->geometry(c->inner.ctx, g);
 }
-static const struct sts_bd_ops corrupt_ops = {cbd_read, cbd_program, cbd_erase, cbd_flush,
-                                              cbd_geometry, NULL, NULL, NULL};
+static const struct sts_bd_ops corrupt_ops = {
+    .version = STS_BD_OPS_VERSION, cbd_read, cbd_program, cbd_erase, cbd_flush, cbd_geometry, NULL,
+    NULL, NULL
+};
 
 /* ---- a sink that remembers what it saw --------------------------------- */
 struct capture {
@@ -147,9 +149,10 @@ static int cfs_statvfs(void *ctx, struct sts_statvfs *st)
     *st = (struct sts_statvfs){1u << 30, 1u << 30, 4096};
     return STS_OK;
 }
-static const struct sts_fs_ops cfs_ops = {.open = cfs_open, .close = cfs_close,
-                                          .unlink = cfs_unlink, .mkdir = cfs_dir,
-                                          .rmdir = cfs_dir, .statvfs = cfs_statvfs};
+static const struct sts_fs_ops cfs_ops = {
+    .version = STS_FS_OPS_VERSION, .open = cfs_open, .close = cfs_close, .unlink = cfs_unlink,
+    .mkdir = cfs_dir, .rmdir = cfs_dir, .statvfs = cfs_statvfs
+};
 static size_t cfs_counters(struct sts_target *t, struct sts_kv *out, size_t max)
 {
     (void)t;

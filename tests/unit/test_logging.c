@@ -83,6 +83,7 @@ static int sfs_unlink(void *ctx, const char *path)
     return STS_OK;
 }
 static const struct sts_fs_ops sfs_ops = {
+    .version = STS_FS_OPS_VERSION,
     .open = sfs_open, .close = sfs_close, .write = sfs_write, .sync = sfs_sync,
     .unlink = sfs_unlink,
 };

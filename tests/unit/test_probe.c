@@ -218,9 +218,10 @@ static void st_geometry(void *ctx, struct sts_bd_geometry *g)
     (void)ctx;
     under_stop.ops->geometry(under_stop.ctx, g);
 }
-static const struct sts_bd_ops stopping_ops = {.read = st_read, .program = st_program,
-                                               .erase = st_erase, .flush = st_flush,
-                                               .geometry = st_geometry};
+static const struct sts_bd_ops stopping_ops = {
+    .version = STS_BD_OPS_VERSION, .read = st_read, .program = st_program, .erase = st_erase,
+    .flush = st_flush, .geometry = st_geometry
+};
 
 static void a_stopped_probe_still_puts_everything_back(void)
 {
@@ -358,7 +359,9 @@ static void jitter_geometry(void *ctx, struct sts_bd_geometry *g)
     (void)ctx;
     model.ops->geometry(model.ctx, g);
 }
-static const struct sts_bd_ops jitter_ops = {.read = jitter_read, .geometry = jitter_geometry};
+static const struct sts_bd_ops jitter_ops = {
+    .version = STS_BD_OPS_VERSION, .read = jitter_read, .geometry = jitter_geometry
+};
 
 static void read_timing_claims_nothing_from_noise(void)
 {
@@ -421,7 +424,9 @@ static int slow_at_odd_8m(void *ctx, uint64_t a, void *b, size_t n)
         sim.now_ns += 200000;
     return model.ops->read(model.ctx, a, b, n);
 }
-static const struct sts_bd_ops slow_ops = {.read = slow_at_odd_8m, .geometry = jitter_geometry};
+static const struct sts_bd_ops slow_ops = {
+    .version = STS_BD_OPS_VERSION, .read = slow_at_odd_8m, .geometry = jitter_geometry
+};
 
 static void one_slow_align_does_not_move_the_unit(void)
 {

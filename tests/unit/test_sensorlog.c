@@ -75,10 +75,14 @@ static int c_poll(void *ctx, struct sts_bd_req **done)
     (void)ctx;
     return cnt.inner.ops->poll(cnt.inner.ctx, done);
 }
-static const struct sts_bd_ops counting_ops = {c_read, c_program, c_erase, c_flush, c_geometry,
-                                               NULL, NULL, NULL};
-static const struct sts_bd_ops counting_nb_ops = {c_read, c_program, c_erase, c_flush,
-                                                  c_geometry, c_submit, c_poll, NULL};
+static const struct sts_bd_ops counting_ops = {
+    .version = STS_BD_OPS_VERSION, c_read, c_program, c_erase, c_flush, c_geometry, NULL, NULL,
+    NULL
+};
+static const struct sts_bd_ops counting_nb_ops = {
+    .version = STS_BD_OPS_VERSION, c_read, c_program, c_erase, c_flush, c_geometry, c_submit,
+    c_poll, NULL
+};
 static uint64_t device_ops(void)
 {
     return cnt.reads + cnt.programs + cnt.erases + cnt.flushes;
@@ -2015,8 +2019,9 @@ static void fake_geometry(void *ctx, struct sts_bd_geometry *g)
     (void)ctx;
     *g = fake_geo;
 }
-static const struct sts_bd_ops geometry_only_ops = {NULL, NULL, NULL, NULL, fake_geometry,
-                                                    NULL, NULL, NULL};
+static const struct sts_bd_ops geometry_only_ops = {
+    .version = STS_BD_OPS_VERSION, NULL, NULL, NULL, NULL, fake_geometry, NULL, NULL, NULL
+};
 
 /* What sensorlog.h says of chunk_bytes, page_bytes and segment_bytes left
  * at 0 (it once documented a 512 B chunk while the code used 4 KiB). */

@@ -49,8 +49,10 @@ static void c_geometry(void *ctx, struct sts_bd_geometry *g)
     (void)ctx;
     inner.ops->geometry(inner.ctx, g);
 }
-static const struct sts_bd_ops counted = {c_read, c_program, c_erase, c_flush, c_geometry,
-                                          NULL, NULL, NULL};
+static const struct sts_bd_ops counted = {
+    .version = STS_BD_OPS_VERSION, c_read, c_program, c_erase, c_flush, c_geometry, NULL, NULL,
+    NULL
+};
 
 static struct sl_log lg;
 static struct sl_config cfg;

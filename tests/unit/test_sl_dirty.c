@@ -678,8 +678,10 @@ static void card_geometry(void *ctx, struct sts_bd_geometry *g)
     const struct sts_bd *c = ctx;
     c->ops->geometry(c->ctx, g);
 }
-static const struct sts_bd_ops card_ops = {card_read,     card_program, card_ignores_discard,
-                                           card_flush,    card_geometry, NULL, NULL, NULL};
+static const struct sts_bd_ops card_ops = {
+    .version = STS_BD_OPS_VERSION, card_read, card_program, card_ignores_discard, card_flush,
+    card_geometry, NULL, NULL, NULL
+};
 
 static void format_over_another_geometry_on_a_card_that_ignores_discard(void)
 {

@@ -1,5 +1,8 @@
 #include "sts_test.h"
+#include "storscope/device.h"
 #include "storscope/error.h"
+#include "storscope/fs.h"
+#include "storscope/port.h"
 #include "storscope/units.h"
 
 #include <string.h>
@@ -79,7 +82,33 @@ static void doubles_to_counts_are_defined(void)
     CHECK_EQ(sts_d2u64(4096.0), 4096);
 }
 
+/* The three method tables take one rule: version 1 .. the library's own
+ * is called, 0 (a table written before versions) and a newer one are
+ * refused, each with a message saying which and what to set. */
+static void method_tables_state_their_version(void)
+{
+    static const struct sts_bd_ops bd_v0 = {0}, bd_v1 = {.version = 1}, bd_v2 = {.version = 2};
+    static const struct sts_fs_ops fs_v0 = {0}, fs_v1 = {.version = 1};
+    static const struct sts_port_ops port_v7 = {.version = 7};
+    char err[160];
+    CHECK_EQ(sts_bd_ops_check(&bd_v1, err, sizeof(err)), STS_OK);
+    CHECK_EQ(sts_bd_ops_check(&bd_v0, err, sizeof(err)), STS_EINVAL);
+    CHECK(strcmp(err, "device method table of version 0 (written before tables had one: set "
+                      ".version = STS_BD_OPS_VERSION)") == 0);
+    CHECK_EQ(sts_bd_ops_check(&bd_v2, err, sizeof(err)), STS_EINVAL);
+    CHECK(strcmp(err, "device method table of version 2: newer than this library, which "
+                      "knows up to 1") == 0);
+    CHECK_EQ(sts_bd_ops_check(NULL, err, sizeof(err)), STS_EINVAL);
+    CHECK(strcmp(err, "device method table: none given") == 0);
+    CHECK_EQ(sts_fs_ops_check(&fs_v1, err, sizeof(err)), STS_OK);
+    CHECK_EQ(sts_fs_ops_check(&fs_v0, err, 12), STS_EINVAL); /* cut to fit, terminated */
+    CHECK(strcmp(err, "filesystem ") == 0);
+    CHECK_EQ(sts_port_ops_check(&port_v7, NULL, 0), STS_EINVAL);
+    CHECK_EQ(sts_port_ops_check(sts_port(), err, sizeof(err)), STS_OK); /* this build's */
+}
+
 const struct sts_test_case test_units_cases[] = {
+    {"method_tables_state_their_version", method_tables_state_their_version},
     {"doubles_to_counts_are_defined", doubles_to_counts_are_defined},
     {"sizes", sizes},
     {"durations", durations},
