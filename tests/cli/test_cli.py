@@ -790,6 +790,27 @@ class SuiteOnASmallMedium(Base):
         self.assertFalse(os.path.exists(self.out))
 
 
+class S2OnASmallVolume(Base):
+    """S2's files are empty: it asks for what their metadata can take, not
+    16 MiB (issue 46: it was refused below 32 MiB while the MCU image runs
+    it on 8 MiB); what it asks is still refused where it cannot fit."""
+
+    def test_s2_runs_on_a_16_mib_log_and_says_what_it_needs(self):
+        r = run("run", "-t", "sim:emmc-stm32u5,capacity=16M+sensorlog", "--tests", "S2",
+                "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(self.load()["tests"][0]["status"], "ok")
+        os.remove(self.out)
+        # quick: 250 files of 4 KiB and 16 subdirectories of 128 KiB at most,
+        # 3,121,152 B, shown truncated to a tenth of a MiB
+        r = run("run", "-t", "sim:nor-spi,capacity=2M+sensorlog,segment=64K", "--tests", "S2",
+                "-o", self.out)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertEqual(250 * 4096 + 16 * 131072, 3121152)
+        self.assertIn("S2 needs 2.9 MiB", r.stderr)
+        self.assertFalse(os.path.exists(self.out))
+
+
 class SensorlogEraseUnit(Base):
     """+sensorlog on raw flash erases in the chip's large erase where the
     segments align to it (issue 40: it never did, and the NOR's 64 KiB
