@@ -215,6 +215,29 @@ def judge(v, study):
     return 1.0 if lo <= v <= hi else v / (lo if v < lo else hi)
 
 
+def shape_broken(test, label, doc):
+    """Why a cell's figure does not stand for the study's, or None. M2's
+    fit cells give A and B of an exponential: they count only where the
+    series is exponential (its fit beats a line's), since a line's points
+    also yield an A and a B (issue 46: a linear series, R^2 0.9999 against
+    the exponential's 0.77, counted its B of 0.75x as within)."""
+    if test != "M2" or " fit " not in label:
+        return None
+    t = m2_test(doc) or {}
+    op = label.split()[0]
+    e, line = t.get(f"{op}_exp_r2"), t.get(f"{op}_line_r2")
+    if e is None or line is None:
+        return "no fit to judge its shape by"
+    if line > e:
+        return f"the series is linear, not exponential (R^2 {line:.4f} against {e:.2f})"
+    return None
+
+
+def counts(ratio, broken):
+    """A cell is within when its ratio is within 25 % and its shape holds."""
+    return broken is None and 0.75 <= ratio <= 1.25
+
+
 def show(study):
     if not isinstance(study, tuple):
         return f"{study:,}"
@@ -399,20 +422,24 @@ def main():
                 cells.append("-")
                 continue
             ratio = judge(v, study)
+            broken = shape_broken(test, label, cols[i])
             measured[i] += 1
-            within[i] += 0.75 <= ratio <= 1.25
-            cells.append((f"{v:,.1f}" if abs(v) >= 10 else f"{v:.2f}") + f" ({ratio:.2f}x)")
+            within[i] += counts(ratio, broken)
+            cells.append((f"{v:,.1f}" if abs(v) >= 10 else f"{v:.2f}") + f" ({ratio:.2f}x" +
+                         (", wrong shape)" if broken else ")"))
         for k, (host, mcu, name) in enumerate(stacks):
             v = vals[mcu] if vals[mcu] is not None else vals[host]
             if v is None:
                 cells.append("-")
                 continue
             ratio = judge(v, study)
+            broken = shape_broken(test, label, cols[mcu if vals[mcu] is not None else host])
             measured[len(cols) + k] += 1
-            within[len(cols) + k] += 0.75 <= ratio <= 1.25
-            cells.append(("MCU " if vals[mcu] is not None else "host ") + f"{ratio:.2f}x")
-            if not 0.75 <= ratio <= 1.25:
-                outside.setdefault(name, []).append((test, label, ratio))
+            within[len(cols) + k] += counts(ratio, broken)
+            cells.append(("MCU " if vals[mcu] is not None else "host ") + f"{ratio:.2f}x" +
+                         (" (wrong shape)" if broken else ""))
+            if not counts(ratio, broken):
+                outside.setdefault(name, []).append((test, label, ratio, broken))
         print(f"| {test} | {label} | {show(study)} | " + " | ".join(cells) + " |")
     col_names += [s[2] for s in stacks]
     s1_within = s1_measured = 0
@@ -434,7 +461,7 @@ def main():
             print(f"| {test} | {label} | {show(study)} | " +
                   (f"{v:,.1f}" if abs(v) >= 10 else f"{v:.2f}") + f" ({ratio:.2f}x) |")
             if not 0.75 <= ratio <= 1.25 and stacks:
-                outside.setdefault(stacks[0][2], []).append((test, label, ratio))
+                outside.setdefault(stacks[0][2], []).append((test, label, ratio, None))
     print()
     print("Cells within +-25 % of the study: " +
           ", ".join(f"{n}: {w} of {m}" for n, w, m in zip(col_names, within, measured)
@@ -447,8 +474,9 @@ def main():
         print()
         print(f"Outside 25 % ({name}), and why:")
         print()
-        for test, label, ratio in cells:
-            print(f"- {test} {label}, {ratio:.2f}x: {WHY.get((test, label), 'not known')}")
+        for test, label, ratio, broken in cells:
+            print(f"- {test} {label}, {ratio:.2f}x: " +
+                  (broken if broken else WHY.get((test, label), 'not known')))
     print()
     col_names = col_names[:len(cols)]
     print("| shape check | study | " + " | ".join(col_names) + " |")
