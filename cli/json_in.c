@@ -321,12 +321,15 @@ void cli_replay(const cJSON *doc, const struct sts_sink *sink)
     const cJSON *clock = cJSON_GetObjectItemCaseSensitive(envj, "clock");
     const cJSON *device = cJSON_GetObjectItemCaseSensitive(envj, "device");
     const cJSON *noisy = cJSON_GetObjectItemCaseSensitive(envj, "sim_noisy");
+    const cJSON *dip = cJSON_GetObjectItemCaseSensitive(envj, "sim_dip_bytes");
     /* what the analysis reads of the environment: the clock (virtual time
-     * is exact, unless the model was made noisy) and the device (a RAM disk
-     * has no medium to advise about) */
+     * is exact, unless the model was made noisy), the device (a RAM disk
+     * has no medium to advise about) and the size a model was made to dip at */
     struct sts_kv env[] = {STS_KV_S("clock", cJSON_IsString(clock) ? clock->valuestring : ""),
                            STS_KV_S("device", cJSON_IsString(device) ? device->valuestring : ""),
-                           STS_KV_B("sim_noisy", cJSON_IsTrue(noisy))};
+                           STS_KV_B("sim_noisy", cJSON_IsTrue(noisy)),
+                           STS_KV_U("sim_dip_bytes",
+                                    cJSON_IsNumber(dip) ? sts_d2u64(dip->valuedouble) : 0)};
     struct sts_run_info ri = {.target = cJSON_IsString(target) ? target->valuestring : "",
                               .target_kind = cJSON_IsString(kind) ? kind->valuestring : "",
                               .env = env,

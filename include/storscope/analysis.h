@@ -44,6 +44,9 @@ struct sts_an_input {
     int no_medium;                           /* null:, sim:ram: the figures are storscope's
                                                 and the host's own cost; no guideline is
                                                 about a device */
+    uint64_t model_dip_bytes;                /* sim: the size its profile makes slow
+                                                (dip_bytes); a dip found there is the
+                                                calibration's, not a finding; 0 none */
     struct sts_series seq_write, seq_read;   /* B0 (or B1 when B0 is absent) */
     struct sts_series fixed_write, fixed_read; /* B2 */
     struct sts_series rand_read;             /* M1 */

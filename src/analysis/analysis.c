@@ -472,7 +472,11 @@ void sts_analyze(const struct sts_an_input *in, const struct sts_an_config *cfg,
             ": ", c, ", ", b, " % below both ", d, " and ", e);
         SAY(an_add(out->guideline, &out->n_guidelines, "sizes to avoid", dw->test),
             "Avoid writes of ", a, ": ", b, " % slower than ", d, " or ", e, " (", dw->test,
-            spread_known(dw, (uint32_t)dp + 1) ? ")." : ")" UNPROVEN ".");
+            spread_known(dw, (uint32_t)dp + 1) ? ")." : ")" UNPROVEN ".",
+            in->model_dip_bytes == dw->chunk[dp]
+                ? " The model was made to dip there (its profile's dip_bytes, fitted to the "
+                  "study's B2): this guideline is its calibration, not a finding."
+                : "");
     }
 
     /* read/write asymmetry at the largest common chunk */
@@ -753,6 +757,13 @@ static int collect_run_begin(void *ctx, const struct sts_run_info *ri)
     in->exact = virtual_clock && !(noisy && noisy->type == STS_KV_BOOL && noisy->v.b);
     in->host_clock = !virtual_clock;
     const struct sts_kv *dev = sts_kv_find(ri->env, ri->n_env, "device");
+    const struct sts_kv *dip = sts_kv_find(ri->env, ri->n_env, "sim_dip_bytes");
+    /* (a run replayed from its file may give the number as any kind) */
+    in->model_dip_bytes = !dip                         ? 0
+                          : dip->type == STS_KV_UINT   ? dip->v.u
+                          : dip->type == STS_KV_INT    ? (uint64_t)dip->v.i
+                          : dip->type == STS_KV_DOUBLE ? sts_d2u64(dip->v.d)
+                                                       : 0;
     in->no_medium = !strcmp(in->target_kind, "null") ||
                     (!strcmp(in->target_kind, "sim") && dev && dev->type == STS_KV_STR &&
                      !strcmp(dev->v.s, "ram"));

@@ -397,6 +397,8 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
     sts_target_env(t, STS_KV_U("sim_erase_bytes", p.erase_bytes));
     sts_target_env(t, STS_KV_S("sim_kind", p.managed ? "managed (FTL)" : "raw flash"));
     sts_target_env(t, STS_KV_U("sim_fill_percent", fill));
+    if (p.dip_bytes) /* a dip the profile puts there: the analysis says so of its guideline */
+        sts_target_env(t, STS_KV_U("sim_dip_bytes", p.dip_bytes));
     if (prefill)
         sts_target_env(t, STS_KV_S("sim_prefill", st->prefill));
     /* a noisy model's virtual time does not repeat: its figures need their

@@ -2298,6 +2298,27 @@ class Report(Base):
         self.assertIn("Avoid writes of 128 KiB: 31 % slower than 64 KiB or 256 KiB (B2) "
                       "[no spread recorded: one figure per size, unconfirmed].", r.stdout)
 
+    def test_a_dip_the_model_was_made_to_have_is_said_to_be_its_calibration(self):
+        # issue 46 defect 6: "avoid writes of 128 KiB" comes from the
+        # profile's own dip_bytes; the guideline says so, in the run and in
+        # a report of its file, and follows the parameter where it is moved
+        note = "The model was made to dip there (its profile's dip_bytes"
+        for dip, size in (("", "128 KiB"), (",dip_bytes=64K", "64 KiB")):
+            r = run("run", "-t", "sim:emmc-stm32u5" + dip, "--tests", "B2", "-o", self.out)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            line = [l for l in r.stdout.splitlines() if "Avoid writes of" in l]
+            self.assertEqual(len(line), 1, r.stdout)
+            self.assertIn("Avoid writes of " + size, line[0])
+            self.assertIn(note, line[0])
+            self.assertIn(note, run("report", self.out).stdout)
+            os.remove(self.out)
+        r = run("run", "-t", "sim:emmc-stm32u5,dip_bytes=0", "--tests", "B2", "-o", self.out)
+        self.assertNotIn("Avoid writes", r.stdout)  # nothing to calibrate: nothing found
+        # the study's own figures: a dip the device had, not a model's
+        r = run("report", os.path.join(FIXTURES, "study.json"))
+        self.assertIn("Avoid writes of 128 KiB", r.stdout)
+        self.assertNotIn(note, r.stdout)
+
     def test_report_of_a_partial_run_leaves_the_rest_out(self):
         r = run("run", "-q", "-t", "sim:sd-consumer,capacity=64M", "--tests", "fsync",
                 "--duration", "30s", "--size", "16M", "-o", self.out)
