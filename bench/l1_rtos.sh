@@ -15,6 +15,8 @@ cmake --preset firmware -B $b -DSTORSCOPE_THREADX_DIR="$tx" -DSTORSCOPE_FREERTOS
     -DSTORSCOPE_FILEX_DIR="${FILEX:-}" >/dev/null
 cmake --build $b -j"$(nproc)" >/dev/null
 ctest --test-dir $b -R "firmware-l1-" -j2 --output-on-failure >&2
+sh bench/kernel_versions.sh "$tx" "$frt"
+echo
 python3 - "$b/firmware" <<'PY'
 import json, os, sys
 d = sys.argv[1]
