@@ -1,8 +1,9 @@
 /* storscope log: sensorlog images on the host.
  *   log dump IMAGE [--stream NAME] [--csv]   decode a card image or device, read-only
  *   log demo IMAGE [--size SIZE] [--seconds N]  write a demo log (imu, ppg, env)
- * Both reach the medium through the raw: target, so a mounted device is
- * refused and dump never writes. */
+ * Both reach the medium through a target kind - raw: for an image or a
+ * card, mtd: for a board's flash (/dev/mtdN, erased through MEMERASE) - so
+ * a mounted device is refused and dump never writes. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 #include "sensorlog/sensorlog.h"
@@ -63,23 +64,30 @@ static int log_mem_alloc(struct log_mem *m, struct sts_bd bd, uint32_t chunk, ui
     return SL_OK;
 }
 
-static int open_raw(struct sts_target *t, const char *path, int writable)
+/* The medium through its target kind: an MTD character device (a board's
+ * SPI NOR or NAND, /dev/mtdN) through mtd:, with its erases; an image or a
+ * block device through raw:. Either refuses a mounted device. */
+static const struct sts_target_kind *open_medium(struct sts_target *t, const char *path,
+                                                 int writable)
 {
+    struct stat st;
+    const struct sts_target_kind *kind =
+        !stat(path, &st) && S_ISCHR(st.st_mode) ? &sts_target_mtd : &sts_target_raw;
     struct sts_target_spec spec;
     const char *why = NULL;
     char spec_text[600], err[256] = "";
-    snprintf(spec_text, sizeof(spec_text), "raw:%s", path);
+    snprintf(spec_text, sizeof(spec_text), "%s:%s", kind->name, path);
     if (sts_target_spec_parse(spec_text, &spec, &why)) {
         cli_error("bad image path '%s': %s", path, why);
-        return -1;
+        return NULL;
     }
     memset(t, 0, sizeof(*t));
     t->allow_destructive = writable;
-    if (sts_target_raw.open(t, &spec, err, sizeof(err))) {
+    if (kind->open(t, &spec, err, sizeof(err))) {
         cli_error("%s", err);
-        return -1;
+        return NULL;
     }
-    return 0;
+    return kind;
 }
 
 /* An image cut short (a partial copy of a card): the device as the log's
@@ -182,7 +190,8 @@ static int find_header(struct sts_bd *bd, uint64_t image, struct found *f, const
 static int dump(const char *path, const char *stream, int csv)
 {
     struct sts_target t;
-    if (open_raw(&t, path, 0))
+    const struct sts_target_kind *kind = open_medium(&t, path, 0);
+    if (!kind)
         return EXIT_USAGE;
     struct sts_bd_geometry g;
     memset(&g, 0, sizeof(g));
@@ -200,7 +209,7 @@ static int dump(const char *path, const char *stream, int csv)
         else
             cli_error("%s: a sensorlog header with impossible geometry (%s) at byte %llu",
                       path, why, (unsigned long long)f.at);
-        sts_target_raw.close(&t);
+        kind->close(&t);
         return EXIT_USAGE;
     }
     /* the log starts where segment 0 would be, the header's segment back */
@@ -247,7 +256,7 @@ static int dump(const char *path, const char *stream, int csv)
                                         : "I/O error",
                       truncated ? " (the image ends before the log does: cut short?)" : "");
         log_mem_free(&m);
-        sts_target_raw.close(&t);
+        kind->close(&t);
         return EXIT_USAGE;
     }
     if (csv)
@@ -317,7 +326,7 @@ static int dump(const char *path, const char *stream, int csv)
         status = EXIT_RUN_FAILED;
     }
     log_mem_free(&m);
-    sts_target_raw.close(&t);
+    kind->close(&t);
     return status;
 }
 
@@ -370,10 +379,12 @@ static int demo(const char *path, const struct demo_opts *o)
 {
     uint64_t size = o->size, seconds = o->seconds;
     struct stat st;
-    int device = !stat(path, &st) && S_ISBLK(st.st_mode);
+    /* a card (a block device) or a board's flash (an MTD character device) */
+    int device = !stat(path, &st) && (S_ISBLK(st.st_mode) || S_ISCHR(st.st_mode));
     if (device && !o->allow_destructive) {
-        cli_error("%s is a block device: a demo formats all of it as a log, which needs "
-                  "--allow-destructive", path);
+        cli_error("%s is a %s: a demo formats all of it as a log, which needs "
+                  "--allow-destructive", path,
+                  S_ISCHR(st.st_mode) ? "character device (an MTD's flash)" : "block device");
         return EXIT_USAGE;
     }
     if (!device && demo_space(path, size))
@@ -393,7 +404,8 @@ static int demo(const char *path, const struct demo_opts *o)
     if (!device)
         close(fd);
     struct sts_target t;
-    if (trunc || open_raw(&t, path, 1)) {
+    const struct sts_target_kind *kind = trunc ? NULL : open_medium(&t, path, 1);
+    if (!kind) {
         if (!device)
             unlink(path);
         return EXIT_USAGE;
@@ -415,7 +427,7 @@ static int demo(const char *path, const struct demo_opts *o)
         sts_fmt_bytes(a, sizeof(a), 4ull * l.segment_bytes);
         cli_error("the %s is too small for a log of four segments (%s at least)",
                   device ? "device" : "image", a);
-        sts_target_raw.close(&t);
+        kind->close(&t);
         if (!device)
             unlink(path);
         return EXIT_USAGE;
@@ -468,7 +480,7 @@ static int demo(const char *path, const struct demo_opts *o)
     if (!rc && !demo_stop)
         rc = sl_sync(&m.log);
     log_mem_free(&m);
-    sts_target_raw.close(&t);
+    kind->close(&t);
     if (demo_stop) {
         if (device) {
             cli_error("interrupted: the log on %s holds what was synced before", path);
@@ -495,10 +507,12 @@ static void log_usage(FILE *f)
           "       storscope log demo IMAGE [--size SIZE] [--seconds N] [--progress]\n"
           "       storscope log demo DEVICE --allow-destructive [--seconds N] [--progress]\n"
           "\n"
-          "dump decodes a sensorlog on a card image or block device (read-only; a\n"
-          "mounted device is refused): one line per record, or CSV with --csv.\n"
+          "dump decodes a sensorlog on a card image, a block device or an MTD device\n"
+          "(read-only; a mounted device is refused): one line per record, or CSV\n"
+          "with --csv.\n"
           "demo writes a new image holding a small log of three sensor streams, or\n"
-          "formats a whole block device (a card) as one with --allow-destructive;\n"
+          "formats a whole block device (a card) or MTD device (a board's flash,\n"
+          "/dev/mtdN) as one with --allow-destructive;\n"
           "--progress prints a line after each sync (once a second of the streams).\n",
           f);
 }

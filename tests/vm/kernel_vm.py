@@ -119,6 +119,15 @@ def copy_program(path, root, arch="amd64", dest=None):
         shutil.copy2(os.path.realpath(f), dst)
 
 
+# What a log on {dev} holds, per stream: its count, first and last
+# timestamp, and how many steps were not the stream's period
+DUMP_STREAMS = (
+    "rm -f /tmp/d.csv; storscope log dump {dev} --csv > /tmp/d.csv; rc=$?; "
+    "awk -F, 'NR > 1 {{ s = $2; if (!(s in n)) {{ n[s] = 0; first[s] = $3 }} "
+    "else if (n[s] == 1) step[s] = $3 - last[s]; else if ($3 - last[s] != step[s]) bad[s]++; "
+    "n[s]++; last[s] = $3 }} END {{ for (s in n) printf \"stream %s %d %s %s %d\\n\", "
+    "s, n[s], first[s], last[s], bad[s] }}' /tmp/d.csv; exit $rc")
+
 # Each case: a name, what the board must have for it ("" nothing more,
 # "nor" the kernel's mtdram, "utils" mtd-utils), and a shell command run
 # inside the VM ({nor}, {nand}: the MTD devices; {nand_index}: N of the
@@ -152,6 +161,12 @@ CASES = [
     ("nand_sensorlog_again", "",
      "storscope run -q -t mtd:{nand}+sensorlog --tests B1 --verify --allow-destructive "
      "--runs 1 -o /tmp/j.json"),
+    # `log demo` and `log dump` on the board's NOR itself (/dev/mtdN through
+    # mtd:, erased with MEMERASE), as a logger's owner would look at it: 5 s
+    # of the demo's streams, every record read back. (Raw NAND is refused:
+    # mtd: opens it only under a store, and `log` takes the bare device)
+    ("nor_log_demo", "nor", "storscope log demo {nor} --allow-destructive --seconds 5 && " +
+     DUMP_STREAMS.format(dev="{nor}")),
     ("nor_jffs2_mounted", "nor utils",
      "flash_erase -q {nor} 0 0 && mount -t jffs2 mtd0 /mnt && "
      "storscope run -t mtd:{nor} --tests M1 -o /tmp/x.json; rc=$?; umount /mnt; exit $rc"),
@@ -182,14 +197,7 @@ CASES = [
 
 # After the cut, booted again: every record the card kept, per stream (its
 # count, first and last timestamp, and whether they rose by one period each)
-AFTER_CUT = [
-    ("mmc_after_cut",
-     "storscope log dump /dev/mmcblk0 --csv > /tmp/d.csv; rc=$?; "
-     "awk -F, 'NR > 1 { s = $2; if (!(s in n)) { n[s] = 0; first[s] = $3 } "
-     "else if (n[s] == 1) step[s] = $3 - last[s]; else if ($3 - last[s] != step[s]) bad[s]++; "
-     "n[s]++; last[s] = $3 } END { for (s in n) printf \"stream %s %d %s %s %d\\n\", "
-     "s, n[s], first[s], last[s], bad[s] }' /tmp/d.csv; exit $rc"),
-]
+AFTER_CUT = [("mmc_after_cut", DUMP_STREAMS.format(dev="/dev/mmcblk0"))]
 CUT_AFTER_SYNCS = 5
 LIVE = {"mmc_cut"}
 
@@ -569,6 +577,19 @@ def main():
                   "%s: %d records synced before the cut, %d kept from %d to %d ns with %d gaps"
                   % (name, want[name], n, first, last, gaps))
         print("power cut after \"%s\": the card kept %s" % (cut_at, {k: v[0] for k, v in kept.items()}))
+    # the demo's 5 s on the flash: imu 1 kHz, ppg 100 Hz, env 1 Hz, every
+    # record back, gapless (timestamps in ns)
+    for case in ("nor_log_demo",):
+        if check(case, rc(case) == 0, "log demo and log dump on the MTD device"):
+            kept = {m[0]: tuple(int(x) for x in m[1:]) for m in
+                    re.findall(r"stream (\w+) (\d+) (\d+) (\d+) (\d+)", out.get(case, ""))}
+            for name, n_want, period in (("imu", 5000, 10 ** 6), ("ppg", 500, 10 ** 7),
+                                         ("env", 5, 10 ** 9)):
+                n, first, last, gaps = kept.get(name, (0, -1, -1, -1))
+                check(case, n == n_want and first == 0 and gaps == 0 and
+                      last == (n_want - 1) * period,
+                      "%s: %d of %d records back, from %d to %d ns with %d gaps"
+                      % (name, n, n_want, first, last, gaps))
     for n in ran:
         print("%-28s rc %s" % (n, rc(n)))
     d = doc("nand_sensorlog")
