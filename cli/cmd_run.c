@@ -610,8 +610,10 @@ int cmd_run(int argc, char **argv)
     static struct sts_summary_sink summary; /* 10 KB: not on the stack */
     struct sts_json_sink js;
     struct sts_csv_sink *cs = NULL;
-    if (!o.quiet && isatty(STDERR_FILENO))
+    if (!o.quiet && isatty(STDERR_FILENO)) {
         sts_progress_sink_init(&ps, &sinks[n_sinks++], stderr);
+        ps.clear_on_point = o.tables; /* (its rows go to the same terminal) */
+    }
     if (!o.quiet && o.tables)
         sts_term_sink_init(&ts, &sinks[n_sinks++], stdout);
     if (!o.quiet)

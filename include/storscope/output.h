@@ -57,6 +57,11 @@ struct sts_progress_sink {
     unsigned long long last_ns, test_start_ns;
     int shown;
     unsigned test_index, n_tests; /* "[B1 2/6]" */
+    /* 1 when another sink prints a line per point on the same terminal
+     * (run --tables): the line is cleared before each. 0 (the default): it
+     * stays up, redrawn at most every 200 ms - cleared at every point, it
+     * was redrawn at every point, thousands a second on a simulator */
+    int clear_on_point;
 };
 void sts_progress_sink_init(struct sts_progress_sink *ps, struct sts_sink *sink, FILE *out);
 

@@ -47,9 +47,11 @@ static void prog_update(void *ctx, const struct sts_progress *pr)
 
 static int prog_point(void *ctx, const struct sts_test_info *ti, const struct sts_point *p)
 {
+    struct sts_progress_sink *ps = ctx;
     (void)ti;
     (void)p;
-    clear_line(ctx);
+    if (ps->clear_on_point)
+        clear_line(ps);
     return 0;
 }
 
@@ -91,6 +93,7 @@ void sts_progress_sink_init(struct sts_progress_sink *ps, struct sts_sink *sink,
     ps->out = out;
     ps->last_ns = 0;
     ps->shown = 0;
+    ps->clear_on_point = 0;
     ps->test_index = ps->n_tests = 0;
     ps->test_start_ns = mono_ns();
     sink->ops = &progress_ops;

@@ -2935,6 +2935,58 @@ class DirectIO(Base):
         self.skipTest("no directory here takes O_DIRECT (tmpfs?)")
 
 
+class ProgressLine(Base):
+    """On a terminal, run shows one progress line on stderr - the test, its
+    place in the plan, what it does, how far - redrawn in place and cleared
+    at the end; off a terminal it shows none (scripts and CI logs). No test
+    saw the line before: src/output/progress.c was 0 % covered."""
+
+    def run_on_a_terminal(self, *args):
+        import pty
+        master, slave = pty.openpty()
+        p = subprocess.Popen([BIN, "run", "-o", self.out, *args], stdin=subprocess.DEVNULL,
+                             stdout=subprocess.PIPE, stderr=slave)
+        os.close(slave)
+        err = b""
+        while True:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:  # (the other side closed: Linux says EIO)
+                break
+            if not chunk:
+                break
+            err += chunk
+        out = p.communicate(timeout=300)[0]
+        os.close(master)
+        return p.returncode, out.decode(), err.decode()
+
+    def test_the_line_says_where_the_run_is_and_leaves_no_trace(self):
+        rc, out, err = self.run_on_a_terminal("-t", "sim:emmc-stm32u5", "--tests", "B0,B2")
+        self.assertEqual(rc, 0, err)
+        lines = [l for l in err.split("\r\x1b[K") if l]
+        self.assertTrue(lines, repr(err))
+        self.assertRegex(lines[0], r"^\[B0 1/2\] ")
+        self.assertTrue(any(l.startswith("[B2 2/2] ") for l in lines), repr(err))
+        for l in lines:
+            self.assertRegex(l, r"^\[(B0 1|B2 2)/2\] \S.*?(  +\d+ %.*)?$")
+        self.assertTrue(err.endswith("\r\x1b[K"), repr(err[-40:]))  # cleared at the end
+        self.assertNotIn("\x1b", out)  # the results on stdout carry none of it
+        # cleared only where a test begins or ends (two clears in a row): a
+        # line cleared at every point was redrawn at every point, past the
+        # 200 ms it waits between redraws
+        self.assertLessEqual(err.count("\r\x1b[K\r\x1b[K"), 4, repr(err[:300]))
+        os.remove(self.out)
+        # with --tables a row per point goes to the terminal: the line makes
+        # way for each
+        rc, out, err = self.run_on_a_terminal("-t", "sim:emmc-stm32u5", "--tests", "B0",
+                                              "--tables")
+        self.assertEqual(rc, 0, err)
+        self.assertGreater(err.count("\r\x1b[K\r\x1b[K"), 10, repr(err[:300]))
+        os.remove(self.out)
+        r = run("run", "-t", "sim:emmc-stm32u5", "--tests", "B0", "-o", self.out)
+        self.assertNotIn("\x1b", r.stderr)  # not a terminal: no line
+
+
 class Interrupt(Base):
     def start_and_wait_for_points(self, args, points, bound=900):
         """Starts a run and returns once `points` points are in its results.
