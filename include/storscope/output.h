@@ -62,6 +62,12 @@ struct sts_progress_sink {
      * stays up, redrawn at most every 200 ms - cleared at every point, it
      * was redrawn at every point, thousands a second on a simulator */
     int clear_on_point;
+    /* the run's pace: tests finished and the wall time they took, for the
+     * whole run's ETA; the last point's throughput (0: none yet), shown as
+     * the live rate */
+    unsigned tests_done;
+    unsigned long long tests_done_ns;
+    double last_bps;
 };
 void sts_progress_sink_init(struct sts_progress_sink *ps, struct sts_sink *sink, FILE *out);
 

@@ -2941,9 +2941,14 @@ class ProgressLine(Base):
     at the end; off a terminal it shows none (scripts and CI logs). No test
     saw the line before: src/output/progress.c was 0 % covered."""
 
-    def run_on_a_terminal(self, *args):
+    def run_on_a_terminal(self, *args, columns=0):
+        import fcntl
         import pty
+        import struct
+        import termios
         master, slave = pty.openpty()
+        if columns:  # (a new pty says 0 columns: no limit)
+            fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
         p = subprocess.Popen([BIN, "run", "-o", self.out, *args], stdin=subprocess.DEVNULL,
                              stdout=subprocess.PIPE, stderr=slave)
         os.close(slave)
@@ -2977,12 +2982,34 @@ class ProgressLine(Base):
         self.assertLessEqual(err.count("\r\x1b[K\r\x1b[K"), 4, repr(err[:300]))
         os.remove(self.out)
         # with --tables a row per point goes to the terminal: the line makes
-        # way for each
-        rc, out, err = self.run_on_a_terminal("-t", "sim:emmc-stm32u5", "--tests", "B0",
+        # way for each, and is drawn again after it - so every point's line
+        # is here to read: the test's ETA, the run's while a test follows
+        # (issue 44), and the live rate, the last point's
+        rc, out, err = self.run_on_a_terminal("-t", "sim:emmc-stm32u5", "--tests", "B0,B2",
                                               "--tables")
         self.assertEqual(rc, 0, err)
         self.assertGreater(err.count("\r\x1b[K\r\x1b[K"), 10, repr(err[:300]))
+        lines = [l for l in err.split("\r\x1b[K") if l]
+        b0 = [l for l in lines if l.startswith("[B0 1/2] ")]
+        b2 = [l for l in lines if l.startswith("[B2 2/2] ")]
+        self.assertTrue(any(re.search(r"  ~\d+ (s|min) left \(run: ~\d+ (s|min) at this pace\)",
+                                      l) for l in b0), b0[:3])
+        self.assertFalse(any("(run:" in l for l in b2), b2[:3])  # nothing follows B2
+        self.assertTrue(any(re.search(r"  ~\d+ (s|min) left  last point", l) for l in b2),
+                        b2[:3])
+        self.assertNotIn("last point", b0[0])  # before any point: no rate yet
+        rates = [re.search(r"last point (\S+ \S+)", l).group(1) for l in b0 if "last point" in l]
+        self.assertTrue(rates and all(re.match(r"[\d.]+ (B|KiB|MiB|GiB)/s$", r) for r in rates),
+                        rates[:5])
         os.remove(self.out)
+        # one row of a 60-column terminal, never two: a wrapped line is not
+        # erased by the next draw and leaves a copy each time
+        rc, out, err = self.run_on_a_terminal("-t", "sim:emmc-stm32u5", "--tests", "B0",
+                                              "--tables", columns=60)
+        self.assertEqual(rc, 0, err)
+        lines = [l for l in err.split("\r\x1b[K") if l]
+        self.assertTrue(lines)
+        self.assertEqual(max(len(l) for l in lines), 59, lines[:3])
         r = run("run", "-t", "sim:emmc-stm32u5", "--tests", "B0", "-o", self.out)
         self.assertNotIn("\x1b", r.stderr)  # not a terminal: no line
 
