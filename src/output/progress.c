@@ -24,7 +24,11 @@ static void clear_line(struct sts_progress_sink *ps)
 }
 
 /* Appends to the line being built (cut at its end: the terminal cuts it
- * further below). */
+ * further below). (The attribute lets the compilers check each call's
+ * format, which -Wformat-nonliteral asks of a vsnprintf wrapper.) */
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
 static void add(char *line, size_t n, const char *fmt, ...)
 {
     size_t used = strlen(line);
