@@ -11,6 +11,7 @@
 #include "storscope/error.h"
 #include "storscope/posix.h"
 #include "storscope/units.h"
+#include "storscope/verifybd.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -27,9 +28,10 @@
 struct log_mem {
     struct sl_log log;
     struct sl_config cfg;
-    uint8_t *ring, *chunk, *read;
+    uint8_t *ring, *chunk, *read, *verify_buf;
     struct sl_seg_info *segs;
     struct sl_stream_info *streams;
+    struct sts_verifybd verify; /* raw flash: every program read back */
 };
 
 static void log_mem_free(struct log_mem *m)
@@ -37,6 +39,7 @@ static void log_mem_free(struct log_mem *m)
     free(m->ring);
     free(m->chunk);
     free(m->read);
+    free(m->verify_buf);
     free(m->segs);
     free(m->streams);
 }
@@ -53,7 +56,15 @@ static int log_mem_alloc(struct log_mem *m, struct sts_bd bd, uint32_t chunk, ui
         m->chunk = NULL;
     if (posix_memalign((void **)&m->read, 4096, chunk))
         m->read = NULL;
-    if (!m->ring || !m->segs || !m->chunk || !m->read || !m->streams)
+    struct sts_bd_geometry g = {0};
+    bd.ops->geometry(bd.ctx, &g);
+    if (g.flags & STS_BD_NEEDS_ERASE) { /* a flash chip can fail a program silently */
+        m->verify_buf = malloc(chunk);
+        if (m->verify_buf)
+            sts_verifybd_init(&m->verify, &bd, m->verify_buf, chunk, &bd);
+    }
+    if (!m->ring || !m->segs || !m->chunk || !m->read || !m->streams ||
+        ((g.flags & STS_BD_NEEDS_ERASE) && !m->verify_buf))
         return SL_ENOMEM;
     m->cfg = (struct sl_config){.bd = bd, .size = size, .chunk_bytes = chunk,
                                 .segment_bytes = seg_bytes, .buffer = m->ring,

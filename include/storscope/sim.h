@@ -161,6 +161,11 @@ struct sts_sim_faults {
     uint32_t prog_error_ppm;
     uint32_t erase_error_ppm;
     uint8_t permanent;        /* errors stick: the page (managed) or block (raw) goes bad */
+    uint8_t silent;           /* an injected program or erase error reports success and
+                                 changes nothing (the bytes stay as they were); with
+                                 `permanent` on raw flash, the block then does that for
+                                 every program and erase (littlefs's emulated bad blocks,
+                                 PROGNOOP/ERASENOOP): only reading back shows it */
     uint64_t error_lo, error_hi; /* errors only for commands touching [lo, hi); hi 0 = anywhere */
 };
 

@@ -21,8 +21,14 @@
  * takes no more programs or erases, and the pages programmed before the
  * failure still read (as on NAND, where a grown bad block's data is copied
  * out before it is marked); the failed page reads as torn. BLK_BAD: a
- * factory bad block, or one whose erase failed: nothing of it reads. */
-enum { BLK_FREE, BLK_OPEN, BLK_FULL, BLK_BAD, BLK_GROWN_BAD };
+ * factory bad block, or one whose erase failed: nothing of it reads.
+ * BLK_LIAR: raw flash, a block gone bad that says nothing of it (faults'
+ * `silent`): its programs and erases report success and change nothing,
+ * and it reads what it held (littlefs's emulated PROGNOOP/ERASENOOP). */
+enum { BLK_FREE, BLK_OPEN, BLK_FULL, BLK_BAD, BLK_GROWN_BAD, BLK_LIAR };
+/* admit()'s answer for a program or erase that reports success and does
+ * nothing (a silent failure): not an error code, which are negative */
+#define SIM_NOOP 1
 #define NONE UINT32_MAX
 
 /* ---- geometry --------------------------------------------------------- */
@@ -552,8 +558,18 @@ static int error_gate(struct sts_sim *s, int kind, uint64_t addr, uint64_t len)
     if (sts_rng_below(&s->rng, 1000000) >= ppm)
         return STS_OK;
     s->n.injected_errors++;
+    if (s->f.silent && kind != 'r') { /* the data stays as it was: nothing is torn */
+        if (s->f.permanent && !s->p.managed)
+            s->blocks[addr / s->p.erase_bytes].state = BLK_LIAR;
+        return SIM_NOOP;
+    }
     if (s->f.permanent) {
-        if (s->p.managed || kind == 'w')
+        /* the page it was programming: unreadable behind ECC; on NOR without
+         * it, the bits half-way and the bytes programmed before intact, as a
+         * cut leaves them (a failed cell does not undo its neighbours) */
+        if (kind == 'w')
+            cut_short(s, kind, addr, len ? len : 1);
+        else if (s->p.managed)
             mark_torn(s, addr, len ? len : 1);
         if (!s->p.managed)
             s->blocks[addr / s->p.erase_bytes].state = kind == 'w' ? BLK_GROWN_BAD : BLK_BAD;
@@ -673,14 +689,21 @@ static int in_range(const struct sts_sim *s, uint64_t addr, uint64_t len)
     return addr <= s->p.capacity && len <= s->p.capacity - addr;
 }
 
+/* STS_EIO when the command touches a bad block, SIM_NOOP when a program
+ * touches one that fails silently, else 0 */
 static int bad_in(const struct sts_sim *s, int kind, uint64_t addr, uint64_t len)
 {
     if (s->p.managed || !len)
         return 0;
-    for (uint64_t b = addr / s->p.erase_bytes; b <= (addr + len - 1) / s->p.erase_bytes; b++)
-        if (s->blocks[b].state == BLK_BAD || (kind != 'r' && s->blocks[b].state == BLK_GROWN_BAD))
-            return 1;
-    return 0;
+    int rc = 0;
+    for (uint64_t b = addr / s->p.erase_bytes; b <= (addr + len - 1) / s->p.erase_bytes; b++) {
+        uint8_t st = s->blocks[b].state;
+        if (st == BLK_BAD || (kind != 'r' && st == BLK_GROWN_BAD))
+            return STS_EIO;
+        if (kind != 'r' && st == BLK_LIAR)
+            rc = SIM_NOOP;
+    }
+    return rc;
 }
 
 /* Sector-rounded span of a transfer: what crosses the bus. */
@@ -700,9 +723,8 @@ static int admit(struct sts_sim *s, int kind, uint64_t addr, size_t len)
     int rc = power_gate(s, kind, addr, len);
     if (rc)
         return rc;
-    if (bad_in(s, kind, addr, len))
-        return STS_EIO;
-    return error_gate(s, kind, addr, len);
+    rc = bad_in(s, kind, addr, len);
+    return rc ? rc : error_gate(s, kind, addr, len);
 }
 
 static int sim_read(void *ctx, uint64_t addr, void *buf, size_t len)
@@ -755,6 +777,10 @@ static int erase_blocks(struct sts_sim *s, uint64_t addr, uint64_t len, uint64_t
         struct sts_sim_block *blk = &s->blocks[b];
         if (blk->state == BLK_BAD || blk->state == BLK_GROWN_BAD) {
             rc = STS_EIO;
+            continue;
+        }
+        if (blk->state == BLK_LIAR) { /* it takes the time and keeps its data */
+            *t += erase_time(s, s->p.erase_ns);
             continue;
         }
         for (uint32_t i = 0; i < s->pages_per_block; i++) {
@@ -880,7 +906,8 @@ static int sim_program(void *ctx, uint64_t addr, const void *buf, size_t len)
     s->programming = buf; /* what a cut now leaves half-programmed */
     int frc = admit(s, 'w', addr, len);
     s->programming = NULL;
-    if (frc)
+    int noop = frc == SIM_NOOP; /* it takes its time and stores nothing */
+    if (frc && !noop)
         return frc;
     const uint8_t *src = buf;
     uint32_t pb = s->p.page_bytes, sb = s->p.sector_bytes;
@@ -904,7 +931,9 @@ static int sim_program(void *ctx, uint64_t addr, const void *buf, size_t len)
     for (uint64_t off = 0; off < len && !rc;) {
         uint32_t page = (uint32_t)((addr + off) / pb), in = (uint32_t)((addr + off) % pb);
         size_t n = pb - in < len - off ? pb - in : (size_t)(len - off);
-        if (s->p.managed) {
+        if (noop) {
+            t += s->p.managed ? 0 : part_prog_ns(s, n);
+        } else if (s->p.managed) {
             /* a page written in part must first be read, unless it is cached */
             if (n < pb && s->l2p[page] && !bit_get(s->dirty, page))
                 t += s->p.page_read_ns;
@@ -938,9 +967,17 @@ static int sim_erase(void *ctx, uint64_t addr, uint64_t len)
     if (!in_range(s, addr, len))
         return STS_ERANGE;
     int frc = fault_gate(s, 'e', addr, len);
-    if (frc)
+    if (frc && frc != SIM_NOOP)
         return frc;
     uint64_t t = s->p.cmd_write_ns;
+    if (frc) { /* a silent failure: the time of the erase, and nothing erased */
+        uint64_t eb = s->p.managed ? len + 1 : s->p.erase_bytes;
+        for (uint64_t b = 0; b < len / eb; b++)
+            t += erase_time(s, s->p.erase_ns);
+        s->n.erases += !s->p.managed;
+        charge(s, t, 0, 0);
+        return STS_OK;
+    }
     if (s->p.managed) { /* trim: whole pages stop holding data */
         uint32_t pb = s->p.page_bytes;
         for (uint64_t pg = (addr + pb - 1) / pb; (pg + 1) * pb <= addr + len; pg++) {
@@ -974,7 +1011,12 @@ static int sim_erase_for(void *ctx, uint64_t addr, uint64_t len, uint64_t budget
         return STS_ERANGE;
     int resume = s->susp_len && s->susp_addr == addr && s->susp_len == len;
     int frc = fault_gate(s, 'e', addr, len);
-    if (frc)
+    if (frc == SIM_NOOP && !resume) { /* a silent failure: done at once, nothing erased */
+        charge(s, s->p.cmd_write_ns, 0, 0);
+        *done = 1;
+        return STS_OK;
+    }
+    if (frc && frc != SIM_NOOP)
         return frc;
     if (!resume) {
         uint32_t eb = s->p.erase_bytes;

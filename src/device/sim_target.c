@@ -216,10 +216,10 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
             uint32_t *dst = k[0] == 'r' ? &faults.read_error_ppm
                             : k[0] == 'p' ? &faults.prog_error_ppm : &faults.erase_error_ppm;
             *dst = (uint32_t)ppm;
-        } else if (!strcmp(k, "errors_permanent")) {
+        } else if (!strcmp(k, "errors_permanent") || !strcmp(k, "errors_silent")) {
             int b = 0;
             rc = sts_parse_bool(v, &b);
-            faults.permanent = (uint8_t)b;
+            *(k[7] == 'p' ? &faults.permanent : &faults.silent) = (uint8_t)b;
         } else if (!strcmp(k, "error_lo")) {
             rc = sts_parse_size(v, &faults.error_lo);
         } else if (!strcmp(k, "error_hi")) {

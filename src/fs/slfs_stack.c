@@ -1,13 +1,14 @@
 /* sensorlog stacked on any block device, as a storscope filesystem (its
  * files are streams): the memory a firmware would give it statically, the
  * defaults a logger would pick for the medium, and +sensorlog's options
- * (chunk=, segment=, buffer=, erase_unit=). The one place a target kind
+ * (chunk=, segment=, buffer=, erase_unit=, verify=). The one place a target kind
  * opens `+sensorlog`: sim: and raw: both do it here. */
 #include "sensorlog/sl_crc_fast.h"
 #include "storscope/error.h"
 #include "storscope/sensorlog_fs.h"
 #include "storscope/target.h"
 #include "storscope/units.h"
+#include "storscope/verifybd.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +22,8 @@ struct sts_slfs_stack {
     struct sts_slfs_file *files;
     struct sl_stream_info *streams;
     struct sl_seg_info *segs;
-    uint8_t *ring, *chunk, *read;
+    uint8_t *ring, *chunk, *read, *verify_buf;
+    struct sts_verifybd verify; /* verify=1: every program read back */
 };
 
 void sts_slfs_stack_close(struct sts_slfs_stack *m)
@@ -34,6 +36,7 @@ void sts_slfs_stack_close(struct sts_slfs_stack *m)
     free(m->ring);
     free(m->chunk);
     free(m->read);
+    free(m->verify_buf);
     free(m);
 }
 
@@ -50,14 +53,23 @@ int sts_slfs_stack_open(struct sts_slfs_stack **stack, struct sts_bd bd,
                         char *err, size_t errlen)
 {
     uint64_t chunk = 0, seg = 0, buffer = 256u << 10, erase_unit = UINT64_MAX;
+    int verify = -1; /* default: on real raw flash (a chip can lie), off on a model (it
+                        lies only when asked, errors_silent=1: then the option shows why) */
     for (uint32_t i = 0; i < spec->n_fs_opts; i++) {
         const char *k = spec->fs_opts[i].key, *v = spec->fs_opts[i].value;
+        if (!strcmp(k, "verify")) {
+            if (sts_parse_bool(v, &verify)) {
+                snprintf(err, errlen, "+sensorlog: verify= takes 0 or 1, not '%s'", v);
+                return STS_EINVAL;
+            }
+            continue;
+        }
         uint64_t *dst = !strcmp(k, "chunk") ? &chunk : !strcmp(k, "segment") ? &seg
                         : !strcmp(k, "buffer") ? &buffer
                         : !strcmp(k, "erase_unit") ? &erase_unit : NULL;
         if (!dst) {
             snprintf(err, errlen, "+sensorlog: unknown option '%s' (chunk=, segment=, buffer=, "
-                                  "erase_unit=)", k);
+                                  "erase_unit=, verify=)", k);
             return STS_EINVAL;
         }
         if (sts_parse_size(v, dst) || (*dst == 0 && dst != &erase_unit) || *dst > (1u << 30)) {
@@ -77,6 +89,8 @@ int sts_slfs_stack_open(struct sts_slfs_stack **stack, struct sts_bd bd,
     memset(&g, 0, sizeof(g));
     bd.ops->geometry(bd.ctx, &g);
     int raw = (g.flags & STS_BD_NEEDS_ERASE) != 0;
+    if (verify < 0)
+        verify = raw && strcmp(spec->kind, "sim") != 0;
     if (!chunk) {
         struct sl_layout l;
         struct sl_config probe = {.bd = bd};
@@ -113,12 +127,16 @@ int sts_slfs_stack_open(struct sts_slfs_stack **stack, struct sts_bd bd,
         m->ring = malloc(buffer);
         m->chunk = malloc(chunk);
         m->read = malloc(chunk);
+        m->verify_buf = verify ? malloc(chunk) : NULL;
     }
-    if (!m || !m->segs || !m->files || !m->streams || !m->ring || !m->chunk || !m->read) {
+    if (!m || !m->segs || !m->files || !m->streams || !m->ring || !m->chunk || !m->read ||
+        (verify && !m->verify_buf)) {
         sts_slfs_stack_close(m);
         snprintf(err, errlen, "+sensorlog: out of memory");
         return STS_ENOMEM;
     }
+    if (verify) /* a program that did not stick fails, and the log writes it again */
+        sts_verifybd_init(&m->verify, &bd, m->verify_buf, chunk, &bd);
     struct sts_slfs_config cfg = {
         .log = {.bd = bd, .offset = base, .chunk_bytes = (uint32_t)chunk,
                 .segment_bytes = (uint32_t)seg, .free_segments = 2,
@@ -191,4 +209,5 @@ void sts_slfs_stack_record(struct sts_slfs_stack *m, struct sts_target *t)
     sts_target_env(t, STS_KV_U("sensorlog_buffer_bytes", lg->cfg.buffer_bytes));
     sts_target_env(t, STS_KV_U("sensorlog_erase_unit_bytes", lg->erase_block));
     sts_target_env(t, STS_KV_U("sensorlog_max_files", lg->max_streams));
+    sts_target_env(t, STS_KV_U("sensorlog_verify", m->verify_buf != NULL));
 }

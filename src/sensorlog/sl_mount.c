@@ -78,15 +78,21 @@ int sl_scan_segment(struct sl_log *log, uint32_t i)
  * as the writer opened it, on media that keep trimmed data - brings back
  * records that were evicted, each intact and in its place: never a wrong
  * one.) */
-static void drop_older_logs(struct sl_log *log)
+static void drop_older_logs(struct sl_log *log, uint32_t head)
 {
-    uint32_t top = 0, n = log->n_segs;
+    uint32_t n = log->n_segs, max = 0;
     struct sl_seg_info *segs = log->segs;
-    for (uint32_t i = 0; i < n; i++)
-        top = segs[i].seq > top ? segs[i].seq : top;
-    for (struct sl_seg_info *s = segs; s < segs + n; s++) {
-        int keep = s->seq + n > top;
-        for (struct sl_seg_info *o = segs; o < segs + n && keep && s->rebuilt; o++)
+    uint32_t top = segs[head].seq;
+    /* the log is written in ring order: from the newest round to it, every
+     * live segment is newer than the ones before it. One older than a
+     * segment before it is an earlier lap's, left where the writer passed
+     * it over (retired: its erase failed, or did not erase); taken for the
+     * log's, it ended a reader's pass there */
+    for (struct sl_seg_info *s = segs + head, *end = segs + n; n--;) {
+        s = s + 1 == end ? segs : s + 1;
+        int keep = s->seq + log->n_segs > top && s->seq >= max;
+        max = s->seq > max ? s->seq : max;
+        for (struct sl_seg_info *o = segs; o < end && keep && s->rebuilt; o++)
             keep = o == s || o->seq != s->seq;
         if (keep) {
             log->st.repaired += s->rebuilt;
@@ -250,7 +256,6 @@ int sl_mount(struct sl_log *log, const struct sl_config *cfg)
             foreign = SL_ECORRUPT;
         else if (rc)
             return rc;
-    drop_older_logs(log);
     for (;;) { /* the newest segment whose catalog copy was written whole */
         uint32_t head = SL_NO_SEG;
         for (uint32_t i = 0; i < log->n_segs; i++)
@@ -259,6 +264,7 @@ int sl_mount(struct sl_log *log, const struct sl_config *cfg)
                 head = i;
         if (head == SL_NO_SEG)
             return foreign;
+        drop_older_logs(log, head); /* (the newest is kept) */
         struct sl_seg_info *hs = &log->segs[head];
         uint32_t end = find_end(log, head);
         if (end < log->hdr_chunks) {

@@ -566,6 +566,8 @@ class WorkloadsOnSensorlog(Base):
         for spec, msg in (("sim:nor-spi+sensorlog,chunk=100", "cannot lay a log"),
                           ("sim:nor-spi+sensorlog,colour=red", "unknown option 'colour'"),
                           ("sim:nor-spi+sensorlog,chunk=big", "bad value 'big'"),
+                          ("sim:nor-spi+sensorlog,verify=2", "verify= takes 0 or 1"),
+                          ("sim:nor-spi,errors_silent=2+sensorlog", "errors_silent"),
                           ("sim:nor-spi+fatfs", "+extentfs +sensorlog")):
             r = run("run", "-t", spec, "--tests", "B0")
             self.assertEqual(r.returncode, 2, spec)

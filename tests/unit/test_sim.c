@@ -954,6 +954,47 @@ static void injected_errors_by_rate_and_address(void)
     CHECK_EQ(st.sim.n.injected_errors, failed + 2);
 }
 
+/* A silent failure (errors_silent): the program or erase says it worked;
+ * only reading back shows it did nothing. A block that goes bad that way
+ * keeps lying, and its time is charged as for a real command. */
+static void a_silent_failure_reports_success_and_changes_nothing(void)
+{
+    struct sts_sim_params p = *sts_sim_profile_find("nor-spi");
+    p.capacity = 64 * 1024;
+    CHECK_EQ(sts_sim_init(&st.sim, &p, 1, arena64, sizeof(arena64), p.capacity, &st.bd), 0);
+    struct sts_bd *bd = &st.bd;
+    memset(pg_a, 0x5A, 256);
+    struct sts_sim_faults f = {.prog_error_ppm = 1000000, .silent = 1, .permanent = 1};
+    sts_sim_set_faults(&st.sim, &f);
+    uint64_t t0 = st.sim.now_ns;
+    CHECK_EQ(bd->ops->program(bd->ctx, 4096, pg_a, 256), 0); /* "done" */
+    CHECK(st.sim.now_ns - t0 >= p.page_prog_ns);             /* and it took a program's time */
+    CHECK_EQ(bd->ops->read(bd->ctx, 4096, rd, 256), 0);
+    for (int i = 0; i < 256; i++)
+        CHECK_EQ(rd[i], 0xFF); /* still erased: nothing was stored */
+    f.prog_error_ppm = 0;
+    sts_sim_set_faults(&st.sim, &f);
+    /* the block lies from now on: a later program and erase there too */
+    CHECK_EQ(bd->ops->program(bd->ctx, 4096 + 256, pg_a, 256), 0);
+    CHECK_EQ(bd->ops->read(bd->ctx, 4096 + 256, rd, 1), 0);
+    CHECK_EQ(rd[0], 0xFF);
+    /* other blocks work; an erase there is real */
+    CHECK_EQ(bd->ops->program(bd->ctx, 8192, pg_a, 256), 0);
+    CHECK_EQ(bd->ops->read(bd->ctx, 8192, rd, 1), 0);
+    CHECK_EQ(rd[0], 0x5A);
+    CHECK_EQ(bd->ops->erase(bd->ctx, 8192, 4096), 0);
+    CHECK_EQ(bd->ops->read(bd->ctx, 8192, rd, 1), 0);
+    CHECK_EQ(rd[0], 0xFF);
+    /* a silent erase failure leaves the old bytes where they were */
+    CHECK_EQ(bd->ops->program(bd->ctx, 12288, pg_a, 256), 0);
+    f = (struct sts_sim_faults){.erase_error_ppm = 1000000, .silent = 1};
+    sts_sim_set_faults(&st.sim, &f);
+    CHECK_EQ(bd->ops->erase(bd->ctx, 12288, 4096), 0);
+    CHECK_EQ(bd->ops->read(bd->ctx, 12288, rd, 1), 0);
+    CHECK_EQ(rd[0], 0x5A);
+    CHECK_EQ(st.sim.n.injected_errors, 2);
+}
+
 /* ---- the non-blocking path (nb) -------------------------------------------- */
 static double nb_metric(const struct sts_point *p, const char *key)
 {
@@ -1186,5 +1227,7 @@ const struct sts_test_case test_sim_cases[] = {
      bare_extents_refuse_rewrites_and_partial_nand_pages},
     {"same_seed_same_bytes_other_seed_other_stalls", same_seed_same_bytes_other_seed_other_stalls},
     {"accounting_and_checks", accounting_and_checks},
+    {"a_silent_failure_reports_success_and_changes_nothing",
+     a_silent_failure_reports_success_and_changes_nothing},
     {NULL, NULL},
 };
