@@ -11,6 +11,7 @@
 #include "storscope/error.h"
 #include "storscope/posix.h"
 #include "storscope/units.h"
+#include "storscope/invertbd.h"
 #include "storscope/verifybd.h"
 
 #include <errno.h>
@@ -28,10 +29,11 @@
 struct log_mem {
     struct sl_log log;
     struct sl_config cfg;
-    uint8_t *ring, *chunk, *read, *verify_buf;
+    uint8_t *ring, *chunk, *read, *verify_buf, *invert_buf;
     struct sl_seg_info *segs;
     struct sl_stream_info *streams;
     struct sts_verifybd verify; /* raw flash: every program read back */
+    struct sts_invertbd invert; /* flash that erases to 0x00 */
 };
 
 static void log_mem_free(struct log_mem *m)
@@ -40,6 +42,7 @@ static void log_mem_free(struct log_mem *m)
     free(m->chunk);
     free(m->read);
     free(m->verify_buf);
+    free(m->invert_buf);
     free(m->segs);
     free(m->streams);
 }
@@ -58,6 +61,12 @@ static int log_mem_alloc(struct log_mem *m, struct sts_bd bd, uint32_t chunk, ui
         m->read = NULL;
     struct sts_bd_geometry g = {0};
     bd.ops->geometry(bd.ctx, &g);
+    if (g.flags & STS_BD_ERASES_TO_ZERO) { /* sensorlog looks for 0xFF blanks */
+        m->invert_buf = malloc(chunk);
+        if (!m->invert_buf)
+            return SL_ENOMEM;
+        sts_invertbd_init(&m->invert, &bd, m->invert_buf, chunk, &bd);
+    }
     if (g.flags & STS_BD_NEEDS_ERASE) { /* a flash chip can fail a program silently */
         m->verify_buf = malloc(chunk);
         if (m->verify_buf)

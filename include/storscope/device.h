@@ -22,6 +22,9 @@ enum sts_bd_flags {
                                    half-done: it destroys no page around them (prog_size
                                    and page_size are then what a program of a whole page
                                    costs its time for, not units a write must keep to) */
+    STS_BD_ERASES_TO_ZERO = 0x10, /* raw flash that erases to 0x00: a program sets bits
+                                     (a store that looks for 0xFF blanks stacks
+                                     sts_invertbd over it: storscope/invertbd.h) */
 };
 
 struct sts_bd_geometry {

@@ -84,6 +84,11 @@ struct sts_sim_params {
                                  STS_SIM_MAX_OPEN_AUS); writing another closes the least
                                  recently written, paying the copy of its unwritten pages
                                  (page_read + page_prog each); 0 = no limit */
+    uint8_t erases_to_zero;   /* raw only: an erased byte reads 0x00 and a program sets
+                                 bits (MCU flash such as some STM32L0/L1 and Renesas RA
+                                 parts; Zephyr's NVS erase_value); 0: 0xFF, a program
+                                 clears bits. Geometry flag STS_BD_ERASES_TO_ZERO. (It
+                                 sits in open_aus's padding: a profile row keeps its size) */
     uint64_t cache_bytes;     /* volatile write cache; 0 = write-through */
     uint32_t flush_ns;        /* fixed cost of a flush command */
     uint32_t dip_bytes;       /* a transfer size that is anomalously slow (0 = none) */
@@ -113,6 +118,15 @@ struct sts_sim_params {
  * numbers and the model stays noiseless. */
 #ifndef STS_SIM_NOISE
 #define STS_SIM_NOISE 1
+#endif
+/* 0 leaves out the model's lies, which test a store on the host: silent
+ * failures (faults' `silent`) and flash that erases to 0x00 (a profile's
+ * `erases_to_zero`). A firmware sets 0 (the arm-none-eabi toolchain file:
+ * the 32 KiB engine budget, docs/footprint.md); the model then takes the
+ * settings and stays honest - an injected error is reported, erased bytes
+ * read 0xFF. */
+#ifndef STS_SIM_DIRTY
+#define STS_SIM_DIRTY 1
 #endif
 struct sts_sim_noise {
     uint32_t cv_permille;        /* each command's time times a lognormal factor of mean 1
@@ -208,6 +222,9 @@ struct sts_sim {
     struct sts_sim_faults f;
     uint64_t host_ops;            /* host commands so far, for cut_after_ops */
     int off;                      /* powered off by a cut */
+    int lying;                    /* the command admitted now fails silently (faults'
+                                     silent, or a block gone bad that way): it takes its
+                                     time and changes no data */
     uint8_t *torn;                /* bitmap over store pages: reads fail until rewritten */
     const uint8_t *programming;   /* the data of the program admit() is gating */
     /* non-blocking path: one request in flight */

@@ -31,10 +31,10 @@
  * `silent`): its programs and erases report success and change nothing,
  * and it reads what it held (littlefs's emulated PROGNOOP/ERASENOOP). */
 enum { BLK_FREE, BLK_OPEN, BLK_FULL, BLK_BAD, BLK_GROWN_BAD, BLK_LIAR };
-/* admit()'s answer for a program or erase that reports success and does
- * nothing (a silent failure): not an error code, which are negative */
-#define SIM_NOOP 1
 #define NONE UINT32_MAX
+/* the command admitted now fails silently: it takes its time and changes
+ * no data (never, in a build without the model's lies) */
+#define LYING(s) (STS_SIM_DIRTY && (s)->lying)
 
 /* ---- geometry --------------------------------------------------------- */
 struct geo {
@@ -126,6 +126,14 @@ int sts_sim_check(const struct sts_sim_params *p, const char **why)
 }
 
 /* ---- small helpers ----------------------------------------------------- */
+/* Raw flash that erases to 0x00 is kept as if it erased to 0xFF, every byte
+ * inverted on its way in and out: a program ANDs and a cut's bits go half
+ * way in one form, and the host sees the chip's. */
+static inline uint8_t erased_mask(const struct sts_sim *s)
+{
+    return STS_SIM_DIRTY && !s->p.managed && s->p.erases_to_zero ? 0xFF : 0x00;
+}
+
 static inline uint64_t xfer_ns(uint64_t bytes, uint64_t bw)
 {
     return bytes * 1000000000ull / bw;
@@ -176,7 +184,8 @@ static void sim_geometry(void *ctx, struct sts_bd_geometry *g)
     g->erase_large_size = s->p.managed ? 0 : s->p.erase_large_bytes;
     g->flags = (s->store_map ? STS_BD_KEEPS_DATA : 0) | (s->p.managed ? 0 : STS_BD_NEEDS_ERASE) |
                (!s->p.managed && !s->p.prog_ands ? STS_BD_PROGRAM_ONCE : 0) |
-               (!s->p.managed && s->p.prog_ands && s->p.no_ecc ? STS_BD_PROGRAM_BYTES : 0);
+               (!s->p.managed && s->p.prog_ands && s->p.no_ecc ? STS_BD_PROGRAM_BYTES : 0) |
+               (erased_mask(s) ? STS_BD_ERASES_TO_ZERO : 0);
 }
 
 static const struct sts_bd_ops sim_bd_ops = {

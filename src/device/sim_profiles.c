@@ -209,7 +209,11 @@ static const struct field fields[] = {
     F("erase_time", TIME, erase_ns), F("erase_tail_x100", NUM, erase_tail_x100),
     F("erase_tail_cap", NUM, erase_tail_cap), F("erase_large", SIZE, erase_large_bytes),
     F("erase_large_time", TIME, erase_large_ns), F("erase_suspend", TIME, erase_suspend_ns),
-    F("au", SIZE, au_bytes), F("open_aus", NUM, open_aus), F("cache", SIZE, cache_bytes),
+    F("au", SIZE, au_bytes), F("open_aus", NUM, open_aus),
+#if STS_SIM_DIRTY /* (a firmware's model keeps no lies: sim.h) */
+    F("erases_to_zero", NUM, erases_to_zero),
+#endif
+    F("cache", SIZE, cache_bytes),
     F("flush_time", TIME, flush_ns), F("dip_bytes", SIZE, dip_bytes),
     F("dip_percent", NUM, dip_percent), F("cpu", TIME, cpu_ns), F("poll", TIME, poll_ns),
     F("fill_permille", NUM, fill_permille), F("endurance", NUM, endurance), F("bad_permille", NUM, bad_permille),
@@ -232,7 +236,7 @@ int sts_sim_param_set(struct sts_sim_params *p, const char *key, const char *val
             return STS_EINVAL;
         uint8_t *dst = (uint8_t *)p + fields[i].off;
         switch (fields[i].width) {
-        case 1: /* the byte-wide fields are flags: managed, prog_ands, plp, no_ecc */
+        case 1: /* the byte-wide fields are flags: managed, prog_ands, plp, no_ecc, erases_to_zero */
             if (v > 1)
                 return STS_ERANGE;
             *dst = (uint8_t)v;

@@ -8,6 +8,7 @@
 #include "storscope/sensorlog_fs.h"
 #include "storscope/target.h"
 #include "storscope/units.h"
+#include "storscope/invertbd.h"
 #include "storscope/verifybd.h"
 
 #include <stdio.h>
@@ -22,8 +23,9 @@ struct sts_slfs_stack {
     struct sts_slfs_file *files;
     struct sl_stream_info *streams;
     struct sl_seg_info *segs;
-    uint8_t *ring, *chunk, *read, *verify_buf;
+    uint8_t *ring, *chunk, *read, *verify_buf, *invert_buf;
     struct sts_verifybd verify; /* verify=1: every program read back */
+    struct sts_invertbd invert; /* flash that erases to 0x00, seen as 0xFF-erased */
 };
 
 void sts_slfs_stack_close(struct sts_slfs_stack *m)
@@ -37,6 +39,7 @@ void sts_slfs_stack_close(struct sts_slfs_stack *m)
     free(m->chunk);
     free(m->read);
     free(m->verify_buf);
+    free(m->invert_buf);
     free(m);
 }
 
@@ -128,13 +131,16 @@ int sts_slfs_stack_open(struct sts_slfs_stack **stack, struct sts_bd bd,
         m->chunk = malloc(chunk);
         m->read = malloc(chunk);
         m->verify_buf = verify ? malloc(chunk) : NULL;
+        m->invert_buf = g.flags & STS_BD_ERASES_TO_ZERO ? malloc(chunk) : NULL;
     }
     if (!m || !m->segs || !m->files || !m->streams || !m->ring || !m->chunk || !m->read ||
-        (verify && !m->verify_buf)) {
+        (verify && !m->verify_buf) || ((g.flags & STS_BD_ERASES_TO_ZERO) && !m->invert_buf)) {
         sts_slfs_stack_close(m);
         snprintf(err, errlen, "+sensorlog: out of memory");
         return STS_ENOMEM;
     }
+    if (m->invert_buf) /* sensorlog looks for 0xFF blanks */
+        sts_invertbd_init(&m->invert, &bd, m->invert_buf, chunk, &bd);
     if (verify) /* a program that did not stick fails, and the log writes it again */
         sts_verifybd_init(&m->verify, &bd, m->verify_buf, chunk, &bd);
     struct sts_slfs_config cfg = {

@@ -25,6 +25,7 @@
 #include "storscope/error.h"
 #include "storscope/rng.h"
 #include "storscope/sim.h"
+#include "storscope/invertbd.h"
 #include "storscope/verifybd.h"
 
 #include <inttypes.h>
@@ -67,34 +68,35 @@ struct sweep_config {
     int silent;            /* prog_error_ppm's failures say nothing: the program and later
                               ones and erases in that block report success, change nothing */
     int verify;            /* the log's device reads back every program (sts_verifybd) */
+    int erases_to_zero;    /* flash that erases to 0x00, under sts_invertbd */
 };
 
 /* Media small enough that the workload recycles every segment several
  * times within the commands swept. */
 static const struct sweep_config configs[] = {
-    {"nor-defaults", "nor-spi", 256u << 10, 0, 0, 0, 0, 900, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
-    {"nor-1k-chunks", "nor-spi", 128u << 10, 0, 1024, 8192, 0, 900, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"nor-defaults", "nor-spi", 256u << 10, 0, 0, 0, 0, 900, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"nor-1k-chunks", "nor-spi", 128u << 10, 0, 1024, 8192, 0, 900, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
     /* 2 MiB in 1 KiB chunks: the default segment (16 KiB) doubles to 128 KiB */
-    {"nor-doubled-segments", "nor-spi", 2u << 20, 0, 1024, 0, 0, 7200, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"nor-doubled-segments", "nor-spi", 2u << 20, 0, 1024, 0, 0, 7200, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
     /* the pump erases 64 KiB blocks (SPI NOR's large erase): cuts inside one */
-    {"nor-large-erase", "nor-spi", 1u << 20, 0, 1024, 64u << 10, 0, 900, 64u << 10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"nor-large-erase", "nor-spi", 1u << 20, 0, 1024, 64u << 10, 0, 900, 64u << 10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
     /* a log formatted over an old one: its segments must never come back */
-    {"nor-reformatted", "nor-spi", 256u << 10, 0, 1024, 16u << 10, 0, 900, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
-    {"emmc-reformatted", "emmc-stm32u5", 2u << 20, 256u << 10, 0, 0, 0, 900, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
-    {"nand-defaults", "nand-slc", 1u << 20, 0, 0, 0, 0, 900, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
-    {"emmc-defaults", "emmc-stm32u5", 2u << 20, 256u << 10, 0, 0, 0, 900, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
-    {"emmc-nonblocking", "emmc-stm32u5", 2u << 20, 256u << 10, 0, 0, 1, 900, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
-    {"sd-defaults", "sd-consumer", 2u << 20, 256u << 10, 0, 0, 0, 900, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"nor-reformatted", "nor-spi", 256u << 10, 0, 1024, 16u << 10, 0, 900, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"emmc-reformatted", "emmc-stm32u5", 2u << 20, 256u << 10, 0, 0, 0, 900, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"nand-defaults", "nand-slc", 1u << 20, 0, 0, 0, 0, 900, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"emmc-defaults", "emmc-stm32u5", 2u << 20, 256u << 10, 0, 0, 0, 900, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"emmc-nonblocking", "emmc-stm32u5", 2u << 20, 256u << 10, 0, 0, 1, 900, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"sd-defaults", "sd-consumer", 2u << 20, 256u << 10, 0, 0, 0, 900, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
     /* erases suspended every 1 ms (SPI NOR erase suspend): cuts between the
      * slices, with writes in between, and in a suspended 64 KiB block */
-    {"nor-sliced-erase", "nor-spi", 256u << 10, 0, 1024, 16u << 10, 0, 900, 0, 0, 1000000, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
-    {"nor-large-sliced", "nor-spi", 512u << 10, 0, 1024, 64u << 10, 0, 1800, 64u << 10, 0, 5000000, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"nor-sliced-erase", "nor-spi", 256u << 10, 0, 1024, 16u << 10, 0, 900, 0, 0, 1000000, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"nor-large-sliced", "nor-spi", 512u << 10, 0, 1024, 64u << 10, 0, 1800, 64u << 10, 0, 5000000, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
     /* fixed-size records in bursts: runs, cut anywhere in them */
-    {"nor-runs", "nor-spi", 256u << 10, 0, 0, 0, 0, 900, 0, 0, 0, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"nor-runs", "nor-spi", 256u << 10, 0, 0, 0, 0, 900, 0, 0, 0, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
     /* a catalog of 3 pages, streams created and deleted at 35 % of steps:
      * segments fill with catalog updates and the updated pages are written
      * again every 29 catalog chunks, cut anywhere in that */
-    {"nor-catalog-pages", "nor-spi", 256u << 10, 0, 1024, 64u << 10, 0, 900, 0, 0, 0, 0, 120, 35, 0, 0, 0, 0, 0, 0, 0},
+    {"nor-catalog-pages", "nor-spi", 256u << 10, 0, 1024, 64u << 10, 0, 900, 0, 0, 0, 0, 120, 35, 0, 0, 0, 0, 0, 0, 0, 0},
     /* the dirty world (issue 40): formatted over another filesystem's data
      * with blank blocks between; pages that fail to program for good, their
      * blocks retired when the log comes round; a reader in step with the
@@ -126,6 +128,12 @@ static const struct sweep_config configs[] = {
     {.name = "nor-silent-bad-sync-each", .profile = "nor-spi", .capacity = 256u << 10,
      .chunk = 1024, .segment = 16u << 10, .workload_steps = 900, .prog_error_ppm = 1000,
      .silent = 1, .verify = 1, .sync_each = 1},
+    /* flash that erases to 0x00 (a program sets bits), seen through
+     * sts_invertbd: cuts leave their bits half-way the other way */
+    {.name = "nor-erases-to-zero", .profile = "nor-spi", .capacity = 256u << 10,
+     .chunk = 1024, .segment = 16u << 10, .workload_steps = 900, .erases_to_zero = 1},
+    {.name = "nor-erases-to-zero-sync-each", .profile = "nor-spi", .capacity = 256u << 10,
+     .workload_steps = 900, .erases_to_zero = 1, .sync_each = 1},
     /* pieces that fail to program on NOR (session 30: segments retired with
      * their old headers were taken for live ones at mount, and a reader's
      * pass stopped at the first, 46 synced records unread) */
@@ -177,6 +185,8 @@ struct trial {
     uint8_t *rbuf;
     struct sts_verifybd vbd; /* configuration `verify` */
     uint8_t vbuf[4096];
+    struct sts_invertbd ibd; /* configuration `erases_to_zero` */
+    uint8_t ibuf[64u << 10];
     int rstarted;
     uint64_t rwrong;
     uint64_t rnext, rlosses; /* the gseq expected next; skipped + torn when it was set */
@@ -224,6 +234,7 @@ static int trial_init(struct trial *t, const struct sweep_config *c, uint64_t se
     struct sts_sim_params p = *sts_sim_profile_find(c->profile);
     if (c->ecc)
         p.no_ecc = 0;
+    p.erases_to_zero = (uint8_t)c->erases_to_zero;
     p.capacity = c->capacity;
     p.bad_permille = 0;
     p.erase_tail_x100 = 0;
@@ -299,6 +310,10 @@ static void hide_submit(struct trial *t, struct sts_bd_ops *ops)
         ops->poll = NULL;
     }
     t->cfg.bd.ops = ops;
+    if (t->c->erases_to_zero) {
+        struct sts_bd view = t->cfg.bd;
+        sts_invertbd_init(&t->ibd, &view, t->ibuf, sizeof(t->ibuf), &t->cfg.bd);
+    }
     if (t->c->verify) {
         struct sts_bd view = t->cfg.bd;
         sts_verifybd_init(&t->vbd, &view, t->vbuf, sizeof(t->vbuf), &t->cfg.bd);

@@ -966,6 +966,10 @@ static void a_silent_failure_reports_success_and_changes_nothing(void)
     memset(pg_a, 0x5A, 256);
     struct sts_sim_faults f = {.prog_error_ppm = 1000000, .silent = 1, .permanent = 1};
     sts_sim_set_faults(&st.sim, &f);
+    if (!STS_SIM_DIRTY) { /* a firmware's model does not lie: the failure is reported */
+        CHECK(bd->ops->program(bd->ctx, 4096, pg_a, 256) == STS_EIO);
+        return;
+    }
     uint64_t t0 = st.sim.now_ns;
     CHECK_EQ(bd->ops->program(bd->ctx, 4096, pg_a, 256), 0); /* "done" */
     CHECK(st.sim.now_ns - t0 >= p.page_prog_ns);             /* and it took a program's time */
@@ -993,6 +997,33 @@ static void a_silent_failure_reports_success_and_changes_nothing(void)
     CHECK_EQ(bd->ops->read(bd->ctx, 12288, rd, 1), 0);
     CHECK_EQ(rd[0], 0x5A);
     CHECK_EQ(st.sim.n.injected_errors, 2);
+}
+
+/* Flash that erases to 0x00 (erases_to_zero): blank reads 0x00, a program
+ * sets bits (over programmed bytes they OR), an erase clears them again;
+ * the geometry says so. A firmware's model keeps 0xFF (STS_SIM_DIRTY). */
+static void a_chip_can_erase_to_zero(void)
+{
+    struct sts_sim_params p = *sts_sim_profile_find("nor-spi");
+    p.capacity = 64 * 1024;
+    p.erases_to_zero = 1;
+    CHECK_EQ(sts_sim_init(&st.sim, &p, 1, arena64, sizeof(arena64), p.capacity, &st.bd), 0);
+    struct sts_bd *bd = &st.bd;
+    struct sts_bd_geometry g = {0};
+    bd->ops->geometry(bd->ctx, &g);
+    uint8_t erased = STS_SIM_DIRTY ? 0x00 : 0xFF;
+    CHECK_EQ(!!(g.flags & STS_BD_ERASES_TO_ZERO), STS_SIM_DIRTY);
+    CHECK_EQ(bd->ops->read(bd->ctx, 100, rd, 4), 0);
+    CHECK_EQ(rd[0], erased);
+    pg_a[0] = 0x0F;
+    CHECK_EQ(bd->ops->program(bd->ctx, 100, pg_a, 1), 0);
+    pg_a[0] = 0x30;
+    CHECK_EQ(bd->ops->program(bd->ctx, 100, pg_a, 1), 0); /* NOR: again over it */
+    CHECK_EQ(bd->ops->read(bd->ctx, 100, rd, 1), 0);
+    CHECK_EQ(rd[0], STS_SIM_DIRTY ? 0x3F : 0x00); /* bits set (OR), or cleared (AND) */
+    CHECK_EQ(bd->ops->erase(bd->ctx, 0, 4096), 0);
+    CHECK_EQ(bd->ops->read(bd->ctx, 100, rd, 1), 0);
+    CHECK_EQ(rd[0], erased);
 }
 
 /* ---- the non-blocking path (nb) -------------------------------------------- */
@@ -1227,6 +1258,7 @@ const struct sts_test_case test_sim_cases[] = {
      bare_extents_refuse_rewrites_and_partial_nand_pages},
     {"same_seed_same_bytes_other_seed_other_stalls", same_seed_same_bytes_other_seed_other_stalls},
     {"accounting_and_checks", accounting_and_checks},
+    {"a_chip_can_erase_to_zero", a_chip_can_erase_to_zero},
     {"a_silent_failure_reports_success_and_changes_nothing",
      a_silent_failure_reports_success_and_changes_nothing},
     {NULL, NULL},

@@ -39,7 +39,7 @@ static void garble(struct sts_sim *s, int how, uint64_t addr, uint64_t len, cons
         if (fresh)
             memset(b, 0xff, pb);
         b += (addr + i) % pb;
-        uint8_t r = (uint8_t)(sts_rng_next(&s->rng) >> 32), d = data ? data[i] : 0;
+        uint8_t r = (uint8_t)(sts_rng_next(&s->rng) >> 32), d = data ? data[i] ^ erased_mask(s) : 0;
         *b = how == CUT_PROGRAM ? (uint8_t)(*b & (d | r))
              : how == CUT_ERASE ? (uint8_t)(*b | r)
                                 : (uint8_t)(*b | (r & ~d));
@@ -116,6 +116,7 @@ static int power_gate(struct sts_sim *s, int kind, uint64_t addr, uint64_t len)
     if (s->off)
         return STS_EIO;
     s->host_ops++;
+    s->lying = 0;
     if ((s->f.cut_after_ops && s->host_ops > s->f.cut_after_ops) ||
         (s->f.cut_at_ns && s->now_ns >= s->f.cut_at_ns)) {
         if (kind != 'r') /* a program or erase in progress leaves garbage behind */
@@ -137,18 +138,18 @@ static int error_gate(struct sts_sim *s, int kind, uint64_t addr, uint64_t len)
     if (sts_rng_below(&s->rng, 1000000) >= ppm)
         return STS_OK;
     s->n.injected_errors++;
-    if (s->f.silent && kind != 'r') { /* the data stays as it was: nothing is torn */
+    if (STS_SIM_DIRTY && s->f.silent && kind != 'r') { /* the data stays as it was: nothing is torn */
         if (s->f.permanent && !s->p.managed)
             s->blocks[addr / s->p.erase_bytes].state = BLK_LIAR;
-        return SIM_NOOP;
+        s->lying = 1;
+        return STS_OK;
     }
     if (s->f.permanent) {
         /* the page it was programming: unreadable behind ECC; on NOR without
-         * it, the bits half-way and the bytes programmed before intact, as a
-         * cut leaves them (a failed cell does not undo its neighbours) */
-        if (kind == 'w')
-            cut_short(s, kind, addr, len ? len : 1);
-        else if (s->p.managed)
+         * it the bytes programmed before read as they were, and the failed
+         * program's are not there (a failed cell does not undo its
+         * neighbours, and no read there fails) */
+        if (s->p.managed || (kind == 'w' && !s->p.no_ecc))
             mark_torn(s, addr, len ? len : 1);
         if (!s->p.managed)
             s->blocks[addr / s->p.erase_bytes].state = kind == 'w' ? BLK_GROWN_BAD : BLK_BAD;

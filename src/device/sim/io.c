@@ -7,21 +7,19 @@ static int in_range(const struct sts_sim *s, uint64_t addr, uint64_t len)
     return addr <= s->p.capacity && len <= s->p.capacity - addr;
 }
 
-/* STS_EIO when the command touches a bad block, SIM_NOOP when a program
- * touches one that fails silently, else 0 */
-static int bad_in(const struct sts_sim *s, int kind, uint64_t addr, uint64_t len)
+/* 1 when the command touches a bad block; a program into one that fails
+ * silently is let through, lying */
+static int bad_in(struct sts_sim *s, int kind, uint64_t addr, uint64_t len)
 {
     if (s->p.managed || !len)
         return 0;
-    int rc = 0;
     for (uint64_t b = addr / s->p.erase_bytes; b <= (addr + len - 1) / s->p.erase_bytes; b++) {
         uint8_t st = s->blocks[b].state;
         if (st == BLK_BAD || (kind != 'r' && st == BLK_GROWN_BAD))
-            return STS_EIO;
-        if (kind != 'r' && st == BLK_LIAR)
-            rc = SIM_NOOP;
+            return 1;
+        s->lying |= STS_SIM_DIRTY && kind != 'r' && st == BLK_LIAR;
     }
-    return rc;
+    return 0;
 }
 
 /* Sector-rounded span of a transfer: what crosses the bus. */
@@ -41,8 +39,9 @@ static int admit(struct sts_sim *s, int kind, uint64_t addr, size_t len)
     int rc = power_gate(s, kind, addr, len);
     if (rc)
         return rc;
-    rc = bad_in(s, kind, addr, len);
-    return rc ? rc : error_gate(s, kind, addr, len);
+    if (bad_in(s, kind, addr, len))
+        return STS_EIO;
+    return error_gate(s, kind, addr, len);
 }
 
 static int sim_read(void *ctx, uint64_t addr, void *buf, size_t len)
@@ -77,6 +76,9 @@ static int sim_read(void *ctx, uint64_t addr, void *buf, size_t len)
             t += s->p.page_read_ns; /* raw NAND: tR per page */
         off += n;
     }
+    if (erased_mask(s)) /* kept as if erased to 0xFF: read as the chip holds it */
+        for (size_t i = 0; i < len; i++)
+            out[i] ^= 0xFF;
     s->last_read_end = addr + len;
     s->n.reads++;
     s->n.bytes_read += len;
@@ -97,7 +99,7 @@ static int erase_blocks(struct sts_sim *s, uint64_t addr, uint64_t len, uint64_t
             rc = STS_EIO;
             continue;
         }
-        if (blk->state == BLK_LIAR) { /* it takes the time and keeps its data */
+        if (blk->state == BLK_LIAR || LYING(s)) { /* it takes the time and keeps its data */
             *t += erase_time(s, s->p.erase_ns);
             continue;
         }
@@ -154,6 +156,8 @@ static int copy_in(struct sts_sim *s, uint32_t page, uint32_t in, const uint8_t 
                    int and_bits)
 {
     int fresh;
+    if (LYING(s))
+        return STS_OK; /* a program that fails silently */
     uint8_t *dst = store_get(s, page, 1, &fresh);
     if (!s->store_map)
         return STS_OK; /* data not kept */
@@ -161,9 +165,10 @@ static int copy_in(struct sts_sim *s, uint32_t page, uint32_t in, const uint8_t 
         return STS_ENOMEM;
     if (fresh)
         memset(dst, s->p.managed ? 0x00 : 0xff, s->p.page_bytes);
-    if (and_bits)
+    uint8_t mask = erased_mask(s);
+    if (and_bits || mask)
         for (size_t i = 0; i < n; i++)
-            dst[in + i] &= src[i];
+            dst[in + i] = (uint8_t)((and_bits ? dst[in + i] : 0xFF) & (src[i] ^ mask));
     else
         memcpy(dst + in, src, n);
     return STS_OK;
@@ -224,8 +229,7 @@ static int sim_program(void *ctx, uint64_t addr, const void *buf, size_t len)
     s->programming = buf; /* what a cut now leaves half-programmed */
     int frc = admit(s, 'w', addr, len);
     s->programming = NULL;
-    int noop = frc == SIM_NOOP; /* it takes its time and stores nothing */
-    if (frc && !noop)
+    if (frc)
         return frc;
     const uint8_t *src = buf;
     uint32_t pb = s->p.page_bytes, sb = s->p.sector_bytes;
@@ -249,9 +253,7 @@ static int sim_program(void *ctx, uint64_t addr, const void *buf, size_t len)
     for (uint64_t off = 0; off < len && !rc;) {
         uint32_t page = (uint32_t)((addr + off) / pb), in = (uint32_t)((addr + off) % pb);
         size_t n = pb - in < len - off ? pb - in : (size_t)(len - off);
-        if (noop) {
-            t += s->p.managed ? 0 : part_prog_ns(s, n);
-        } else if (s->p.managed) {
+        if (s->p.managed) {
             /* a page written in part must first be read, unless it is cached */
             if (n < pb && s->l2p[page] && !bit_get(s->dirty, page))
                 t += s->p.page_read_ns;
@@ -267,7 +269,7 @@ static int sim_program(void *ctx, uint64_t addr, const void *buf, size_t len)
         } else {
             int again = bit_get(s->programmed, page);
             rc = copy_in(s, page, in, src + off, n, again);
-            bit_set(s->programmed, page, 1);
+            bit_set(s->programmed, page, again || !LYING(s)); /* a lie leaves it as it was */
             s->n.pages_programmed++;
             t += part_prog_ns(s, n);
         }
@@ -285,20 +287,12 @@ static int sim_erase(void *ctx, uint64_t addr, uint64_t len)
     if (!in_range(s, addr, len))
         return STS_ERANGE;
     int frc = fault_gate(s, 'e', addr, len);
-    if (frc && frc != SIM_NOOP)
+    if (frc)
         return frc;
     uint64_t t = s->p.cmd_write_ns;
-    if (frc) { /* a silent failure: the time of the erase, and nothing erased */
-        uint64_t eb = s->p.managed ? len + 1 : s->p.erase_bytes;
-        for (uint64_t b = 0; b < len / eb; b++)
-            t += erase_time(s, s->p.erase_ns);
-        s->n.erases += !s->p.managed;
-        charge(s, t, 0, 0);
-        return STS_OK;
-    }
     if (s->p.managed) { /* trim: whole pages stop holding data */
         uint32_t pb = s->p.page_bytes;
-        for (uint64_t pg = (addr + pb - 1) / pb; (pg + 1) * pb <= addr + len; pg++) {
+        for (uint64_t pg = (addr + pb - 1) / pb; !LYING(s) && (pg + 1) * pb <= addr + len; pg++) {
             unmap(s, (uint32_t)pg);
             if (s->dirty)
                 bit_set(s->dirty, (uint32_t)pg, 0);
@@ -329,12 +323,7 @@ static int sim_erase_for(void *ctx, uint64_t addr, uint64_t len, uint64_t budget
         return STS_ERANGE;
     int resume = s->susp_len && s->susp_addr == addr && s->susp_len == len;
     int frc = fault_gate(s, 'e', addr, len);
-    if (frc == SIM_NOOP && !resume) { /* a silent failure: done at once, nothing erased */
-        charge(s, s->p.cmd_write_ns, 0, 0);
-        *done = 1;
-        return STS_OK;
-    }
-    if (frc && frc != SIM_NOOP)
+    if (frc)
         return frc;
     if (!resume) {
         uint32_t eb = s->p.erase_bytes;
