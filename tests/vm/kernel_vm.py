@@ -191,13 +191,22 @@ CASES = [
      "exit $rc"),
     # last: a logger on the card, synced once a second; the host cuts the
     # power (kills QEMU) after CUT_AFTER_SYNCS of its syncs returned
-    ("mmc_cut", "", "storscope log demo /dev/mmcblk0 --allow-destructive --seconds 86400 "
-     "--progress"),
+    ("mmc_cut", "", "{b2m_logger}storscope log demo /dev/mmcblk0 --allow-destructive "
+     "--seconds 86400 --progress"),
 ]
+
+# On a board with a disk under block2mtd (an MTD over a block device that
+# survives the cut, unlike mtdram and nandsim in the guest's RAM), a second
+# logger runs on that flash during the cut, its lines marked "b2m: ". block2mtd
+# writes through the page cache, as any MTD driver with a write buffer would:
+# what a sync returned must be on the disk
+B2M_LOGGER = ("(storscope log demo $B2M --allow-destructive --seconds 86400 --progress 2>&1 | "
+              "while read -r l; do echo \"b2m: $l\"; done) & ")
 
 # After the cut, booted again: every record the card kept, per stream (its
 # count, first and last timestamp, and whether they rose by one period each)
-AFTER_CUT = [("mmc_after_cut", DUMP_STREAMS.format(dev="/dev/mmcblk0"))]
+AFTER_CUT = [("mmc_after_cut", DUMP_STREAMS.format(dev="/dev/mmcblk0")),
+             ("b2m_after_cut", DUMP_STREAMS.format(dev="$B2M"))]
 CUT_AFTER_SYNCS = 5
 LIVE = {"mmc_cut"}
 
@@ -210,9 +219,11 @@ BOARDS = {
            "kernel": "linux-image-amd64", "arch": "amd64", "console": "ttyS0",
            "sd": ["-drive", "if=none,id=card,format=raw,file={sd}", "-device", "sdhci-pci",
                   "-device", "sd-card,drive=card"],
+           "b2m": ["-drive", "if=none,id=b2m,format=raw,file={b2m}", "-device",
+                   "virtio-blk-pci,drive=b2m"],
            "modules": ["mtdram", "nandsim", "mtdblock", "jffs2", "ubi", "sdhci_pci",
-                       "mmc_block"],
-           "has": {"nor", "utils"}, "nor": "/dev/mtd0", "nand_index": 1, "lacks": ""},
+                       "mmc_block", "virtio_pci", "virtio_blk", "block2mtd"],
+           "has": {"nor", "utils", "b2m"}, "nor": "/dev/mtd0", "nand_index": 1, "lacks": ""},
     # an ARM board (Cortex-A9, ARM's Versatile Express): Debian's armhf
     # kernel with its device tree, the SD card on the PL181 MMCI. Debian's
     # armhf kernel has no CFI flash driver and no mtdram: the NAND is the
@@ -241,6 +252,14 @@ done
 # the cut did)
 i=0; while [ ! -b /dev/mmcblk0 ] && [ $i -lt 30 ]; do sleep 1; i=$((i+1)); done
 [ -b /dev/mmcblk0 ] || echo "@@NO_CARD after ${i} s"
+# a board with block2mtd: its disk as an MTD of 64 KiB erase blocks
+B2M=
+if [ -e /sys/module/block2mtd ]; then
+    i=0; while [ ! -b /dev/vda ] && [ $i -lt 30 ]; do sleep 1; i=$((i+1)); done
+    echo /dev/vda,64KiB > /sys/module/block2mtd/parameters/block2mtd
+    B2M=/dev/$(grep block2mtd /proc/mtd | cut -d: -f1)
+    [ -c "$B2M" ] || echo "@@NO_B2M"
+fi
 echo "@@BOOTED $(uname -r)"
 # the boot after a power cut runs the cases that look at what it left
 if grep -q storscope_after_cut /proc/cmdline; then . /cases_after_cut.sh; else . /cases.sh; fi
@@ -254,6 +273,7 @@ def write_cases(path, cases, board, where):
     status and JSON between markers; a live case's output straight to the
     console (the host watches it), as the last one it runs."""
     ran = []
+    where = dict(where, b2m_logger=B2M_LOGGER if "b2m" in board["has"] else "")
     with open(path, "w") as f:
         for name, needs, cmd in cases:
             if not set(needs.split()) <= board["has"]:
@@ -313,8 +333,8 @@ def build_initramfs(args, board, work, kroot):
     where = {"nor": board["nor"], "nand": "/dev/mtd%d" % board["nand_index"],
              "nand_index": board["nand_index"]}
     ran = write_cases(os.path.join(root, "cases.sh"), CASES, board, where)
-    write_cases(os.path.join(root, "cases_after_cut.sh"), [(n, "", c) for n, c in AFTER_CUT],
-                board, where)
+    write_cases(os.path.join(root, "cases_after_cut.sh"),
+                [(n, "b2m" if n.startswith("b2m") else "", c) for n, c in AFTER_CUT], board, where)
     img = os.path.join(work, "initrd.cpio")
     with open(img, "wb") as out:
         files = subprocess.run(["find", "."], cwd=root, capture_output=True, text=True,
@@ -345,7 +365,10 @@ def parse(console):
     return cases
 
 
-def boot(cmd, log):
+cut_b2m = [""]  # the b2m logger's last sync before the cut
+
+
+def boot(cmd, log, b2m_live=False):
     """Runs the VM to its end, its console into log; when the live case
     has printed CUT_AFTER_SYNCS syncs, cuts the power (SIGKILL to QEMU: the
     card keeps what QEMU had written to its image, nothing else). Returns
@@ -359,10 +382,17 @@ def boot(cmd, log):
             with open(log, errors="replace") as r:
                 text = r.read()
             live = text.split("@@CASE mmc_cut", 1)
-            synced = re.findall(r"synced \d+ s: .*records", live[1]) if len(live) > 1 else []
-            if len(synced) >= CUT_AFTER_SYNCS or time.monotonic() > end:
-                if len(synced) >= CUT_AFTER_SYNCS:
+            tail = live[1] if len(live) > 1 else ""
+            synced = re.findall(r"^synced \d+ s: .*records", tail, re.M)
+            b2m = re.findall(r"^b2m: (synced \d+ s: .*records)", tail, re.M)
+            # (a b2m logger that failed to start does not hold the cut: the
+            # card's logger syncing ten times over is as long as it waits)
+            enough = len(synced) >= CUT_AFTER_SYNCS and (
+                not b2m_live or len(b2m) >= CUT_AFTER_SYNCS or len(synced) >= 10 * CUT_AFTER_SYNCS)
+            if enough or time.monotonic() > end:
+                if enough:
                     cut_at = synced[-1]
+                    cut_b2m[0] = b2m[-1] if b2m else ""
                 else:
                     print("the VM ran past 900 s: stopped")
                 vm.kill()
@@ -414,6 +444,11 @@ def main():
                                "-append", "console=%s panic=-1 quiet loglevel=3"
                                % board["console"]]
         cmd += [x.format(sd=sd) for x in board["sd"]]
+        if "b2m" in board:  # the disk under block2mtd: 16 MiB, erased (0xFF)
+            b2m = os.path.join(work, "b2m.img")
+            with open(b2m, "wb") as f:
+                f.write(b"\xff" * (16 << 20))
+            cmd += [x.format(b2m=b2m) for x in board["b2m"]]
         if "dtb" in board:
             cmd += ["-dtb", glob.glob(kroot + "/usr/lib/linux-image-*/" + board["dtb"])[0]]
         # KVM only when asked: on this machine's nested KVM the kernel hangs
@@ -422,7 +457,7 @@ def main():
         if kvm:
             cmd = [x for x in cmd if x not in ("-cpu", "max")] + ["-enable-kvm", "-cpu", "host"]
         log = args.console or os.path.join(work, "console.log")
-        console, cut_at = boot(cmd, log)
+        console, cut_at = boot(cmd, log, "b2m" in board["has"])
         after = ""
         if "mmc_cut" in ran:  # booted again on the card the cut left
             append = cmd.index("-append") + 1
@@ -445,9 +480,12 @@ def main():
     if "mmc_cut" in ran:
         cases.update(parse(after))
         ran.append("mmc_after_cut")
+        if "b2m" in board["has"]:
+            ran.append("b2m_after_cut")
     fails = ["insmod %s failed" % m for m in bad]
     fails += ["the SD card never appeared (%s)" % m
               for m in re.findall(r"@@NO_CARD ([^\n]*)", console + after)]
+    fails += ["block2mtd made no MTD of /dev/vda"] * ("@@NO_B2M" in console + after)
 
     passed = [0]
 
@@ -563,20 +601,27 @@ def main():
     # each stream gapless from the oldest kept to the newest (the demo's
     # rates: imu 1 kHz, ppg 100 Hz, env 1 Hz; timestamps in ns)
     check("mmc_cut", cut_at, "the logger synced %d times before the cut" % CUT_AFTER_SYNCS)
-    if cut_at and check("mmc_after_cut", rc("mmc_after_cut") == 0,
-                        "the log mounts after the cut and reads to its end"):
+    if "b2m_after_cut" in ran:
+        check("mmc_cut", cut_b2m[0], "the block2mtd logger synced %d times before the cut"
+              % CUT_AFTER_SYNCS)
+    for case, synced, what in (("mmc_after_cut", cut_at, "the card"),
+                               ("b2m_after_cut", cut_b2m[0], "the block2mtd flash")):
+        if not synced or not check(case, rc(case) == 0,
+                                   "the log mounts after the cut and reads to its end"):
+            continue
         want = dict(zip(("imu", "ppg", "env"), map(int, re.findall(
-            r"imu (\d+), ppg (\d+), env (\d+)", cut_at)[0])))
+            r"imu (\d+), ppg (\d+), env (\d+)", synced)[0])))
         kept = {m[0]: tuple(int(x) for x in m[1:]) for m in
-                re.findall(r"stream (\w+) (\d+) (\d+) (\d+) (\d+)", out.get("mmc_after_cut", ""))}
+                re.findall(r"stream (\w+) (\d+) (\d+) (\d+) (\d+)", out.get(case, ""))}
         for name, period in (("imu", 10 ** 6), ("ppg", 10 ** 7), ("env", 10 ** 9)):
             n, first, last, gaps = kept.get(name, (0, -1, -1, -1))
             # (a log that wrapped keeps the newest: first > 0 then)
-            check("mmc_after_cut", n and last >= (want[name] - 1) * period and gaps == 0 and
+            check(case, n and last >= (want[name] - 1) * period and gaps == 0 and
                   last == first + (n - 1) * period,
                   "%s: %d records synced before the cut, %d kept from %d to %d ns with %d gaps"
                   % (name, want[name], n, first, last, gaps))
-        print("power cut after \"%s\": the card kept %s" % (cut_at, {k: v[0] for k, v in kept.items()}))
+        print("power cut after \"%s\": %s kept %s" % (synced, what,
+                                                      {k: v[0] for k, v in kept.items()}))
     # the demo's 5 s on the flash: imu 1 kHz, ppg 100 Hz, env 1 Hz, every
     # record back, gapless (timestamps in ns)
     for case in ("nor_log_demo",):
