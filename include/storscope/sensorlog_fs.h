@@ -95,7 +95,7 @@ int sts_slfs_check_after_cut(struct sts_slfs *fs, uint32_t *files, uint64_t *byt
 /* Host: sensorlog stacked on bd from `base` on, with the memory and the
  * defaults a logger would give it and the options of spec's +sensorlog
  * (chunk=, segment=, buffer=, erase_unit=): what sim: and raw: targets
- * open for +sensorlog (src/device/slfs_stack.c). Formats the region. On
+ * open for +sensorlog (src/fs/slfs_stack.c). Formats the region. On
  * failure err names the problem and nothing is left allocated. */
 struct sts_slfs_stack;
 struct sts_target_spec;

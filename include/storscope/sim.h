@@ -1,5 +1,5 @@
 /* Simulated storage media: a device model is one row of parameters (a
- * profile) plus the code in src/device/sim.c shared by all rows. Time is
+ * profile) plus the code in src/bd/sim.c shared by all rows. Time is
  * virtual: every command advances the model's clock by what it would have
  * cost, so runs are deterministic for a seed and far faster than real time.
  *

@@ -1,4 +1,4 @@
-/* Part of the device model (src/device/sim.c includes it): the sparse data store (only pages written hold memory) and the page-mapped FTL of managed media: greedy garbage collection, static wear levelling, the spare pool.
+/* Part of the device model (src/bd/sim.c includes it): the sparse data store (only pages written hold memory) and the page-mapped FTL of managed media: greedy garbage collection, static wear levelling, the spare pool.
  * The model's parts are one translation unit, so their static functions
  * inline across them as they did in one file; the Cortex-M33 engine
  * budget (scripts/footprint.sh) counts on it. Not compiled on its own. */

@@ -1,4 +1,4 @@
-/* Part of the device model (src/device/sim.c includes it): the non-blocking path: submit and poll.
+/* Part of the device model (src/bd/sim.c includes it): the non-blocking path: submit and poll.
  * The model's parts are one translation unit, so their static functions
  * inline across them as they did in one file; the Cortex-M33 engine
  * budget (scripts/footprint.sh) counts on it. Not compiled on its own. */
