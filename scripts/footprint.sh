@@ -68,7 +68,7 @@ row "engine core (errors, RNG, stats, histogram, units, spec parser, engine, reg
     src/core/result.c src/core/target_spec.c src/core/engine.c src/suite/common.c src/suite/registry.c
 row "JSON writer + results sink" src/output/json_writer.c src/output/json_sink.c
 row "workload B0/B1/B2 (seq.c)" src/suite/seq.c
-row "workload M1 (random.c)" src/suite/random.c
+row "workload M1 (m1.c)" src/suite/m1.c
 row "workload fsync" src/suite/fsync.c
 row "workload seq (dd.c)" src/suite/dd.c
 row "simulator (sim.c)" src/bd/sim.c

@@ -27,7 +27,7 @@ int wl_pattern_check(const uint8_t *buf, uint64_t off, size_t len, uint64_t seed
  * to the chunk. */
 const uint8_t *wl_pattern_src(const struct sts_ctx *c, uint64_t off, uint64_t chunk);
 
-/* Element i of a permutation of [0, n) chosen by seed (rand.c): offsets
+/* Element i of a permutation of [0, n) chosen by seed (fio_rand.c): offsets
  * without replacement in O(1) memory. */
 uint64_t wl_perm_at(uint64_t n, uint64_t seed, uint64_t i);
 
