@@ -131,53 +131,6 @@ static int spread_known(const struct sts_series *s, uint32_t last)
     return 1;
 }
 
-double sts_t975(unsigned df)
-{
-    static const double t[] = {0,     12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365,
-                               2.306, 2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
-                               2.120, 2.110,  2.101, 2.093, 2.086, 2.080, 2.074, 2.069,
-                               2.064, 2.060,  2.056, 2.052, 2.048, 2.045, 2.042};
-    if (df < sizeof(t) / sizeof(t[0]))
-        return df ? t[df] : INFINITY; /* no degrees of freedom: no interval */
-    /* past the table, the Cornish-Fisher expansion of t in 1/df around the
-     * normal quantile (Abramowitz & Stegun 26.7.5), within 1e-4 from 30 on;
-     * a step table's 40-row value for df 31 made intervals 1 % too narrow */
-    const double z = 1.959963984540054, z2 = z * z, n = (double)df;
-    return z + z * (z2 + 1) / (4 * n) + z * ((5 * z2 + 16) * z2 + 3) / (96 * n * n) +
-           z * (((3 * z2 + 19) * z2 + 17) * z2 - 15) / (384 * n * n * n);
-}
-
-int sts_an_loglog_slope(const double *x, const double *y, size_t n, double *slope,
-                        double *ci95)
-{
-    if (n < 3)
-        return STS_EINVAL;
-    double sx = 0, sy = 0, sxx = 0, sxy = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (x[i] <= 0 || y[i] <= 0)
-            return STS_EINVAL;
-        double lx = log(x[i]), ly = log(y[i]);
-        sx += lx;
-        sy += ly;
-        sxx += lx * lx;
-        sxy += lx * ly;
-    }
-    double dn = (double)n, den = dn * sxx - sx * sx;
-    if (den <= 0)
-        return STS_EINVAL;
-    double b = (dn * sxy - sx * sy) / den, a = (sy - b * sx) / dn;
-    double sse = 0;
-    for (size_t i = 0; i < n; i++) {
-        double r = log(y[i]) - (a + b * log(x[i]));
-        sse += r * r;
-    }
-    double se = sqrt(sse / (dn - 2.0) / (sxx - sx * sx / dn));
-    size_t df = n - 2;
-    *slope = b;
-    *ci95 = se * sts_t975((unsigned)df);
-    return STS_OK;
-}
-
 void sts_an_growth_class(double slope, double ci95, char *out, size_t n)
 {
     static const char *const names[] = {"O(1)", "O(n)", "O(n^2)", "O(n^3)"};

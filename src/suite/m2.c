@@ -21,7 +21,7 @@
  * is given, back to back otherwise. Fits (t in days): a line and
  * y = A exp(B t) for each operation, and the free space at which create and
  * open latency first exceed the threshold (200 ms by default). */
-#include "storscope/analysis.h"
+#include "storscope/fit.h"
 #include "storscope/port.h"
 #include "workload.h"
 

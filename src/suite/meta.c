@@ -3,7 +3,7 @@
  * latency and totals over runs; then the guideline variant with the same
  * files spread over ceil(sqrt(N)) subdirectories. The results carry the
  * growth exponent of per-file latency against N (log-log slope, 95 % CI). */
-#include "storscope/analysis.h"
+#include "storscope/fit.h"
 #include "workload.h"
 
 #include <math.h>
