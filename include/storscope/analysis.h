@@ -82,6 +82,10 @@ struct sts_an_input {
     /* the slowest open of each lifecycle, three largest: one slow open is a
      * spike, not a trend, so the pre-open guideline needs STS_AN_MIN_SLOW */
     double m2_open_top[3];
+    /* create latency of the first and of the last STS_AN_MIN_SLOW lifecycles
+     * (the last as a ring): growth is told by their medians, so that one
+     * slow lifecycle - a stall - at either end is not taken for a trend */
+    double m2_create_head[STS_AN_MIN_SLOW], m2_create_tail[STS_AN_MIN_SLOW];
     double m2_span_days;                     /* time of the last lifecycle */
     int m2_has_exp;
     double m2_create_a_ns, m2_create_b, m2_create_r2;

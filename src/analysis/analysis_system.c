@@ -56,6 +56,9 @@ void an_system_point(struct sts_an_input *in, const struct sts_test_info *ti,
             in->m2_first_files = metric(p, "files");
         }
         in->m2_last_files = metric(p, "files");
+        if (in->m2_lifecycles < STS_AN_MIN_SLOW)
+            in->m2_create_head[in->m2_lifecycles] = create;
+        in->m2_create_tail[in->m2_lifecycles % STS_AN_MIN_SLOW] = create;
         in->m2_lifecycles++;
         in->m2_total_bytes = metric(p, "total_bytes");
         in->m2_last_create_ns = create;
@@ -185,6 +188,23 @@ static void concurrency(const struct sts_an_input *in, const struct sts_an_confi
             has_io ? c : "", has_io ? " %)." : " (S1).");
 }
 
+static double median3(const double *v)
+{
+    double a = v[0], b = v[1], c = v[2];
+    return a > b ? (b > c ? b : (a > c ? c : a)) : (a > c ? a : (b > c ? c : b));
+}
+
+/* 1 when create latency at least doubled from the first lifecycles to the
+ * last, each end taken as the median of STS_AN_MIN_SLOW lifecycles that do
+ * not overlap; *from and *to are those medians */
+static int m2_grew(const struct sts_an_input *in, double *from, double *to)
+{
+    _Static_assert(STS_AN_MIN_SLOW == 3, "median3 takes three");
+    *from = median3(in->m2_create_head);
+    *to = median3(in->m2_create_tail);
+    return in->m2_lifecycles >= 2 * STS_AN_MIN_SLOW && *from > 0 && *to >= 2 * *from;
+}
+
 /* M2's probe found the directory's size, not free space, behind the
  * slowdown: the cure is fewer files per directory, not headroom. */
 static void directory_guideline(const struct sts_an_input *in, const char *thr, int crossed,
@@ -203,12 +223,15 @@ static void directory_guideline(const struct sts_an_input *in, const char *thr, 
             "space, is the cause).");
         return;
     }
-    an_ms(c0, sizeof(c0), in->m2_first_create_ns);
-    an_ms(c1, sizeof(c1), in->m2_last_create_ns);
+    double from, to;
+    (void)m2_grew(in, &from, &to);
+    an_ms(c0, sizeof(c0), from);
+    an_ms(c1, sizeof(c1), to);
     an_fixed(files, sizeof(files), in->m2_last_files, 0);
     SAY(an_add(out->guideline, &out->n_guidelines, "files per directory", "M2"),
         "Rotate directories as files accumulate: create latency grew from ", c0, " to ", c1,
-        " as the directory reached ", files, " files, while a create in an empty directory of "
+        " (medians of the first and last 3 lifecycles) as the directory reached ", files,
+        " files, while a create in an empty directory of "
         "the same volume took ", p0, " at first and ", p1, " at the end (M2: the directory's "
         "size, not free space; it stayed under ", thr, ").");
 }
@@ -241,8 +264,8 @@ static void aging(const struct sts_an_input *in, struct sts_analysis *out)
     char thr[24];
     an_ms(thr, sizeof(thr), in->m2_threshold_ns);
     int crossed = in->m2_cross_free >= 0 && in->m2_total_bytes > 0;
-    int grew = in->m2_first_create_ns > 0 && in->m2_lifecycles >= 3 &&
-               in->m2_last_create_ns >= 2 * in->m2_first_create_ns;
+    double from, to;
+    int grew = m2_grew(in, &from, &to);
     if (!crossed && !grew)
         return;
     if (!strcmp(in->m2_cause, "directory")) {
@@ -265,9 +288,12 @@ static void aging(const struct sts_an_input *in, struct sts_analysis *out)
             "Keep at least ", pct, " % of the volume free: create latency exceeded ", thr,
             " once free space was down to ", fr, " (M2", why, ").");
     } else {
+        an_ms(a, sizeof(a), from);
+        an_ms(c, sizeof(c), to);
         SAY(an_add(out->guideline, &out->n_guidelines, "free-space floor", "M2"),
             "Keep a free-space floor and monitor it: create latency grew from ", a, " to ", c,
-            " as free space fell from ", b, " to ", d, " (M2; it stayed under ", thr, why, ").");
+            " (medians of the first and last 3 lifecycles) as free space fell from ", b, " to ",
+            d, " (M2; it stayed under ", thr, why, ").");
     }
 }
 

@@ -2,6 +2,7 @@
  * where nothing should be found. */
 #include "sts_test.h"
 #include "storscope/analysis.h"
+#include "storscope/target.h"
 #include "known_answers.h"
 
 #include <math.h>
@@ -659,6 +660,48 @@ static void aging_floor_from_the_crossing(void)
           strstr(an.guideline[1].text, "5.00 ms") && strstr(an.guideline[1].text, "100 MiB"));
 }
 
+/* A free-space floor from growth needs the growth at both ends: the medians
+ * of the first and of the last three lifecycles. One lifecycle that met a
+ * 200 ms stall (a card's housekeeping) at the end is not a trend (it made
+ * "grew from 2.00 ms to 200 ms" before); a steady rise is. */
+static int m2_floor_guideline(const double *create, int n, char *text, size_t len)
+{
+    struct sts_an_input in;
+    struct sts_sink sink;
+    sts_an_collector_init(&in, &sink);
+    for (int k = 0; k < n; k++)
+        feed_lifecycle(&sink, k, create[k], 5e5, (uint64_t)(1000 - 50 * k),
+                       k * 1800000000000ull);
+    struct sts_kv summary[] = {STS_KV_S("create_growth_cause", "free space")};
+    struct sts_test_end te = {.id = "M2", .summary = summary, .n_summary = 1};
+    sink.ops->test_end(sink.ctx, &te);
+    struct sts_an_config cfg;
+    static struct sts_analysis an;
+    sts_an_config_default(&cfg);
+    sts_analyze(&in, &cfg, &an);
+    for (size_t i = 0; i < an.n_guidelines; i++)
+        if (strstr(an.guideline[i].text, "free-space floor")) {
+            sts_strlcpy(text, an.guideline[i].text, len);
+            return 1;
+        }
+    return 0;
+}
+
+static void one_slow_lifecycle_is_no_free_space_floor(void)
+{
+    char text[512];
+    double flat_then_stall[10] = {2e6, 2e6, 2e6, 2e6, 2e6, 2e6, 2e6, 2e6, 2e6, 200e6};
+    CHECK(!m2_floor_guideline(flat_then_stall, 10, text, sizeof(text)));
+    double stall_then_flat[10] = {200e6, 2e6, 2e6, 2e6, 2e6, 2e6, 2e6, 2e6, 2e6, 2e6};
+    CHECK(!m2_floor_guideline(stall_then_flat, 10, text, sizeof(text)));
+    double rising[10] = {2e6, 2e6, 2e6, 3e6, 4e6, 5e6, 6e6, 8e6, 8e6, 200e6};
+    CHECK(m2_floor_guideline(rising, 10, text, sizeof(text)));
+    CHECK(strstr(text, "grew from 2.00 ms to 8.00 ms (medians of the first and last 3 "
+                       "lifecycles)") != NULL);
+    /* too few lifecycles for two ends that do not overlap: no trend told */
+    CHECK(!m2_floor_guideline(rising + 5, 5, text, sizeof(text)));
+}
+
 static void logging_buffer_and_io_task_from_l1(void)
 {
     struct sts_an_input in;
@@ -887,6 +930,7 @@ const struct sts_test_case test_analysis_cases[] = {
     {"a_verdict_the_noise_could_move_is_unresolved", a_verdict_the_noise_could_move_is_unresolved},
     {"findings_survive_the_spread_or_are_not_made", findings_survive_the_spread_or_are_not_made},
     {"aging_floor_from_the_crossing", aging_floor_from_the_crossing},
+    {"one_slow_lifecycle_is_no_free_space_floor", one_slow_lifecycle_is_no_free_space_floor},
     {"logging_buffer_and_io_task_from_l1", logging_buffer_and_io_task_from_l1},
     {"tiers_by_row_between_rows_and_consumer_ssd", tiers_by_row_between_rows_and_consumer_ssd},
     {"the_study_read_curve_plateaus_at_64_kib", the_study_read_curve_plateaus_at_64_kib},
