@@ -22,6 +22,8 @@ enum sts_err {
     STS_EISDIR = -12,    /* a file was expected */
     STS_EBUSY = -13,     /* target busy (e.g. a mounted device) */
     STS_ERANGE = -14,    /* value out of range */
+    STS_EEVICTED = -15,  /* a circular log (sensorlog) wrapped past the data: it keeps
+                            only its newest */
 };
 
 /* Short, stable, human-readable name of an error code ("I/O error"). */

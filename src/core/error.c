@@ -18,6 +18,7 @@ const char *sts_strerror(int err)
     case STS_EISDIR: return "is a directory";
     case STS_EBUSY: return "busy";
     case STS_ERANGE: return "out of range";
+    case STS_EEVICTED: return "evicted: the log wrapped past it";
     default: return "unknown error";
     }
 }

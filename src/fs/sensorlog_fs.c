@@ -281,16 +281,16 @@ static int position(struct sts_slfs *fs, uint32_t f, uint64_t off)
     if (!rc)
         rc = sl_iter_next(&fs->it, &fs->rec);
     if (rc) /* (overtaken: evicted while the search ran) */
-        return rc == SL_ENOENT || rc == SL_EOVERTAKEN ? STS_ERANGE : rc;
+        return rc == SL_ENOENT || rc == SL_EOVERTAKEN ? STS_EEVICTED : rc;
     if (fs->rec.ts > from && fs->rec.ts > t)
-        return STS_ERANGE; /* evicted: the circular log has moved past it */
+        return STS_EEVICTED; /* the circular log has moved past it */
     if (scan) { /* other files' records lie between: count this file's bytes */
         uint64_t skip = off - r->off0;
         while (skip >= fs->rec.len) {
             skip -= fs->rec.len;
             rc = sl_iter_next(&fs->it, &fs->rec);
             if (rc)
-                return rc == SL_ENOENT || rc == SL_EOVERTAKEN ? STS_ERANGE : rc;
+                return rc == SL_ENOENT || rc == SL_EOVERTAKEN ? STS_EEVICTED : rc;
         }
         fs->rec_off = skip;
     } else {
@@ -321,7 +321,7 @@ static int fs_read(void *ctx, sts_fh fh, void *buf, size_t len, size_t *done)
     struct sts_slfs *fs = ctx;
     uint64_t before = fs->log.st.read_errors;
     int rc = fs_read_records(fs, fh, buf, len, done);
-    if ((rc == STS_ERANGE || rc == STS_ECORRUPT || rc == STS_EIO) &&
+    if ((rc == STS_EEVICTED || rc == STS_ECORRUPT || rc == STS_EIO) &&
         fs->log.st.read_errors != before)
         return STS_EIO;
     return rc;

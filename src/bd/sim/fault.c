@@ -116,7 +116,8 @@ static int power_gate(struct sts_sim *s, int kind, uint64_t addr, uint64_t len)
     if (s->off)
         return STS_EIO;
     s->host_ops++;
-    s->lying = 0;
+    if (STS_SIM_DIRTY)
+        s->lying = 0;
     if ((s->f.cut_after_ops && s->host_ops > s->f.cut_after_ops) ||
         (s->f.cut_at_ns && s->now_ns >= s->f.cut_at_ns)) {
         if (kind != 'r') /* a program or erase in progress leaves garbage behind */
