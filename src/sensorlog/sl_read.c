@@ -31,15 +31,18 @@ static uint32_t seg_end(const struct sl_log *log, uint32_t seg)
 }
 
 /* The last live segment whose key is below (ts) or at (gseq) the target:
- * bisection over circular offsets from the oldest, passing over free and
- * retired segments (in RAM: no device reads). */
+ * bisection over circular offsets from the oldest to the writer's segment
+ * (the newest: the free ones after it are not searched, which on a large
+ * medium little written - a million segments - were most of a search),
+ * passing over retired and lost ones (in RAM: no device reads). */
 static uint32_t find_seg(const struct sl_log *log, int by_ts, uint64_t key)
 {
     uint32_t oldest, count, n = log->n_segs;
     sl_live_range(log, &oldest, &count);
     if (!count)
         return SL_NO_SEG;
-    uint32_t lo = 0, hi = n; /* offset lo is live and before the target (or the oldest) */
+    /* offset lo is live and before the target (or the oldest) */
+    uint32_t lo = 0, hi = log->cur_seg < n ? (log->cur_seg + n - oldest) % n + 1 : n;
     while (hi - lo > 1) {
         uint32_t mid = lo + (hi - lo) / 2, m = mid;
         while (m < hi && !log->segs[(oldest + m) % n].seq)
