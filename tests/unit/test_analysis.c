@@ -700,6 +700,11 @@ static void one_slow_lifecycle_is_no_free_space_floor(void)
                        "lifecycles)") != NULL);
     /* too few lifecycles for two ends that do not overlap: no trend told */
     CHECK(!m2_floor_guideline(rising + 5, 5, text, sizeof(text)));
+    /* a first create that cost no device time (FileX's cached directory on
+     * the model: 0 ns) hid a growth to 17.5 ms from the rule before */
+    double from_zero[8] = {0, 75.7e3, 80e3, 1e6, 5e6, 17e6, 17.5e6, 18e6};
+    CHECK(m2_floor_guideline(from_zero, 8, text, sizeof(text)));
+    CHECK(strstr(text, "grew from 75.7 us to 17.50 ms") != NULL);
 }
 
 static void logging_buffer_and_io_task_from_l1(void)
