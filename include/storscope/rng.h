@@ -3,6 +3,7 @@
 #ifndef STORSCOPE_RNG_H
 #define STORSCOPE_RNG_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -19,6 +20,10 @@ uint64_t sts_rng_next(struct sts_rng *r);
 uint64_t sts_rng_below(struct sts_rng *r, uint64_t bound);
 /* splitmix64 step: also used as a stateless hash for data patterns. */
 uint64_t sts_mix64(uint64_t x);
+/* The workloads' offset-stamped data: the byte at file offset o is byte
+ * o % 8 of sts_mix64(seed ^ o / 8), so it depends on o and the seed only
+ * and a read of the right length from the wrong place is caught. */
+void sts_pattern_fill(uint8_t *buf, uint64_t off, size_t len, uint64_t seed);
 
 #ifdef __cplusplus
 }

@@ -128,6 +128,17 @@ struct sts_sim_params {
 #ifndef STS_SIM_DIRTY
 #define STS_SIM_DIRTY 1
 #endif
+/* 0 keeps every page the model holds whole. 1 (a host's default; the
+ * arm-none-eabi toolchain file sets 0) keeps a page that has gone cold as
+ * runs of the workloads' pattern, of one byte and literal bytes when that
+ * is smaller (sim/store.c), on a 64-bit host in pages of 2 KiB or more:
+ * the same bytes read back, the same virtual time, a fraction of the
+ * memory for what a log store keeps until it wraps. */
+#ifndef STS_SIM_PACK
+#define STS_SIM_PACK 1
+#endif
+#define STS_SIM_PACK_CLASSES 17 /* 32 B .. 8 KiB */
+#define STS_SIM_HOT_PAGES 64u
 struct sts_sim_noise {
     uint32_t cv_permille;        /* each command's time times a lognormal factor of mean 1
                                     and this coefficient of variation (100 = 0.1), at most
@@ -217,6 +228,20 @@ struct sts_sim {
     uint32_t *store_owner;        /* slot -> page */
     uint8_t *store;               /* slots of page_bytes */
     uint32_t store_slots, store_used;
+#if STS_SIM_PACK
+    /* packed pages (sim/store.c): a store_map entry with the top bit set
+     * is a class (bits 26-30) and an index in it; pack_on from
+     * sts_sim_set_pack */
+    uint64_t pack_seed;
+    int pack_on;
+    uint32_t pack_classes;
+    uint32_t pack_bytes[STS_SIM_PACK_CLASSES], pack_used[STS_SIM_PACK_CLASSES];
+    uint32_t *pack_owner[STS_SIM_PACK_CLASSES];
+    uint8_t *pack_slots[STS_SIM_PACK_CLASSES];
+    uint32_t *hot, hot_head, hot_n; /* the pages written last stay raw */
+    uint8_t *hot_bits;
+    uint8_t *pack_ops, *pack_buf; /* a page's runs unpacked; a page being packed */
+#endif
     uint64_t last_read_end;
     /* faults */
     struct sts_sim_faults f;
@@ -254,6 +279,18 @@ void sts_sim_set_noise(struct sts_sim *s, const struct sts_sim_noise *n);
  * out of its range, with *why saying what each takes. */
 int sts_sim_noise_parse(struct sts_sim_noise *n, const char *key, const char *value,
                         const char **why);
+#if STS_SIM_PACK
+/* Packs cold pages from now on (on 0: pages already packed stay so),
+ * finding the workloads' pattern under `seed` (the run's --seed:
+ * sts_pattern_fill). */
+void sts_sim_set_pack(struct sts_sim *s, int on, uint64_t seed);
+/* The arena a model that can pack its pages needs (sts_sim_arena_bytes
+ * and room for them; mapped without reserve, a host touches only what the
+ * pages held take). Given less, the model keeps every page whole. */
+size_t sts_sim_arena_bytes_packed(const struct sts_sim_params *p, uint64_t keep_bytes);
+/* Bytes of host memory the pages held take (raw and packed). */
+uint64_t sts_sim_store_bytes(const struct sts_sim *s);
+#endif
 /* Cuts power now (between commands): the unflushed cache is lost. */
 void sts_sim_power_cut(struct sts_sim *s);
 void sts_sim_power_on(struct sts_sim *s);

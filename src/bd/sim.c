@@ -2,10 +2,10 @@
  * FTL with greedy garbage collection and static wear levelling (managed
  * media), erase-before-program (raw flash), a sparse data store. This file
  * holds what every part shares (geometry, the arena, helpers), the method
- * table and init; the parts, by concern, are in sim/: ftl.c (the data store
- * and the FTL), cache.c, fault.c (power cuts, injected and silent errors),
- * clock.c (noise and device time), io.c (the commands), nb.c (submit and
- * poll). They are one translation unit: see any part's first lines. */
+ * table and init; the parts, by concern, are in sim/: store.c (the data
+ * store, and on the host its packed pages), ftl.c, cache.c, fault.c (power
+ * cuts, injected and silent errors), clock.c (noise and device time), io.c
+ * (the commands), nb.c (submit and poll). They are one translation unit: see any part's first lines. */
 #include "storscope/sim.h"
 #include "storscope/error.h"
 
@@ -69,7 +69,37 @@ static uint32_t slots_for(const struct sts_sim_params *p, uint64_t keep_bytes, u
     return (uint32_t)(slots > pages ? pages : slots);
 }
 
-size_t sts_sim_arena_bytes(const struct sts_sim_params *p, uint64_t keep_bytes)
+#if STS_SIM_PACK
+/* a store_map entry: slot + 1 of a raw page, or PACKED_BIT, class, index */
+#define PACKED_BIT 0x80000000u
+#define PACK_CLASS_SHIFT 26
+#define PACK_INDEX_MASK ((1u << PACK_CLASS_SHIFT) - 1)
+/* a page packed is put together here: a head and LZ4's bound (lz4.h) */
+#define PACK_BUF_BYTES(pb) (2u + (pb) + (pb) / 255u + 16u)
+#ifndef STS_SIM_LZ4
+#define STS_SIM_LZ4 0 /* 1: the build links Debian's liblz4 (CMakeLists.txt) */
+#endif
+#if STS_SIM_LZ4
+#include <lz4.h>
+#endif
+
+/* Packed pages (sim/store.c) on a 64-bit host, in pages large enough for
+ * runs to pay: classes of slots from 32 B up to half a page, each 1.5 or
+ * 4/3 times the one before, so a page wastes at most a third of its slot. */
+static int pack_fits(const struct sts_sim_params *p, const struct geo *g, uint64_t keep_bytes)
+{
+    return sizeof(size_t) >= 8 && keep_bytes && p->page_bytes >= 2048 &&
+           g->store_pages <= PACK_INDEX_MASK + 1u; /* indices 0 .. 2^26 - 1 */
+}
+
+static uint32_t pack_class_bytes(const struct sts_sim_params *p, uint32_t c)
+{
+    uint32_t b = (c & 1 ? 48u : 32u) << (c / 2);
+    return b <= p->page_bytes / 2 ? b : 0; /* 0: no such class for this page */
+}
+#endif
+
+static uint64_t arena_size(const struct sts_sim_params *p, uint64_t keep_bytes, int packed)
 {
     struct geo g;
     geometry(p, &g);
@@ -89,8 +119,33 @@ size_t sts_sim_arena_bytes(const struct sts_sim_params *p, uint64_t keep_bytes)
         n += ALIGN8_64((uint64_t)g.store_pages * 4) + ALIGN8_64((uint64_t)slots * 4);
         n += (uint64_t)slots * p->page_bytes;
     }
+#if STS_SIM_PACK
+    if (packed && pack_fits(p, &g, keep_bytes)) {
+        for (uint32_t c = 0; c < STS_SIM_PACK_CLASSES && pack_class_bytes(p, c); c++)
+            n += ALIGN8_64((uint64_t)g.store_pages * 4) +
+                 (uint64_t)g.store_pages * pack_class_bytes(p, c);
+        n += STS_SIM_HOT_PAGES * 4 + ALIGN8_64(((uint64_t)g.store_pages + 7u) / 8u);
+        n += p->page_bytes + ALIGN8_64(PACK_BUF_BYTES(p->page_bytes));
+    }
+#else
+    (void)packed;
+#endif
+    return n;
+}
+
+size_t sts_sim_arena_bytes(const struct sts_sim_params *p, uint64_t keep_bytes)
+{
+    uint64_t n = arena_size(p, keep_bytes, 0);
     return n > (uint64_t)SIZE_MAX ? SIZE_MAX : (size_t)n; /* SIZE_MAX: cannot be had */
 }
+
+#if STS_SIM_PACK
+size_t sts_sim_arena_bytes_packed(const struct sts_sim_params *p, uint64_t keep_bytes)
+{
+    uint64_t n = arena_size(p, keep_bytes, 1);
+    return n > (uint64_t)SIZE_MAX ? SIZE_MAX : (size_t)n;
+}
+#endif
 
 int sts_sim_check(const struct sts_sim_params *p, const char **why)
 {
@@ -166,6 +221,7 @@ static uint64_t erase_time(struct sts_sim *s, uint64_t typical)
 }
 
 /* the model by concern, one translation unit (see each part) */
+#include "sim/store.c"
 #include "sim/ftl.c"
 #include "sim/cache.c"
 #include "sim/fault.c"
@@ -273,6 +329,23 @@ static int sim_init(struct sts_sim *s, const struct sts_sim_params *p, uint64_t 
         s->store_owner = take(&cur, &left, (size_t)s->store_slots * 4, zeroed);
         s->store = cur; /* not cleared: slots are initialised when taken */
     }
+#if STS_SIM_PACK
+    if (pack_fits(p, &g, keep_bytes) && arena_bytes >= arena_size(p, keep_bytes, 1)) {
+        /* the arena has room for packed pages, after the raw slots */
+        cur += (size_t)s->store_slots * p->page_bytes;
+        left -= (size_t)s->store_slots * p->page_bytes;
+        for (uint32_t c = 0; c < STS_SIM_PACK_CLASSES && pack_class_bytes(p, c); c++) {
+            s->pack_bytes[c] = pack_class_bytes(p, c);
+            s->pack_owner[c] = take(&cur, &left, (size_t)g.store_pages * 4, zeroed);
+            s->pack_slots[c] = take(&cur, &left, (size_t)g.store_pages * s->pack_bytes[c], 1);
+            s->pack_classes = c + 1;
+        }
+        s->hot = take(&cur, &left, STS_SIM_HOT_PAGES * 4, zeroed);
+        s->hot_bits = take(&cur, &left, (g.store_pages + 7u) / 8u, zeroed);
+        s->pack_ops = take(&cur, &left, p->page_bytes, zeroed);
+        s->pack_buf = take(&cur, &left, PACK_BUF_BYTES(p->page_bytes), zeroed);
+    }
+#endif
     s->ops = sim_bd_ops;
     if (p->managed || !p->erase_suspend_ns)
         s->ops.erase_for = NULL; /* the chip cannot suspend an erase */
@@ -304,3 +377,19 @@ int sts_sim_prefill(struct sts_sim *s, uint32_t permille)
     memset(&s->n, 0, sizeof(s->n));
     return STS_OK;
 }
+
+#if STS_SIM_PACK
+void sts_sim_set_pack(struct sts_sim *s, int on, uint64_t seed)
+{
+    s->pack_on = on && s->pack_buf;
+    s->pack_seed = seed;
+}
+
+uint64_t sts_sim_store_bytes(const struct sts_sim *s)
+{
+    uint64_t n = (uint64_t)s->store_used * s->p.page_bytes;
+    for (uint32_t c = 0; c < s->pack_classes; c++)
+        n += (uint64_t)s->pack_used[c] * s->pack_bytes[c];
+    return n;
+}
+#endif

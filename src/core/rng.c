@@ -1,5 +1,7 @@
 #include "storscope/rng.h"
 
+#include <string.h>
+
 uint64_t sts_mix64(uint64_t x)
 {
     x += 0x9e3779b97f4a7c15ull;
@@ -46,4 +48,25 @@ uint64_t sts_rng_below(struct sts_rng *r, uint64_t bound)
         x = sts_rng_next(r);
     } while (x >= limit);
     return x % bound;
+}
+
+void sts_pattern_fill(uint8_t *buf, uint64_t off, size_t len, uint64_t seed)
+{
+    size_t i = 0;
+    /* byte by byte up to an 8-byte boundary of the file offset */
+    while (i < len && ((off + i) & 7)) {
+        uint64_t o = off + i;
+        buf[i++] = (uint8_t)(sts_mix64(seed ^ (o >> 3)) >> (8 * (o & 7)));
+    }
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* whole words: byte k of a word is bits 8k..8k+7, i.e. little-endian */
+    for (; i + 8 <= len; i += 8) {
+        uint64_t w = sts_mix64(seed ^ ((off + i) >> 3));
+        memcpy(buf + i, &w, 8);
+    }
+#endif
+    while (i < len) {
+        uint64_t o = off + i;
+        buf[i++] = (uint8_t)(sts_mix64(seed ^ (o >> 3)) >> (8 * (o & 7)));
+    }
 }

@@ -4,27 +4,6 @@
 
 #include <string.h>
 
-void wl_pattern_fill(uint8_t *buf, uint64_t off, size_t len, uint64_t seed)
-{
-    size_t i = 0;
-    /* byte by byte up to an 8-byte boundary of the file offset */
-    while (i < len && ((off + i) & 7)) {
-        uint64_t o = off + i;
-        buf[i++] = (uint8_t)(sts_mix64(seed ^ (o >> 3)) >> (8 * (o & 7)));
-    }
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    /* whole words: byte k of a word is bits 8k..8k+7, i.e. little-endian */
-    for (; i + 8 <= len; i += 8) {
-        uint64_t w = sts_mix64(seed ^ ((off + i) >> 3));
-        memcpy(buf + i, &w, 8);
-    }
-#endif
-    while (i < len) {
-        uint64_t o = off + i;
-        buf[i++] = (uint8_t)(sts_mix64(seed ^ (o >> 3)) >> (8 * (o & 7)));
-    }
-}
-
 int wl_pattern_check(const uint8_t *buf, uint64_t off, size_t len, uint64_t seed,
                      uint64_t *bad)
 {
@@ -300,7 +279,7 @@ int wl_prefill(struct sts_ctx *c, const char *path, uint64_t size)
             rc = STS_EINTR;
             break;
         }
-        wl_pattern_fill(c->buf, off, n, c->plan->seed);
+        sts_pattern_fill(c->buf, off, n, c->plan->seed);
         rc = wl_write(c, fh, c->buf, n);
     }
     if (!rc)

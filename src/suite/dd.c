@@ -46,7 +46,7 @@ static int seq_pass(struct sts_ctx *c, int is_write, int drop, uint64_t size, ui
             rc = STS_EINTR;
         } else if (is_write) {
             if (c->plan->verify)
-                wl_pattern_fill(c->buf, off, n, c->plan->seed);
+                sts_pattern_fill(c->buf, off, n, c->plan->seed);
             /* without --verify: the pattern filled once before the timing, each
              * block its own part of it (never zeros, which compress to nothing) */
             rc = wl_write(c, fh, c->plan->verify ? c->buf : wl_pattern_src(c, off, bs), n);
@@ -108,7 +108,7 @@ static int seq_run(struct sts_ctx *c)
     if (rc)
         return rc;
     if (!c->plan->verify)
-        wl_pattern_fill(c->buf, 0, c->buf_size, c->plan->seed);
+        sts_pattern_fill(c->buf, 0, c->buf_size, c->plan->seed);
     double w[WL_MAX_RUNS], ru[WL_MAX_RUNS], rcached[WL_MAX_RUNS];
     int has_cache = (c->target->flags & STS_T_HAS_CACHE) != 0;
     int ro = wl_read_only(c);

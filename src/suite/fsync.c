@@ -75,7 +75,7 @@ static int fsync_run(struct sts_ctx *c)
         return rc;
     }
     /* the whole buffer, once: each block written takes its own part of it */
-    wl_pattern_fill(c->buf, 0, c->buf_size, c->plan->seed);
+    sts_pattern_fill(c->buf, 0, c->buf_size, c->plan->seed);
     uint64_t blocks = size / FSYNC_BS;
     struct sts_lat *op_lat = &c->lat[0], *flush_lat = &c->lat[1];
     const struct sts_fs_ops *ops = c->target->fs.ops;
@@ -103,7 +103,7 @@ static int fsync_run(struct sts_ctx *c)
         uint64_t pass = ops_done / blocks;
         uint64_t off = wl_perm_at(blocks, c->plan->seed + pass, ops_done % blocks) * FSYNC_BS;
         if (verify)
-            wl_pattern_fill(c->buf, off, FSYNC_BS, c->plan->seed);
+            sts_pattern_fill(c->buf, off, FSYNC_BS, c->plan->seed);
         size_t done = 0;
         rc = ops->seek(fs, fh, off);
         if (rc) {

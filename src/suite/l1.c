@@ -227,7 +227,7 @@ static void durable(struct l1 *l, uint64_t t, int all)
 
 int l1_write_bytes(struct l1 *l, sts_fh fh, uint64_t *off, uint32_t len, uint64_t seed)
 {
-    wl_pattern_fill(l->c->buf, *off, len, seed);
+    sts_pattern_fill(l->c->buf, *off, len, seed);
     uint64_t t0 = l1_now(l);
     int rc = timed(l, wl_write(l->c, fh, l->c->buf, len), t0);
     *off += len;

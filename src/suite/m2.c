@@ -231,7 +231,7 @@ static int lifecycles(struct m2_state *m, uint32_t k, uint64_t t[M2_STREAMS][N_O
     for (uint64_t off = 0; off < m->cfg.file_bytes && !rc; off += m->cfg.chunk) {
         uint64_t len = m->cfg.file_bytes - off < m->cfg.chunk ? m->cfg.file_bytes - off
                                                               : m->cfg.chunk;
-        wl_pattern_fill(c->buf, off, (size_t)len, c->plan->seed);
+        sts_pattern_fill(c->buf, off, (size_t)len, c->plan->seed);
         for (s = 0; s < M2_STREAMS && !rc; s++) {
             uint64_t t0 = wl_now(c);
             rc = wl_write(c, fh[s], c->buf, (size_t)len);

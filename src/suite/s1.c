@@ -314,7 +314,7 @@ static int s1_point(struct sts_ctx *c, struct s1_mem *mem, int mode, int is_writ
             port->mutex_destroy(&r->fs_lock);
         return rc;
     }
-    wl_pattern_fill(sa->buf + 4, 0, chunk, c->plan->seed);
+    sts_pattern_fill(sa->buf + 4, 0, chunk, c->plan->seed);
     memcpy(sb->buf + 4, sa->buf + 4, chunk);
     __atomic_store_n(&stop_loads, 0, __ATOMIC_RELEASE);
     int n_started = 0, start_rc = STS_OK; /* a task that did not start is never joined */

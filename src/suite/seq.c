@@ -33,7 +33,7 @@ static int timed_pass(struct sts_ctx *c, sts_fh fh, int is_write, uint64_t chunk
         }
         if (is_write) {
             if (verify)
-                wl_pattern_fill(c->buf, pos, (size_t)chunk, c->plan->seed);
+                sts_pattern_fill(c->buf, pos, (size_t)chunk, c->plan->seed);
             /* without --verify the buffer holds the pattern once, filled
              * outside the timing: each chunk takes its own part of it */
             rc = wl_write(c, fh, verify ? c->buf : wl_pattern_src(c, pos, chunk), (size_t)chunk);
@@ -158,7 +158,7 @@ static int sweep_rounds(struct sts_ctx *c, const struct sweep *sw, uint32_t firs
                                 done < total ? done : total - 1, total);
             done++;
             if (!(g & 1) && sw->iterations && !c->plan->verify)
-                wl_pattern_fill(c->buf, 0, c->buf_size, c->plan->seed); /* reads took the buffer */
+                sts_pattern_fill(c->buf, 0, c->buf_size, c->plan->seed); /* reads took the buffer */
             if (!n[p] || (last && points > 1))
                 wl_lat_reset(c);
             uint64_t ns = 0;
@@ -213,7 +213,7 @@ static int run_sweep(struct sts_ctx *c, const struct sweep *sw)
             return rc;
     } else if (!c->plan->verify) {
         /* without --verify the data is written once, outside the timing */
-        wl_pattern_fill(c->buf, 0, c->buf_size, c->plan->seed);
+        sts_pattern_fill(c->buf, 0, c->buf_size, c->plan->seed);
     }
     if (rounds) {
         uint32_t cap = (uint32_t)(c->rounds_len / steps);

@@ -12,15 +12,13 @@
 #define KIB (1024ull)
 #define MIB (1024ull * 1024ull)
 
-/* Offset-stamped data: the byte at file offset o depends on o and the seed
- * only, so a read of the right length from the wrong place is caught. */
-void wl_pattern_fill(uint8_t *buf, uint64_t off, size_t len, uint64_t seed);
-/* 0 when buf matches; otherwise STS_ECORRUPT and *bad = first bad offset. */
+/* Offset-stamped data: sts_pattern_fill (core/rng.c); the device model
+ * recognises it to keep it packed (bd/sim/store.c). 0 when buf matches; otherwise STS_ECORRUPT and *bad = first bad offset. */
 int wl_pattern_check(const uint8_t *buf, uint64_t off, size_t len, uint64_t seed,
                      uint64_t *bad);
 
 /* Where the bytes for file offset `off` sit in a buffer filled once with
- * wl_pattern_fill(buf, 0, buf_size): every chunk gets different bytes (a
+ * sts_pattern_fill(buf, 0, buf_size): every chunk gets different bytes (a
  * chunk-sized buffer written again and again is what a compressing
  * filesystem or controller flatters), repeating only every buf_size bytes
  * of the file. The chunk must divide buf_size; the result stays aligned

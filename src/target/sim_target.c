@@ -4,7 +4,8 @@
  * seam stacks on it (fs_stack.h), run in the model's virtual time. Keys are the profile's parameters (see
  * `storscope list devices` and docs/device-models.md) plus seed=, fill=
  * (percent of the medium already holding data), prefill= (old data from
- * before: random, pattern or an image, sim_prefill.c), data=0|1 and clock=;
+ * before: random, pattern or an image, sim_prefill.c), data=0|1, pack=0|1
+ * (cold pages kept as runs of the pattern: bd/sim/store.c) and clock=;
  * sensorlog takes chunk=, segment= and buffer= (bytes). */
 #include "storscope/error.h"
 #include "storscope/fs_stack.h"
@@ -162,7 +163,7 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
     }
     struct sts_sim_params p = *prof;
     uint64_t seed = t->seed, fill = prof->fill_permille / 10;
-    int keep = 1, real = 0, fake_lost = 0;
+    int keep = 1, real = 0, fake_lost = 0, pack = 1;
     const char *prefill = NULL;
     uint64_t fake_real = 0, fake_cache = 0;
     struct sts_sim_faults faults = {0};
@@ -203,6 +204,8 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
             prefill = v; /* checked when the model exists */
         } else if (!strcmp(k, "data")) {
             rc = sts_parse_bool(v, &keep);
+        } else if (!strcmp(k, "pack")) {
+            rc = sts_parse_bool(v, &pack);
         } else if (!strcmp(k, "cut_after")) {
             rc = sts_parse_u64(v, &faults.cut_after_ops);
         } else if (!strcmp(k, "cut_at")) {
@@ -287,7 +290,12 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
     }
     struct sim_target *st = calloc(1, sizeof(*st));
     uint64_t keep_bytes = keep ? p.capacity : 0;
+#if STS_SIM_PACK
+    size_t arena_bytes = pack ? sts_sim_arena_bytes_packed(&p, keep_bytes)
+                              : sts_sim_arena_bytes(&p, keep_bytes);
+#else
     size_t arena_bytes = sts_sim_arena_bytes(&p, keep_bytes);
+#endif
     if (st && arena_bytes != SIZE_MAX) {
         st->arena = arena_map(arena_bytes);
         st->arena_bytes = arena_bytes;
@@ -337,6 +345,9 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
     if (!rc) {
         sts_sim_set_faults(&st->sim, &faults);
         sts_sim_set_noise(&st->sim, &noise);
+#if STS_SIM_PACK
+        sts_sim_set_pack(&st->sim, pack, t->seed); /* the workloads' seed, not the model's */
+#endif
     }
     /* the files live above the filled part, which stays cold */
     uint64_t base = p.capacity * fill / 100;
@@ -449,7 +460,7 @@ static void sim_close(struct sts_target *t)
 
 const struct sts_target_kind sts_target_sim = {
     "sim",
-    "sim:PROFILE[,seed=N][,fill=PERCENT][,prefill=random|pattern|IMAGE[:PERCENT]][,data=0|1]"
+    "sim:PROFILE[,seed=N][,fill=PERCENT][,prefill=random|pattern|IMAGE[:PERCENT]][,data=0|1][,pack=0|1]"
     "[,clock=virtual|real][,cut_after=N]"
     "[+sensorlog[,chunk=B][,segment=B][,buffer=B][,erase_unit=B]]"
     "[,read_errors=PPM]"

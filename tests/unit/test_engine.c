@@ -345,9 +345,9 @@ static void misplaced_data_is_caught(void)
     /* right bytes, wrong place: offset-stamping catches a shifted read */
     uint8_t a[64], b[64];
     uint64_t bad = 0;
-    wl_pattern_fill(a, 4096, sizeof(a), 9);
+    sts_pattern_fill(a, 4096, sizeof(a), 9);
     CHECK_EQ(wl_pattern_check(a, 4096, sizeof(a), 9, &bad), 0);
-    wl_pattern_fill(b, 4096 + 8, sizeof(b), 9);
+    sts_pattern_fill(b, 4096 + 8, sizeof(b), 9);
     CHECK(wl_pattern_check(b, 4096, sizeof(b), 9, &bad) == STS_ECORRUPT);
     CHECK_EQ(bad, 4096);
 }

@@ -1,45 +1,7 @@
-/* Part of the device model (src/bd/sim.c includes it): the sparse data store (only pages written hold memory) and the page-mapped FTL of managed media: greedy garbage collection, static wear levelling, the spare pool.
+/* Part of the device model (src/bd/sim.c includes it): the page-mapped FTL of managed media: greedy garbage collection, static wear levelling, the spare pool.
  * The model's parts are one translation unit, so their static functions
  * inline across them as they did in one file; the Cortex-M33 engine
  * budget (scripts/footprint.sh) counts on it. Not compiled on its own. */
-/* ---- sparse data store -------------------------------------------------- */
-static uint8_t *store_get(struct sts_sim *s, uint32_t page, int create, int *fresh)
-{
-    *fresh = 0;
-    if (!s->store_map)
-        return NULL;
-    uint32_t slot = s->store_map[page];
-    if (slot)
-        return s->store + (size_t)(slot - 1) * s->p.page_bytes;
-    if (!create)
-        return NULL;
-    if (s->store_used == s->store_slots)
-        return NULL; /* caller reports ENOMEM */
-    slot = ++s->store_used; /* used slots are kept dense: 1..store_used */
-    s->store_map[page] = slot;
-    s->store_owner[slot - 1] = page;
-    *fresh = 1;
-    return s->store + (size_t)(slot - 1) * s->p.page_bytes;
-}
-
-static void store_drop(struct sts_sim *s, uint32_t page)
-{
-    if (!s->store_map || !s->store_map[page])
-        return;
-    uint32_t slot = s->store_map[page];
-    STS_ASSERT(slot <= s->store_used && s->store_owner[slot - 1] == page);
-    s->store_map[page] = 0;
-    /* move the last used slot into the hole so used slots stay dense */
-    uint32_t last = s->store_used--;
-    if (slot != last) {
-        uint32_t owner = s->store_owner[last - 1];
-        memcpy(s->store + (size_t)(slot - 1) * s->p.page_bytes,
-               s->store + (size_t)(last - 1) * s->p.page_bytes, s->p.page_bytes);
-        s->store_map[owner] = slot;
-        s->store_owner[slot - 1] = owner;
-    }
-}
-
 /* ---- FTL --------------------------------------------------------------- */
 static uint64_t erase_block(struct sts_sim *s, uint32_t b);
 

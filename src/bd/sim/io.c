@@ -66,11 +66,7 @@ static int sim_read(void *ctx, uint64_t addr, void *buf, size_t len)
     for (uint64_t off = 0; off < len;) {
         uint32_t page = (uint32_t)((addr + off) / pb), in = (uint32_t)((addr + off) % pb);
         size_t n = pb - in < len - off ? pb - in : (size_t)(len - off);
-        int fresh;
-        const uint8_t *src = store_get(s, page, 0, &fresh);
-        if (src)
-            memcpy(out + off, src + in, n);
-        else
+        if (!store_read(s, page, in, n, out + off))
             memset(out + off, blank, n);
         if (!s->p.managed)
             t += s->p.page_read_ns; /* raw NAND: tR per page */
