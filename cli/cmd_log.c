@@ -11,8 +11,7 @@
 #include "storscope/error.h"
 #include "storscope/posix.h"
 #include "storscope/units.h"
-#include "storscope/invertbd.h"
-#include "storscope/verifybd.h"
+#include "storscope/sensorlog_fs.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -29,11 +28,10 @@
 struct log_mem {
     struct sl_log log;
     struct sl_config cfg;
-    uint8_t *ring, *chunk, *read, *verify_buf, *invert_buf;
+    uint8_t *ring, *chunk, *read;
     struct sl_seg_info *segs;
     struct sl_stream_info *streams;
-    struct sts_verifybd verify; /* raw flash: every program read back */
-    struct sts_invertbd invert; /* flash that erases to 0x00 */
+    struct sts_flash_guard guard; /* raw flash: every program read back, 0x00-erased inverted */
 };
 
 static void log_mem_free(struct log_mem *m)
@@ -41,8 +39,7 @@ static void log_mem_free(struct log_mem *m)
     free(m->ring);
     free(m->chunk);
     free(m->read);
-    free(m->verify_buf);
-    free(m->invert_buf);
+    sts_flash_guard_free(&m->guard);
     free(m->segs);
     free(m->streams);
 }
@@ -61,19 +58,9 @@ static int log_mem_alloc(struct log_mem *m, struct sts_bd bd, uint32_t chunk, ui
         m->read = NULL;
     struct sts_bd_geometry g = {0};
     bd.ops->geometry(bd.ctx, &g);
-    if (g.flags & STS_BD_ERASES_TO_ZERO) { /* sensorlog looks for 0xFF blanks */
-        m->invert_buf = malloc(chunk);
-        if (!m->invert_buf)
-            return SL_ENOMEM;
-        sts_invertbd_init(&m->invert, &bd, m->invert_buf, chunk, &bd);
-    }
-    if (g.flags & STS_BD_NEEDS_ERASE) { /* a flash chip can fail a program silently */
-        m->verify_buf = malloc(chunk);
-        if (m->verify_buf)
-            sts_verifybd_init(&m->verify, &bd, m->verify_buf, chunk, &bd);
-    }
+    /* a flash chip can fail a program silently: read back on raw flash */
     if (!m->ring || !m->segs || !m->chunk || !m->read || !m->streams ||
-        ((g.flags & STS_BD_NEEDS_ERASE) && !m->verify_buf))
+        sts_flash_guard_stack(&m->guard, &bd, chunk, !!(g.flags & STS_BD_NEEDS_ERASE)))
         return SL_ENOMEM;
     m->cfg = (struct sl_config){.bd = bd, .size = size, .chunk_bytes = chunk,
                                 .segment_bytes = seg_bytes, .buffer = m->ring,

@@ -15,6 +15,8 @@
 
 #include "sensorlog/sensorlog.h"
 #include "storscope/fs.h"
+#include "storscope/invertbd.h"
+#include "storscope/verifybd.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -91,6 +93,22 @@ int sts_slfs_init(struct sts_slfs *fs, const struct sts_slfs_config *cfg, struct
  * say what was checked. The facade is not usable for writing afterwards. */
 int sts_slfs_check_after_cut(struct sts_slfs *fs, uint32_t *files, uint64_t *bytes, char *why,
                              size_t why_len);
+
+/* Host: what stands between sensorlog and a flash chip: an inverter
+ * where the geometry says the chip erases to 0x00 (sensorlog looks for
+ * 0xFF blanks: invertbd.h), then, with `verify`, a read-back of every
+ * program (a chip can fail one without a word: verifybd.h). *bd becomes
+ * the top of the stack; buffers of buf_bytes each are allocated.
+ * STS_ENOMEM when one cannot be had (nothing is stacked then). Used by
+ * +sensorlog and by `storscope log`. */
+struct sts_flash_guard {
+    struct sts_invertbd invert;
+    struct sts_verifybd verify;
+    uint8_t *invert_buf, *verify_buf; /* NULL: not stacked */
+};
+int sts_flash_guard_stack(struct sts_flash_guard *g, struct sts_bd *bd, size_t buf_bytes,
+                          int verify);
+void sts_flash_guard_free(struct sts_flash_guard *g);
 
 /* Host: sensorlog stacked on bd from `base` on, with the memory and the
  * defaults a logger would give it and the options of spec's +sensorlog

@@ -12,6 +12,7 @@
 #include "storscope/clock.h"
 #include "storscope/fs.h"
 #include "storscope/result.h"
+#include "storscope/units.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -111,12 +112,7 @@ struct sts_target_kind {
 /* The portable kinds. */
 extern const struct sts_target_kind sts_target_null;
 
-/* ---- helpers for kind implementations -------------------------------- */
-/* Parses "0/1/yes/no/true/false/on/off". */
-int sts_parse_bool(const char *s, int *out);
-/* Copies src into dst (size n) and appends more; always NUL-terminates. */
-void sts_strlcpy(char *dst, const char *src, size_t n);
-void sts_strlcat(char *dst, const char *src, size_t n);
+/* (sts_parse_bool, sts_strlcpy and the other parsers: storscope/units.h) */
 
 #ifdef __cplusplus
 }

@@ -15,6 +15,11 @@ extern "C" {
 int sts_parse_size(const char *s, uint64_t *bytes);
 int sts_parse_duration(const char *s, uint64_t *ns);
 int sts_parse_u64(const char *s, uint64_t *out);
+/* Parses "0/1/yes/no/true/false/on/off". */
+int sts_parse_bool(const char *s, int *out);
+/* Copies src into dst (size n) and appends more; always NUL-terminates. */
+void sts_strlcpy(char *dst, const char *src, size_t n);
+void sts_strlcat(char *dst, const char *src, size_t n);
 
 /* Decimal text of v into buf (at least 21 bytes); returns the length. */
 size_t sts_fmt_u64(char *buf, uint64_t v);

@@ -179,3 +179,38 @@ uint64_t sts_d2u64(double v)
         return UINT64_MAX;
     return (uint64_t)v;
 }
+
+void sts_strlcpy(char *dst, const char *src, size_t n)
+{
+    if (!n)
+        return;
+    size_t len = strlen(src);
+    if (len >= n)
+        len = n - 1;
+    memcpy(dst, src, len);
+    dst[len] = '\0';
+}
+
+void sts_strlcat(char *dst, const char *src, size_t n)
+{
+    size_t used = strlen(dst);
+    if (used < n)
+        sts_strlcpy(dst + used, src, n - used);
+}
+
+int sts_parse_bool(const char *s, int *out)
+{
+    static const char *const yes[] = {"1", "yes", "true", "on"};
+    static const char *const no[] = {"0", "no", "false", "off"};
+    for (size_t i = 0; i < 4; i++) {
+        if (strcmp(s, yes[i]) == 0) {
+            *out = 1;
+            return STS_OK;
+        }
+        if (strcmp(s, no[i]) == 0) {
+            *out = 0;
+            return STS_OK;
+        }
+    }
+    return STS_EINVAL;
+}

@@ -8,8 +8,6 @@
 #include "storscope/sensorlog_fs.h"
 #include "storscope/target.h"
 #include "storscope/units.h"
-#include "storscope/invertbd.h"
-#include "storscope/verifybd.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,10 +21,35 @@ struct sts_slfs_stack {
     struct sts_slfs_file *files;
     struct sl_stream_info *streams;
     struct sl_seg_info *segs;
-    uint8_t *ring, *chunk, *read, *verify_buf, *invert_buf;
-    struct sts_verifybd verify; /* verify=1: every program read back */
-    struct sts_invertbd invert; /* flash that erases to 0x00, seen as 0xFF-erased */
+    uint8_t *ring, *chunk, *read;
+    struct sts_flash_guard guard; /* 0x00-erased flash inverted; verify=1: read back */
 };
+
+int sts_flash_guard_stack(struct sts_flash_guard *g, struct sts_bd *bd, size_t buf_bytes,
+                          int verify)
+{
+    struct sts_bd_geometry geo = {0};
+    bd->ops->geometry(bd->ctx, &geo);
+    memset(g, 0, sizeof(*g));
+    g->invert_buf = geo.flags & STS_BD_ERASES_TO_ZERO ? malloc(buf_bytes) : NULL;
+    g->verify_buf = verify ? malloc(buf_bytes) : NULL;
+    if ((geo.flags & STS_BD_ERASES_TO_ZERO && !g->invert_buf) || (verify && !g->verify_buf)) {
+        sts_flash_guard_free(g);
+        return STS_ENOMEM;
+    }
+    if (g->invert_buf)
+        sts_invertbd_init(&g->invert, bd, g->invert_buf, buf_bytes, bd);
+    if (g->verify_buf) /* above the inverter: it compares what the store wrote */
+        sts_verifybd_init(&g->verify, bd, g->verify_buf, buf_bytes, bd);
+    return STS_OK;
+}
+
+void sts_flash_guard_free(struct sts_flash_guard *g)
+{
+    free(g->invert_buf);
+    free(g->verify_buf);
+    g->invert_buf = g->verify_buf = NULL;
+}
 
 void sts_slfs_stack_close(struct sts_slfs_stack *m)
 {
@@ -38,8 +61,7 @@ void sts_slfs_stack_close(struct sts_slfs_stack *m)
     free(m->ring);
     free(m->chunk);
     free(m->read);
-    free(m->verify_buf);
-    free(m->invert_buf);
+    sts_flash_guard_free(&m->guard);
     free(m);
 }
 
@@ -130,19 +152,13 @@ int sts_slfs_stack_open(struct sts_slfs_stack **stack, struct sts_bd bd,
         m->ring = malloc(buffer);
         m->chunk = malloc(chunk);
         m->read = malloc(chunk);
-        m->verify_buf = verify ? malloc(chunk) : NULL;
-        m->invert_buf = g.flags & STS_BD_ERASES_TO_ZERO ? malloc(chunk) : NULL;
     }
     if (!m || !m->segs || !m->files || !m->streams || !m->ring || !m->chunk || !m->read ||
-        (verify && !m->verify_buf) || ((g.flags & STS_BD_ERASES_TO_ZERO) && !m->invert_buf)) {
+        sts_flash_guard_stack(&m->guard, &bd, chunk, verify)) {
         sts_slfs_stack_close(m);
         snprintf(err, errlen, "+sensorlog: out of memory");
         return STS_ENOMEM;
     }
-    if (m->invert_buf) /* sensorlog looks for 0xFF blanks */
-        sts_invertbd_init(&m->invert, &bd, m->invert_buf, chunk, &bd);
-    if (verify) /* a program that did not stick fails, and the log writes it again */
-        sts_verifybd_init(&m->verify, &bd, m->verify_buf, chunk, &bd);
     struct sts_slfs_config cfg = {
         .log = {.bd = bd, .offset = base, .chunk_bytes = (uint32_t)chunk,
                 .segment_bytes = (uint32_t)seg, .free_segments = 2,
@@ -215,5 +231,5 @@ void sts_slfs_stack_record(struct sts_slfs_stack *m, struct sts_target *t)
     sts_target_env(t, STS_KV_U("sensorlog_buffer_bytes", lg->cfg.buffer_bytes));
     sts_target_env(t, STS_KV_U("sensorlog_erase_unit_bytes", lg->erase_block));
     sts_target_env(t, STS_KV_U("sensorlog_max_files", lg->max_streams));
-    sts_target_env(t, STS_KV_U("sensorlog_verify", m->verify_buf != NULL));
+    sts_target_env(t, STS_KV_U("sensorlog_verify", m->guard.verify_buf != NULL));
 }
