@@ -241,6 +241,7 @@ struct sts_sim {
     uint32_t *hot, hot_head, hot_n; /* the pages written last stay raw */
     uint8_t *hot_bits;
     uint8_t *pack_ops, *pack_buf; /* a page's runs unpacked; a page being packed */
+    void *pack_zc, *pack_zd;      /* zstd's contexts, in the arena (or NULL) */
 #endif
     uint64_t last_read_end;
     /* faults */

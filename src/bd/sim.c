@@ -74,13 +74,21 @@ static uint32_t slots_for(const struct sts_sim_params *p, uint64_t keep_bytes, u
 #define PACKED_BIT 0x80000000u
 #define PACK_CLASS_SHIFT 26
 #define PACK_INDEX_MASK ((1u << PACK_CLASS_SHIFT) - 1)
-/* a page packed is put together here: a head and LZ4's bound (lz4.h) */
-#define PACK_BUF_BYTES(pb) (2u + (pb) + (pb) / 255u + 16u)
-#ifndef STS_SIM_LZ4
-#define STS_SIM_LZ4 0 /* 1: the build links Debian's liblz4 (CMakeLists.txt) */
+/* a page packed is put together here: a head and at most half a page */
+#define PACK_BUF_BYTES(pb) (2u + (pb) / 2u)
+#ifndef STS_SIM_ZSTD
+#define STS_SIM_ZSTD 0 /* 1: the build links Debian's libzstd (CMakeLists.txt) */
 #endif
-#if STS_SIM_LZ4
-#include <lz4.h>
+#if STS_SIM_ZSTD
+/* contexts placed in the arena (ZSTD_initStatic*: exported by Debian's
+ * libzstd), so the model allocates nothing and has nothing to free */
+#define ZSTD_STATIC_LINKING_ONLY
+#include <zstd.h>
+#define PACK_ZSTD_LEVEL 1 /* zstd's fastest: a page packs in tens of microseconds */
+static size_t zstd_cctx_bytes(uint32_t pb)
+{
+    return ZSTD_estimateCCtxSize_usingCParams(ZSTD_getCParams(PACK_ZSTD_LEVEL, pb, 0));
+}
 #endif
 
 /* Packed pages (sim/store.c) on a 64-bit host, in pages large enough for
@@ -126,6 +134,9 @@ static uint64_t arena_size(const struct sts_sim_params *p, uint64_t keep_bytes, 
                  (uint64_t)g.store_pages * pack_class_bytes(p, c);
         n += STS_SIM_HOT_PAGES * 4 + ALIGN8_64(((uint64_t)g.store_pages + 7u) / 8u);
         n += p->page_bytes + ALIGN8_64(PACK_BUF_BYTES(p->page_bytes));
+#if STS_SIM_ZSTD
+        n += ALIGN8_64(zstd_cctx_bytes(p->page_bytes)) + ALIGN8_64(ZSTD_estimateDCtxSize());
+#endif
     }
 #else
     (void)packed;
@@ -344,6 +355,11 @@ static int sim_init(struct sts_sim *s, const struct sts_sim_params *p, uint64_t 
         s->hot_bits = take(&cur, &left, (g.store_pages + 7u) / 8u, zeroed);
         s->pack_ops = take(&cur, &left, p->page_bytes, zeroed);
         s->pack_buf = take(&cur, &left, PACK_BUF_BYTES(p->page_bytes), zeroed);
+#if STS_SIM_ZSTD
+        size_t zc = zstd_cctx_bytes(p->page_bytes), zd = ZSTD_estimateDCtxSize();
+        s->pack_zc = ZSTD_initStaticCCtx(take(&cur, &left, zc, zeroed), zc);
+        s->pack_zd = ZSTD_initStaticDCtx(take(&cur, &left, zd, zeroed), zd);
+#endif
     }
 #endif
     s->ops = sim_bd_ops;

@@ -7,8 +7,8 @@
  * (2.8 GB for the paper suite through sensorlog, issue 43); the pattern is
  * a stateless hash of the file offset (sts_pattern_fill), whose inverse
  * finds where a page's bytes came from. What is left (a catalog's names,
- * a log's headers) goes through LZ4 where the build has Debian's liblz4
- * (STS_SIM_LZ4), as zram packs a kernel's pages. Packing changes no byte
+ * a log's headers) goes through zstd where the build has Debian's libzstd
+ * (STS_SIM_ZSTD), as zram packs a kernel's pages. Packing changes no byte
  * read back and no virtual time; only the host's memory.
  * Not compiled on its own: see sim.c. */
 
@@ -245,10 +245,10 @@ static uint8_t *packed_slot(const struct sts_sim *s, uint32_t entry)
 }
 
 /* A slot holds a 2-byte head, the form (top 2 bits) and the length of
- * the body: the runs, the runs through LZ4, or the page through LZ4. */
-enum { PK_RUNS, PK_LZ4_RUNS, PK_LZ4_PAGE };
+ * the body: the runs, the runs through zstd, or the page through zstd. */
+enum { PK_RUNS, PK_Z_RUNS, PK_Z_PAGE };
 #define PK_HEAD 2u
-#define PK_LZ4_FROM 64u /* shorter bodies are kept as they are */
+#define PK_Z_FROM 64u /* shorter bodies are kept as they are */
 
 /* The packed page's runs, or (*image) its bytes whole, in pack_ops when
  * they had to be unpacked or `copy` asks; else in the slot. */
@@ -256,17 +256,17 @@ static const uint8_t *packed_body(struct sts_sim *s, uint32_t entry, int copy, i
 {
     const uint8_t *slot = packed_slot(s, entry);
     uint32_t head = (uint32_t)slot[0] | (uint32_t)slot[1] << 8, len = head & 0x3fffu;
-    *image = head >> 14 == PK_LZ4_PAGE;
+    *image = head >> 14 == PK_Z_PAGE;
     if (head >> 14 == PK_RUNS) {
         if (!copy)
             return slot + PK_HEAD;
         memcpy(s->pack_ops, slot + PK_HEAD, len);
     }
-#if STS_SIM_LZ4
+#if STS_SIM_ZSTD
     else {
-        int got = LZ4_decompress_safe((const char *)slot + PK_HEAD, (char *)s->pack_ops, (int)len,
-                                      (int)s->p.page_bytes);
-        STS_ASSERT(got > 0);
+        size_t got = ZSTD_decompressDCtx(s->pack_zd, s->pack_ops, s->p.page_bytes,
+                                         slot + PK_HEAD, len);
+        STS_ASSERT(!ZSTD_isError(got));
         (void)got;
     }
 #endif
@@ -299,7 +299,7 @@ static void packed_give_back(struct sts_sim *s, uint32_t page)
 }
 
 /* A raw page packed, if it then goes into a class: runs (pack_page),
- * through LZ4 when that is smaller, or the page itself through LZ4. */
+ * through zstd when that is smaller, or the page itself through zstd. */
 static void pack_cold(struct sts_sim *s, uint32_t page)
 {
     uint32_t entry = s->store_map[page], pb = s->p.page_bytes;
@@ -310,22 +310,22 @@ static void pack_cold(struct sts_sim *s, uint32_t page)
     uint32_t form = PK_RUNS, cap = s->pack_bytes[s->pack_classes - 1] - PK_HEAD;
     const uint8_t *body = s->pack_ops;
     if (!len) {
-        form = PK_LZ4_PAGE; /* runs would be larger than the page */
+        form = PK_Z_PAGE; /* runs would take more than half the page */
         body = raw;
         len = pb;
     }
-#if STS_SIM_LZ4
-    if (len > PK_LZ4_FROM) {
-        int z = LZ4_compress_default((const char *)body, (char *)s->pack_buf + PK_HEAD, (int)len,
-                                     LZ4_compressBound((int)pb));
-        if (z > 0 && (size_t)z < len) {
-            form = form == PK_RUNS ? PK_LZ4_RUNS : PK_LZ4_PAGE;
-            len = (size_t)z;
+#if STS_SIM_ZSTD
+    if (len > PK_Z_FROM && s->pack_zc && s->pack_zd) {
+        size_t z = ZSTD_compressCCtx(s->pack_zc, s->pack_buf + PK_HEAD, cap, body, len,
+                                     PACK_ZSTD_LEVEL);
+        if (!ZSTD_isError(z) && z < len) {
+            form = form == PK_RUNS ? PK_Z_RUNS : PK_Z_PAGE;
+            len = z;
             body = NULL; /* already in place */
         }
     }
 #endif
-    if (len > cap || (form == PK_LZ4_PAGE && body))
+    if (len > cap || (form == PK_Z_PAGE && body))
         return; /* it stays raw */
     if (body)
         memcpy(s->pack_buf + PK_HEAD, body, len);
