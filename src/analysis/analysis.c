@@ -586,9 +586,10 @@ static void append(const struct sts_an_input *in, struct sts_series *s,
     double mean = p->run_stats.mean, ci = NAN;
     uint64_t n = p->run_stats.n;
     const struct sts_welford *ops = p->n_lat ? &p->lat[0].lat->w : NULL;
-    if (in->exact) /* virtual time: a rerun gives the same figure */
-        ci = 0;
-    else if (n >= 2) /* the runs' spread */
+    if (in->exact && (n < 2 || !(p->run_stats.m2 > 0)))
+        ci = 0; /* virtual time: a rerun gives the same figure */
+    else if (n >= 2) /* the runs' spread (on the model too: a store's state moves
+                        between runs - a log that wraps meets an erase in some) */
         ci = sts_t975((unsigned)(n - 1)) * sqrt(p->run_stats.m2 / (double)(n - 1)) /
              sqrt((double)n);
     else if (ops && ops->n >= 2 && ops->mean > 0) /* one run: its operations' spread */
