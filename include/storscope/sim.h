@@ -139,6 +139,7 @@ struct sts_sim_params {
 #endif
 #define STS_SIM_PACK_CLASSES 17 /* 32 B .. 8 KiB */
 #define STS_SIM_HOT_PAGES 64u
+#define STS_SIM_PACK_FROM (32ull << 20) /* below it a run keeps its pages whole */
 struct sts_sim_noise {
     uint32_t cv_permille;        /* each command's time times a lognormal factor of mean 1
                                     and this coefficient of variation (100 = 0.1), at most
@@ -239,7 +240,9 @@ struct sts_sim {
     uint32_t *pack_owner[STS_SIM_PACK_CLASSES];
     uint8_t *pack_slots[STS_SIM_PACK_CLASSES];
     uint32_t *hot, hot_head, hot_n; /* the pages written last stay raw */
-    uint8_t *hot_bits;
+    uint8_t *hot_bits, *pack_tried; /* written lately; would not pack (until written) */
+    uint32_t pack_cursor;         /* the raw slot the sweep looks at next */
+    uint64_t pack_from;           /* bytes held whole before packing starts */
     uint8_t *pack_ops, *pack_buf; /* a page's runs unpacked; a page being packed */
     void *pack_zc, *pack_zd;      /* zstd's contexts, in the arena (or NULL) */
 #endif
@@ -283,7 +286,8 @@ int sts_sim_noise_parse(struct sts_sim_noise *n, const char *key, const char *va
 #if STS_SIM_PACK
 /* Packs cold pages from now on (on 0: pages already packed stay so),
  * finding the workloads' pattern under `seed` (the run's --seed:
- * sts_pattern_fill). */
+ * sts_pattern_fill), once the model holds more than pack_from bytes of
+ * pages whole (STS_SIM_PACK_FROM; a test may lower it). */
 void sts_sim_set_pack(struct sts_sim *s, int on, uint64_t seed);
 /* The arena a model that can pack its pages needs (sts_sim_arena_bytes
  * and room for them; mapped without reserve, a host touches only what the

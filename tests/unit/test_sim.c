@@ -1324,8 +1324,8 @@ static int pack_reads_match(struct sts_bd *bd, uint32_t pb, int changed, uint64_
 
 /* Writes the pages (even ones a sector at a time, odd ones whole), reads
  * them back, writes into one and trims another, reads again. */
-static void pack_workload(int pack, uint64_t *now_ns, uint64_t *sum, uint64_t *raw_pages,
-                          uint64_t *held_bytes)
+static void pack_workload(int pack, uint64_t from, uint64_t *now_ns, uint64_t *sum,
+                          uint64_t *raw_pages, uint64_t *held_bytes)
 {
     struct sts_sim_params p = *sts_sim_profile_find("emmc-stm32u5");
     p.capacity = 16 * MIB;
@@ -1339,8 +1339,10 @@ static void pack_workload(int pack, uint64_t *now_ns, uint64_t *sum, uint64_t *r
     CHECK_EQ(sts_sim_init(&st.sim, &p, 3, PACK_ARENA, sizeof(PACK_ARENA), keep, &st.bd), 0);
 #if STS_SIM_PACK
     sts_sim_set_pack(&st.sim, pack, PACK_SEED);
+    st.sim.pack_from = from;
 #else
     (void)pack;
+    (void)from;
 #endif
     struct sts_bd *bd = &st.bd;
     for (uint32_t i = 0; i < PACK_PAGES; i++) {
@@ -1368,7 +1370,7 @@ static void cold_pages_pack_and_read_back_the_same(void)
 {
     uint32_t pb = sts_sim_profile_find("emmc-stm32u5")->page_bytes;
     uint64_t now_packed, sum_packed, raw, held;
-    pack_workload(1, &now_packed, &sum_packed, &raw, &held);
+    pack_workload(1, 0, &now_packed, &sum_packed, &raw, &held);
     /* the noise and the other seed's pattern (pages 2 mod 4 below 96, and
      * 96..159) stay whole, and so do the name tables where no zstd packs
      * them; the 48 log and half-blank pages take an eighth of their bytes
@@ -1381,8 +1383,16 @@ static void cold_pages_pack_and_read_back_the_same(void)
 #else
     CHECK_EQ(raw, PACK_PAGES); /* a firmware's model keeps its pages whole */
 #endif
+    /* packing from 80 pages held whole on: the 16 that left the last 64
+     * written before it are packed as the writes go on (the sweep), and
+     * the model ends the same */
+    uint64_t now_late, sum_late, raw_late, held_late;
+    pack_workload(1, 80ull * pb, &now_late, &sum_late, &raw_late, &held_late);
+    CHECK_EQ(raw_late, raw);
+    CHECK_EQ(held_late, held);
+    CHECK_EQ(sum_late, sum_packed);
     uint64_t now_whole, sum_whole, raw_whole, held_whole;
-    pack_workload(0, &now_whole, &sum_whole, &raw_whole, &held_whole);
+    pack_workload(0, 0, &now_whole, &sum_whole, &raw_whole, &held_whole);
     CHECK_EQ(raw_whole, PACK_PAGES);
     CHECK_EQ(held_whole, (uint64_t)PACK_PAGES * pb);
     CHECK_EQ(now_packed, now_whole); /* the same virtual time */

@@ -315,6 +315,13 @@ static void pack_cold(struct sts_sim *s, uint32_t page)
         len = pb;
     }
 #if STS_SIM_ZSTD
+    /* a page taken whole is tried on its first quarter first: one that
+     * does not pack to 80 % there (a log's part tables, CRCs) stays raw
+     * for a quarter of the work */
+    if (form == PK_Z_PAGE && s->pack_zc &&
+        ZSTD_isError(ZSTD_compressCCtx(s->pack_zc, s->pack_buf, pb / 4 * 4 / 5, raw, pb / 4,
+                                       PACK_ZSTD_LEVEL)))
+        return;
     if (len > PK_Z_FROM && s->pack_zc && s->pack_zd) {
         size_t z = ZSTD_compressCCtx(s->pack_zc, s->pack_buf + PK_HEAD, cap, body, len,
                                      PACK_ZSTD_LEVEL);
@@ -341,19 +348,53 @@ static void pack_cold(struct sts_sim *s, uint32_t page)
     s->store_map[page] = packed_entry(c, i);
 }
 
+/* Whether the model holds enough whole to pack: a short run (the bare
+ * medium's files, deleted as it goes) keeps its pages whole and pays
+ * nothing for packing. */
+static int pack_due(const struct sts_sim *s)
+{
+    return (uint64_t)s->store_used * s->p.page_bytes > s->pack_from;
+}
+
+/* A raw page packed, or marked as one that does not pack (until it is
+ * written again). */
+static void pack_try(struct sts_sim *s, uint32_t page)
+{
+    pack_cold(s, page);
+    if (!(s->store_map[page] & PACKED_BIT))
+        bit_set(s->pack_tried, page, 1);
+}
+
+/* Past the threshold, pages held whole since before it are packed too:
+ * the raw slots walked from the top, two at each write. */
+static void pack_sweep(struct sts_sim *s)
+{
+    for (int k = 0; k < 2 && s->store_used; k++) {
+        if (!s->pack_cursor || s->pack_cursor > s->store_used)
+            s->pack_cursor = s->store_used;
+        uint32_t page = s->store_owner[--s->pack_cursor];
+        if (!bit_get(s->hot_bits, page) && !bit_get(s->pack_tried, page))
+            pack_try(s, page);
+    }
+}
+
 /* The page is being written: it stays raw while among the last
  * STS_SIM_HOT_PAGES written, and the one that leaves them is packed. */
 static void pack_hot(struct sts_sim *s, uint32_t page)
 {
     if (bit_get(s->hot_bits, page))
         return;
+    bit_set(s->pack_tried, page, 0);
     if (s->hot_n == STS_SIM_HOT_PAGES) {
         uint32_t cold = s->hot[s->hot_head];
         bit_set(s->hot_bits, cold, 0);
-        pack_cold(s, cold);
         s->hot_n--;
         s->hot_head = (s->hot_head + 1) % STS_SIM_HOT_PAGES;
+        if (pack_due(s) && s->store_map[cold] && !(s->store_map[cold] & PACKED_BIT))
+            pack_try(s, cold);
     }
+    if (pack_due(s))
+        pack_sweep(s);
     s->hot[(s->hot_head + s->hot_n++) % STS_SIM_HOT_PAGES] = page;
     bit_set(s->hot_bits, page, 1);
 }
