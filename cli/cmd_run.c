@@ -414,53 +414,47 @@ static int check_space(struct sts_target *t, struct sts_plan *plan,
     return 0;
 }
 
-int cmd_run(int argc, char **argv)
+/* The tests to run: --tests, or the suite's (paper by default); 0, or
+ * EXIT_USAGE after saying why. */
+static int select_tests(const struct run_opts *o, struct sts_plan *plan,
+                        const struct sts_test_def **tests, size_t *n_tests)
 {
-    struct run_opts o = {0};
-    struct sts_plan plan = {.scale = STS_SCALE_QUICK, .seed = 1};
-    int prc = parse(argc, argv, &o, &plan);
-    if (prc)
-        return prc > 0 ? EXIT_OK : EXIT_USAGE;
-
-    const struct sts_test_def *tests[MAX_TESTS];
-    size_t n_tests = 0;
-    if (o.tests) {
-        if (add_tests(o.tests, tests, &n_tests))
-            return EXIT_USAGE;
-    } else {
-        const char *name = o.suite ? o.suite : "paper";
-        const struct sts_suite_def *s = sts_suite_find(name);
-        if (!s) {
-            cli_error("unknown suite '%s' (see `storscope list suites`)", name);
-            return EXIT_USAGE;
-        }
-        for (size_t i = 0; i < s->n; i++)
-            tests[n_tests++] = sts_test_find(s->test_ids[i]);
-        plan.suite_name = s->name;
-    }
-    plan.tests = tests;
-    plan.n_tests = n_tests;
-    static struct sts_an_input probe_in; /* the probe's answers; read before anything runs */
-    char probed[512];
-    if (o.probe && cli_load_probe(o.probe, &probe_in, probed, sizeof(probed)))
+    *n_tests = 0;
+    if (o->tests)
+        return add_tests(o->tests, tests, n_tests) ? EXIT_USAGE : 0;
+    const char *name = o->suite ? o->suite : "paper";
+    const struct sts_suite_def *s = sts_suite_find(name);
+    if (!s) {
+        cli_error("unknown suite '%s' (see `storscope list suites`)", name);
         return EXIT_USAGE;
-    /* usage errors are found before anything runs, not after an hour */
+    }
+    for (size_t i = 0; i < s->n; i++)
+        tests[(*n_tests)++] = sts_test_find(s->test_ids[i]);
+    plan->suite_name = s->name;
+    return 0;
+}
+
+/* Usage errors are found before anything runs, not after an hour: 0, or
+ * EXIT_USAGE after saying why. */
+static int check_plan(const struct run_opts *o, const struct sts_plan *plan,
+                      const struct sts_test_def *const *tests, size_t n_tests)
+{
     int has_l1 = 0, has_fsync = 0;
     for (size_t i = 0; i < n_tests; i++) {
         has_l1 |= !strcmp(tests[i]->id, "L1");
         has_fsync |= !strcmp(tests[i]->id, "fsync");
-        if (plan.size_bytes && plan.size_bytes < tests[i]->min_size_bytes) {
+        if (plan->size_bytes && plan->size_bytes < tests[i]->min_size_bytes) {
             char least[32];
             sts_fmt_bytes(least, sizeof(least), tests[i]->min_size_bytes);
             cli_error("--size %s is too small for %s: its writes are %s, the least size it "
-                      "takes", o.size, tests[i]->id, least);
+                      "takes", o->size, tests[i]->id, least);
             return EXIT_USAGE;
         }
     }
-    if (plan.streams) {
-        const char *bad = sts_l1_streams_check(plan.streams);
+    if (plan->streams) {
+        const char *bad = sts_l1_streams_check(plan->streams);
         if (bad) {
-            cli_error("--streams '%s': %s", plan.streams, bad + 4 /* past "L1: " */);
+            cli_error("--streams '%s': %s", plan->streams, bad + 4 /* past "L1: " */);
             return EXIT_USAGE;
         }
         if (!has_l1) {
@@ -473,68 +467,221 @@ int cmd_run(int argc, char **argv)
     const struct {
         int given;
         const char *name;
-    } l1_only[] = {{plan.tasks, "--tasks"},
-                   {plan.deadline_ns != 0, "--deadline"},
-                   {plan.buffer_bytes != 0, "--buffer"},
-                   {plan.sync_interval_ns != 0, "--sync-every"},
-                   {plan.bisect, "--bisect"}};
+    } l1_only[] = {{plan->tasks, "--tasks"},
+                   {plan->deadline_ns != 0, "--deadline"},
+                   {plan->buffer_bytes != 0, "--buffer"},
+                   {plan->sync_interval_ns != 0, "--sync-every"},
+                   {plan->bisect, "--bisect"}};
     for (size_t i = 0; i < sizeof(l1_only) / sizeof(l1_only[0]) && !has_l1; i++)
         if (l1_only[i].given) {
             cli_error("%s is an L1 option, but L1 is not among the tests", l1_only[i].name);
             return EXIT_USAGE;
         }
-    if (o.output && o.fio_json && cli_same_file(o.output, o.fio_json)) {
-        cli_error("-o and --fio-json name the same file ('%s'): each writes its own", o.fio_json);
+    if (o->output && o->fio_json && cli_same_file(o->output, o->fio_json)) {
+        cli_error("-o and --fio-json name the same file ('%s'): each writes its own", o->fio_json);
         return EXIT_USAGE;
     }
-    if (o.fio_json && !has_fsync) {
+    if (o->fio_json && !has_fsync) {
         cli_error("--fio-json writes the fsync test's result, but fsync is not among the tests "
                   "(add --tests fsync)");
         return EXIT_USAGE;
     }
-    plan.stop = &stop_requested;
+    return 0;
+}
 
+/* The target as given (the default: the study's medium), its kind and
+ * the fault injection taken from its options, and --csv's directory made:
+ * 0, or EXIT_USAGE after saying why. Nothing is opened yet. */
+static int resolve_target(struct run_opts *o, const char *probed, struct sts_target_spec *spec,
+                          struct sts_fault_config *fault, int *inject,
+                          const struct sts_target_kind **kind)
+{
     /* the study's medium, simulated: runs anywhere, the same everywhere; a
      * 32-bit host cannot map the 4 GiB model with its data, so it gets 1 GiB
      * of it (the same figures but for the volume's size: M2's span) */
-    if (!o.target)
-        o.target = sizeof(void *) >= 8 ? "sim:emmc-stm32u5" : "sim:emmc-stm32u5,capacity=1G";
-    if (o.probe)
-        cli_probe_target_check(probed, o.target);
-    struct sts_target_spec spec;
+    if (!o->target)
+        o->target = sizeof(void *) >= 8 ? "sim:emmc-stm32u5" : "sim:emmc-stm32u5,capacity=1G";
+    if (o->probe)
+        cli_probe_target_check(probed, o->target);
     const char *why = NULL;
-    if (sts_target_spec_parse(o.target, &spec, &why)) {
-        cli_error("bad target '%s': %s", o.target, why);
+    if (sts_target_spec_parse(o->target, spec, &why)) {
+        cli_error("bad target '%s': %s", o->target, why);
         return EXIT_USAGE;
     }
     /* fault injection is the decorator's, on every kind: the kind never sees it */
-    struct sts_fault_config fault;
-    int inject = sts_faultfs_take_opts(&spec, &fault, &why);
-    if (inject < 0) {
-        cli_error("bad target '%s': %s", o.target, why);
+    *inject = sts_faultfs_take_opts(spec, fault, &why);
+    if (*inject < 0) {
+        cli_error("bad target '%s': %s", o->target, why);
         return EXIT_USAGE;
     }
-    const struct sts_target_kind *kind = cli_find_kind(spec.kind);
-    if (!kind) {
+    *kind = cli_find_kind(spec->kind);
+    if (!*kind) {
         char known[256] = "";
         for (size_t i = 0; i < cli_n_target_kinds; i++) {
             sts_strlcat(known, i ? ", " : "", sizeof(known));
             sts_strlcat(known, cli_target_kinds[i]->name, sizeof(known));
         }
-        cli_error("unknown target kind '%s' (known: %s)", spec.kind, known);
+        cli_error("unknown target kind '%s' (known: %s)", spec->kind, known);
         return EXIT_USAGE;
     }
-    if (o.csv) {
+    if (o->csv) {
         struct stat st;
-        if (mkdir(o.csv, 0755) && errno != EEXIST) {
-            cli_error("cannot create --csv directory %s: %s", o.csv, strerror(errno));
+        if (mkdir(o->csv, 0755) && errno != EEXIST) {
+            cli_error("cannot create --csv directory %s: %s", o->csv, strerror(errno));
             return EXIT_USAGE;
         }
-        if (stat(o.csv, &st) || !S_ISDIR(st.st_mode) || access(o.csv, W_OK)) {
-            cli_error("--csv %s is not a writable directory", o.csv);
+        if (stat(o->csv, &st) || !S_ISDIR(st.st_mode) || access(o->csv, W_OK)) {
+            cli_error("--csv %s is not a writable directory", o->csv);
             return EXIT_USAGE;
         }
     }
+
+    return 0;
+}
+
+/* The screen after the run: its summary, totals and guidelines (none
+ * when it failed), and where its results went. */
+static void print_outcome(const struct run_opts *o, int rc, struct sts_an_input *an_in,
+                          const struct sts_an_input *probe_in, struct sts_summary_sink *summary,
+                          int json_open, int json_err)
+{
+    if (!o->quiet && (rc == 0 || rc == STS_EINTR)) {
+        struct sts_an_config acfg;
+        static struct sts_analysis an;
+        sts_an_config_default(&acfg);
+        cli_probe_apply(an_in, probe_in);
+        sts_analyze(an_in, &acfg, &an);
+        if (o->tables) {
+            cli_print_analysis(stdout, &an);
+        } else {
+            putchar('\n');
+            sts_summary_add_analysis(summary, &an);
+            sts_summary_print(summary, stdout);
+            cli_print_totals(stdout, summary);
+            cli_print_guidelines(stdout, &an);
+        }
+    } else if (!o->quiet && !json_err) {
+        /* a test that failed keeps its row (what failed, on which file)
+         * and the totals; no guideline rests on a run that did not finish */
+        putchar('\n');
+        sts_summary_print(summary, stdout);
+        cli_print_totals(stdout, summary);
+    }
+    if (json_open && !o->quiet && !rc)
+        printf("\nresults: %s (findings and figures: storscope report %s [-o report.html])\n",
+               o->output, o->output);
+    else if (!o->quiet && !rc && !o->tables)
+        printf("\nfindings and per-point tables: run again with --tables (or -o FILE, then "
+               "storscope report FILE)\n");
+}
+
+/* What can be told once the target is open: --verify on a target that
+ * cannot take it, tests that need more room than it has. */
+static int check_opened(struct sts_target *target, struct sts_plan *plan,
+                        const struct sts_test_def **tests, const char *spec)
+{
+    if (plan->verify && (target->flags & STS_T_READ_ONLY)) {
+        cli_error("--verify needs to write its pattern, but %s is read-only "
+                  "(writing a raw device needs --allow-destructive)", spec);
+        return -1;
+    }
+    if (plan->verify && !(target->flags & STS_T_KEEPS_DATA)) {
+        cli_error("--verify needs a target that keeps data; %s keeps none", spec);
+        return -1;
+    }
+    return check_space(target, plan, tests, spec);
+}
+
+/* What a power cut left of a store, and what fault injection counted
+ * (read before the target closes: it owns them). 1 when a cut lost data. */
+static int report_what_was_injected(struct sts_target *target, const struct sts_faultfs *faultfs)
+{
+    int lost = 0;
+    if (target->after_cut) { /* a store on a device that lost power: what survived */
+        char msg[320];
+        if (target->after_cut(target, &lost, msg, sizeof(msg)))
+            fprintf(stderr, "storscope: %s\n", msg);
+        else
+            lost = 0;
+    }
+    if (target->faultbd)
+        fprintf(stderr, "storscope: device fault injection: %llu device commands counted, %llu "
+                        "failed\n", (unsigned long long)target->faultbd->counted,
+                (unsigned long long)target->faultbd->failed);
+    if (faultfs) /* the count sizes a sweep: fail_at=1 .. this */
+        fprintf(stderr, "storscope: fault injection: %llu operations counted, %llu failed\n",
+                (unsigned long long)faultfs->counted, (unsigned long long)faultfs->failed);
+    return lost != 0;
+}
+
+/* Where a run's points go: the progress line, the per-point tables, the
+ * summary, the results file, the analysis, fio's JSON, CSV. */
+struct run_sinks {
+    struct sts_sink sinks[7];
+    size_t n;
+    struct sts_progress_sink ps;
+    struct sts_term_sink ts;
+    struct sts_summary_sink summary;
+    struct sts_json_sink js;
+    struct sts_an_input an_in;
+    struct sts_csv_sink *cs; /* allocated: free it after the run */
+};
+
+static int open_sinks(struct run_sinks *r, const struct run_opts *o, struct cli_out *json,
+                      struct cli_out *fio, struct cli_fio_json *fj)
+{
+    r->n = 0;
+    r->cs = NULL;
+    if (!o->quiet && isatty(STDERR_FILENO)) {
+        sts_progress_sink_init(&r->ps, &r->sinks[r->n++], stderr);
+        r->ps.clear_on_point = o->tables; /* (its rows go to the same terminal) */
+    }
+    if (!o->quiet && o->tables)
+        sts_term_sink_init(&r->ts, &r->sinks[r->n++], stdout);
+    if (!o->quiet)
+        sts_summary_sink_init(&r->summary, &r->sinks[r->n++]);
+    if (json->f)
+        sts_json_sink_init(&r->js, &r->sinks[r->n++], cli_out_write, json, cli_out_flush, 1);
+    sts_an_collector_init(&r->an_in, &r->sinks[r->n++]);
+    if (fio->f)
+        cli_fio_json_init(fj, &r->sinks[r->n++], fio->f);
+    if (o->csv) {
+        r->cs = malloc(sizeof(*r->cs));
+        if (!r->cs)
+            return -1;
+        sts_csv_sink_init(r->cs, &r->sinks[r->n++], o->csv);
+    }
+    return 0;
+}
+
+int cmd_run(int argc, char **argv)
+{
+    struct run_opts o = {0};
+    struct sts_plan plan = {.scale = STS_SCALE_QUICK, .seed = 1};
+    int prc = parse(argc, argv, &o, &plan);
+    if (prc)
+        return prc > 0 ? EXIT_OK : EXIT_USAGE;
+
+    const struct sts_test_def *tests[MAX_TESTS];
+    size_t n_tests = 0;
+    if (select_tests(&o, &plan, tests, &n_tests))
+        return EXIT_USAGE;
+    plan.tests = tests;
+    plan.n_tests = n_tests;
+    static struct sts_an_input probe_in; /* the probe's answers; read before anything runs */
+    char probed[512];
+    if (o.probe && cli_load_probe(o.probe, &probe_in, probed, sizeof(probed)))
+        return EXIT_USAGE;
+    if (check_plan(&o, &plan, tests, n_tests))
+        return EXIT_USAGE;
+    plan.stop = &stop_requested;
+
+    struct sts_target_spec spec;
+    struct sts_fault_config fault;
+    int inject = 0;
+    const struct sts_target_kind *kind = NULL;
+    if (resolve_target(&o, probed, &spec, &fault, &inject, &kind))
+        return EXIT_USAGE;
 
     /* Signals first: a Ctrl-C during set-up must still clean up. */
     cli_catch_stop_signals(on_signal);
@@ -561,18 +708,7 @@ int cmd_run(int argc, char **argv)
     uint8_t *buf = NULL;
     uint64_t *hist = NULL;
     double *rounds = NULL;
-    if (plan.verify && (target.flags & STS_T_READ_ONLY)) {
-        cli_error("--verify needs to write its pattern, but %s is read-only "
-                  "(writing a raw device needs --allow-destructive)", o.target);
-        code = EXIT_USAGE;
-        goto out;
-    }
-    if (plan.verify && !(target.flags & STS_T_KEEPS_DATA)) {
-        cli_error("--verify needs a target that keeps data; %s keeps none", o.target);
-        code = EXIT_USAGE;
-        goto out;
-    }
-    if (check_space(&target, &plan, tests, o.target)) {
+    if (check_opened(&target, &plan, tests, o.target)) {
         code = EXIT_USAGE;
         goto out;
     }
@@ -603,34 +739,10 @@ int cmd_run(int argc, char **argv)
     for (size_t i = 0; i < target.n_warnings; i++)
         fprintf(stderr, "storscope: warning: %s\n", target.warnings[i]);
 
-    struct sts_sink sinks[6];
-    size_t n_sinks = 0;
-    struct sts_progress_sink ps;
-    struct sts_term_sink ts;
-    static struct sts_summary_sink summary; /* 10 KB: not on the stack */
-    struct sts_json_sink js;
-    struct sts_csv_sink *cs = NULL;
-    if (!o.quiet && isatty(STDERR_FILENO)) {
-        sts_progress_sink_init(&ps, &sinks[n_sinks++], stderr);
-        ps.clear_on_point = o.tables; /* (its rows go to the same terminal) */
-    }
-    if (!o.quiet && o.tables)
-        sts_term_sink_init(&ts, &sinks[n_sinks++], stdout);
-    if (!o.quiet)
-        sts_summary_sink_init(&summary, &sinks[n_sinks++]);
-    if (json.f)
-        sts_json_sink_init(&js, &sinks[n_sinks++], cli_out_write, &json, cli_out_flush, 1);
-    struct sts_an_input an_in;
-    sts_an_collector_init(&an_in, &sinks[n_sinks++]);
-    if (fio.f)
-        cli_fio_json_init(&fj, &sinks[n_sinks++], fio.f);
-    if (o.csv) {
-        cs = malloc(sizeof(*cs));
-        if (!cs) {
-            code = EXIT_RUN_FAILED;
-            goto out;
-        }
-        sts_csv_sink_init(cs, &sinks[n_sinks++], o.csv);
+    static struct run_sinks rs; /* the summary is 10 KB: not on the stack */
+    if (open_sinks(&rs, &o, &json, &fio, &fj)) {
+        code = EXIT_RUN_FAILED;
+        goto out;
     }
 
     char started[32];
@@ -663,8 +775,8 @@ int cmd_run(int argc, char **argv)
     if (!o.quiet)
         printf("storscope %s: %s, scale %s, seed %llu\n", STORSCOPE_VERSION, o.target,
                ri.scale, (unsigned long long)plan.seed);
-    rc = sts_engine_run(&plan, &target, &ws, sinks, n_sinks, &ri);
-    free(cs);
+    rc = sts_engine_run(&plan, &target, &ws, rs.sinks, rs.n, &ri);
+    free(rs.cs);
     if (rc == STS_EINTR) {
         code = EXIT_INTERRUPTED;
         cli_error("stopped by signal; finished points kept%s%s", o.output ? " in " : "",
@@ -676,50 +788,9 @@ int cmd_run(int argc, char **argv)
         if (!json.err)
             cli_error("run failed: %s", sts_strerror(rc));
     }
-    if (!o.quiet && (rc == 0 || rc == STS_EINTR)) {
-        struct sts_an_config acfg;
-        static struct sts_analysis an;
-        sts_an_config_default(&acfg);
-        cli_probe_apply(&an_in, &probe_in);
-        sts_analyze(&an_in, &acfg, &an);
-        if (o.tables) {
-            cli_print_analysis(stdout, &an);
-        } else {
-            putchar('\n');
-            sts_summary_add_analysis(&summary, &an);
-            sts_summary_print(&summary, stdout);
-            cli_print_totals(stdout, &summary);
-            cli_print_guidelines(stdout, &an);
-        }
-    } else if (!o.quiet && !json.err) {
-        /* a test that failed keeps its row (what failed, on which file)
-         * and the totals; no guideline rests on a run that did not finish */
-        putchar('\n');
-        sts_summary_print(&summary, stdout);
-        cli_print_totals(stdout, &summary);
-    }
-    if (json.f && !o.quiet && !rc)
-        printf("\nresults: %s (findings and figures: storscope report %s [-o report.html])\n",
-               o.output, o.output);
-    else if (!o.quiet && !rc && !o.tables)
-        printf("\nfindings and per-point tables: run again with --tables (or -o FILE, then "
-               "storscope report FILE)\n");
-    if (target.after_cut) { /* a store on a device that lost power: what survived */
-        char msg[320];
-        int lost = 0;
-        if (target.after_cut(&target, &lost, msg, sizeof(msg))) {
-            fprintf(stderr, "storscope: %s\n", msg);
-            if (lost)
-                code = EXIT_RUN_FAILED;
-        }
-    }
-    if (target.faultbd) /* read before close: the target owns it */
-        fprintf(stderr, "storscope: device fault injection: %llu device commands counted, %llu "
-                        "failed\n", (unsigned long long)target.faultbd->counted,
-                (unsigned long long)target.faultbd->failed);
-    if (inject) /* the count sizes a sweep: fail_at=1 .. this */
-        fprintf(stderr, "storscope: fault injection: %llu operations counted, %llu failed\n",
-                (unsigned long long)faultfs.counted, (unsigned long long)faultfs.failed);
+    print_outcome(&o, rc, &rs.an_in, &probe_in, &rs.summary, json.f != NULL, json.err);
+    if (report_what_was_injected(&target, inject ? &faultfs : NULL))
+        code = EXIT_RUN_FAILED;
 
 out:
     if (fio.f && !fj.written && code != EXIT_USAGE) {
