@@ -81,9 +81,13 @@ static uint64_t load64le(const uint8_t *p)
     return v;
 }
 
+/* the pattern's byte at `off`: the run's ragged ends only (core/rng.c
+ * defines the pattern; a byte at a time is its slow path) */
 static uint8_t pattern_byte(uint64_t seed, uint64_t off)
 {
-    return (uint8_t)(sts_mix64(seed ^ (off >> 3)) >> (8 * (off & 7)));
+    uint8_t b;
+    sts_pattern_fill(&b, off, 1, seed);
+    return b;
 }
 
 static size_t put_varint(uint8_t *o, uint64_t v)
