@@ -100,7 +100,8 @@ static uint32_t find_chunk(struct sl_log *log, uint32_t seg, int by_ts, uint64_t
                                               : log->segs[next].first_gseq)
                    : by_ts ? log->ts_max
                            : log->next_gseq;
-    uint64_t per = (khi > klo && hi > lo ? (khi - klo) / (hi - lo) : 0) + 1; /* keys a chunk */
+    uint64_t per = khi > klo && hi > lo ? (khi - klo) / (hi - lo) : 0; /* keys a chunk */
+    per += per < UINT64_MAX; /* (a damaged header's keys must not wrap it to 0) */
     uint64_t mid = end <= klo ? lo : end >= khi ? hi : lo + (end - klo) / per;
     int first = -1, after = 0; /* the first probe's answer; -1 once galloping is over */
     /* a probe can tell that the chunk before it ends before the target (by
