@@ -4,7 +4,7 @@
 # corpus, two at a time; prints executions per second and in all. A crash,
 # a leak, a timeout (10 s an input) or an out-of-memory stops the script
 # with the input saved in build/fuzz/artifacts/ (commit it under
-# fuzz/regressions/TARGET/: scripts/test.sh replays those).
+# fuzz/regressions/TARGET/: this script replays those first).
 #   scripts/fuzz.sh [SECONDS]            CI runs 75 s each (5 min in all)
 #   scripts/fuzz.sh 3600                 the longer run
 set -eu
