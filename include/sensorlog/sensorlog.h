@@ -53,8 +53,8 @@ extern "C" {
 
 /* The newest format version, which sl_format() writes where a log can use
  * all of it (a NOR without ECC: short pieces); 5 where pages are smaller
- * than chunks, 4 elsewhere. 2 to 6 are read (docs/sensorlog-format.md). */
-#define SL_FORMAT_VERSION 6
+ * than chunks, 4 elsewhere. 2 to 7 are read (docs/sensorlog-format.md). */
+#define SL_FORMAT_VERSION 7
 #define SL_NAME_MAX 15       /* stream name, bytes including the terminating NUL */
 #define SL_MAX_STREAMS 65535 /* stream ids are two bytes; see sl_config.streams */
 #define SL_MAX_PAGES 64      /* catalog pages (a page is one chunk of entries) */
@@ -412,9 +412,12 @@ struct sl_log {
     uint32_t staged_run_at;      /* offset of the open run's count byte; UINT32_MAX none */
     uint32_t staged_len_last;    /* the last staged record's length (the next may omit it) */
     uint16_t staged_stream_last; /* the last staged record's stream */
-    uint16_t short_len;          /* the short piece in flight: its bytes besides its records
-                                    (magic, varints, CRC); 0: a chunk header's (here and
-                                    piece_sum below fill what would be padding) */
+    uint8_t short_len;           /* the short piece in flight: its bytes besides its records
+                                    (magic, varints, CRC: at most 25); 0: a chunk header's
+                                    (here and piece_sum below fill what would be padding) */
+    uint8_t carried;             /* the staged records are a carried short piece (version
+                                    7): 1, or 2 when its first record has no head; what
+                                    they went on from is in chunk_buf (SL_CARRY_AT) */
     uint64_t next_gseq, ts_max;
     uint64_t staged_gseq;        /* the first record number of the chunk being staged, over
                                     all its pieces (its record bound counts from it) */

@@ -244,7 +244,7 @@ int sl_seg_hdr_decode(const struct sl_log *log, const uint8_t *buf, struct sl_se
         return SL_ENOENT; /* torn or foreign: not a header */
     h->version = sl_get16(buf + 4);
     if (h->version < 2 ||
-        h->version > (SL_SHORT ? SL_VERSION_SHORT : SL_PIECES ? SL_VERSION_PIECES : SL_VERSION_PARTS))
+        h->version > (SL_SHORT ? SL_VERSION_CARRY : SL_PIECES ? SL_VERSION_PIECES : SL_VERSION_PARTS))
         return SL_ECORRUPT; /* a newer format, or version 1 (never shipped): refuse rather than misread */
     h->seq = sl_get32(buf + 8);
     h->erase_count = sl_get32(buf + 12);
@@ -425,11 +425,13 @@ static uint32_t short_piece(const struct sl_log *log, const uint8_t *buf, uint32
                             const struct sl_chunk_hdr *h, struct sl_chunk_hdr *n)
 {
     const uint8_t *q = buf + p + 1, *end = buf + log->chunk;
-    uint64_t v[3]; /* payload bytes, records, rise of the running maximum */
-    if (!sl_short_pieces(log) || (buf[p] & ~SL_FLAG_PADDED) != SL_SHORT_MAGIC)
+    uint64_t v[3] = {0, 1, 0}; /* payload bytes, records, rise of the running maximum */
+    uint8_t bits = sl_carries(log) ? buf[p] & (SL_SHORT_ONE | SL_SHORT_LIKE) : 0, /* (v7) */
+        one = bits & SL_SHORT_ONE;
+    if (!sl_short_pieces(log) || (buf[p] & ~(SL_FLAG_PADDED | bits)) != SL_SHORT_MAGIC)
         return 0;
     for (int i = 0; i < 3; i++)
-        if (sl_get_varint(&q, end, &v[i]))
+        if ((i != 1 || !one) && sl_get_varint(&q, end, &v[i]))
             return 0;
     if (v[0] + 4 > (uint64_t)(end - q))
         return 0;
@@ -437,7 +439,8 @@ static uint32_t short_piece(const struct sl_log *log, const uint8_t *buf, uint32
     if (!SL_CRC_MATCH(sl_get32(buf + p + len), sl_crc(log, sl_get32(buf + p - 4), buf + p, len)))
         return 0;
     *n = *h;
-    n->flags = (uint8_t)((buf[p] & SL_FLAG_PADDED) | SL_FLAG_SHORT);
+    n->flags = (uint8_t)((buf[p] & SL_FLAG_PADDED) | SL_FLAG_SHORT |
+                         (bits & SL_SHORT_LIKE ? SL_FLAG_LIKE : 0));
     n->used = (uint16_t)v[0];
     n->n_records = (uint16_t)v[1];
     n->first_gseq = h->first_gseq + h->n_records;

@@ -48,9 +48,10 @@
 #endif
 
 enum { SL_CHUNK_DATA = 1, SL_CHUNK_CATALOG = 2 };
-/* SL_FLAG_SHORT is never on the medium: a decoded header says with it
- * that it is a short piece's (version 6), built from the piece before. */
-enum { SL_FLAG_PADDED = 0x1, SL_FLAG_SHORT = 0x2 };
+/* SL_FLAG_SHORT and SL_FLAG_LIKE are never on the medium: a decoded header
+ * says with them that it is a short piece's (version 6), built from the
+ * piece before, and that its first record has no head (version 7). */
+enum { SL_FLAG_PADDED = 0x1, SL_FLAG_SHORT = 0x2, SL_FLAG_LIKE = 0x4 };
 
 /* Parts (version 4): a data chunk's records in pieces of 2^(v + 7) bytes,
  * v in flags bits 4-7 (0: no parts), each with a CRC of its own in a table
@@ -71,7 +72,24 @@ enum { SL_FLAG_PADDED = 0x1, SL_FLAG_SHORT = 0x2 };
  * place, number or time of its own, all of which follow from the piece
  * before. A 12-byte record synced alone costs ~23 bytes instead of ~66. */
 #define SL_VERSION_SHORT 6u
+/* Carried short pieces (version 7): a short piece's first record goes on
+ * from the record before it, the last of the piece before (its stream,
+ * length and step), where version 6 started it afresh; and a piece of one
+ * record says so in its magic byte instead of a varint. A 12-byte record
+ * record says so in its magic byte instead of a varint, as does a first
+ * record like the one before it, which then has no head at all. A 12-byte
+ * record of a steady stream synced alone costs 19 bytes instead of 23. */
+#define SL_VERSION_CARRY 7u
 #define SL_SHORT_MAGIC 0x50u       /* "P"; bit 0: closed by a sync, as SL_FLAG_PADDED */
+#define SL_SHORT_ONE 0x02u         /* bit 1 (version 7): one record, no count follows */
+/* What a carried piece's first record went on from (sl_log.carried), kept
+ * where the chunk buffer's header would go - unused while a short piece is
+ * staged, whose header goes just before its records - so it costs no RAM:
+ * the record before's stream (2 bytes), length (2) and step (8), from
+ * byte 5. A piece's first record sets it. */
+#define SL_CARRY_AT 4u
+#define SL_SHORT_LIKE 0x04u        /* bit 2 (version 7): the first record is like the one
+                                      before it (stream, length, step) and has no head */
 #define SL_SHORT_MAX (1u + 3u + 3u + 10u + 4u) /* magic, three varints, the CRC */
 /* Short pieces take about 580 bytes of a logger's code on a Cortex-M33,
  * which puts the raw-flash writer over 8 KiB (docs/footprint.md). A build
@@ -96,11 +114,13 @@ enum { SL_FLAG_PADDED = 0x1, SL_FLAG_SHORT = 0x2 };
  * other, so it refuses a log with pieces instead of losing them. */
 #define sl_written_version(log)                                                         \
     (SL_PIECES && (log)->piece_unit < (log)->chunk                                      \
-         ? (SL_SHORT && (log)->piece_unit == 1 ? SL_VERSION_SHORT : SL_VERSION_PIECES)  \
+         ? (SL_SHORT && (log)->piece_unit == 1 ? SL_VERSION_CARRY : SL_VERSION_PIECES)  \
          : SL_VERSION_PARTS)
 /* A short piece is written after a chunk's first piece in a log of version
  * 6 (pieces a byte apart). */
 #define sl_short_pieces(log) (SL_SHORT && (log)->version >= SL_VERSION_SHORT)
+/* Short pieces carry the decoder on from the piece before (version 7). */
+#define sl_carries(log) (SL_SHORT && (log)->version >= SL_VERSION_CARRY)
 #define SL_FLAG_PART_SHIFT 4
 #define SL_PART_ENTRY 16u
 #define SL_NO_ENTRY 0xFFFFu

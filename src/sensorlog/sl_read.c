@@ -410,19 +410,25 @@ static int damaged_in_parts(struct sl_log *log, const uint8_t *buf, uint32_t seg
  * forward read gives them (past a part that does not check); stops at the
  * stop_after-th (0: none), whose sequence number *gseq_of_last then holds. */
 static int64_t piece_matches(const struct sl_iter *it, uint32_t piece, const struct sl_chunk_hdr *h,
-                             uint32_t checked, uint64_t stop_after, uint64_t *gseq_of_last)
+                             uint32_t checked, uint64_t stop_after, uint64_t *gseq_of_last,
+                             struct sl_rec_state *carry)
 {
     uint32_t part = sl_flags_part(h->flags), part_end = part;
     const uint8_t *base = it->buf + piece + sl_data_off(it->log, part), *r = base,
                   *end = r + checked;
     uint64_t m = 0;
-    struct sl_rec_state s = {0, 0, 0, 0};
+    struct sl_rec_state s = *carry; /* the record before: a carried piece's goes on from it */
+    if (!sl_carries(it->log) || !(h->flags & SL_FLAG_SHORT))
+        s = (struct sl_rec_state){0, 0, 0, 0};
+    s.run_left = h->flags & SL_FLAG_LIKE ? 1 : 0; /* (as take_chunk) */
     for (uint32_t i = 0; i < h->n_records; i++) {
         uint32_t at = (uint32_t)(r - base);
         if (part_start(at, part, &part_end, &s) < 0 || next_record(&r, end, &s)) {
             uint32_t first, index, to = resume(it->log, it->buf, part, h->used, at, &first, &index);
-            if (!to || index < i)
-                break; /* the forward read gives no more of this chunk either */
+            if (!to || index < i) {
+                carry->run_left = 1; /* the forward read gives no more of this chunk either */
+                return (int64_t)m;
+            }
             r = base + first;
             end = base + to;
             part_end = first / part * part; /* a part's start: afresh */
@@ -438,6 +444,7 @@ static int64_t piece_matches(const struct sl_iter *it, uint32_t piece, const str
                 break;
         }
     }
+    *carry = s;
     return (int64_t)m;
 }
 
@@ -446,12 +453,16 @@ static int64_t chunk_matches(const struct sl_iter *it, const struct sl_chunk_hdr
                              uint32_t checked, uint64_t stop_after, uint64_t *gseq_of_last)
 {
     struct sl_chunk_hdr p = *h;
+    struct sl_rec_state s = {0, 0, 0, 0};
     uint32_t off = 0;
     int64_t m = 0;
     for (;;) {
         m += piece_matches(it, off, &p, checked, stop_after ? stop_after - (uint64_t)m : 0,
-                           gseq_of_last);
+                           gseq_of_last, &s);
+        /* (a piece whose records did not parse leaves a carried piece after
+         * it nothing to go on from: run_left, which a piece's end clears, set) */
         if (!SL_PIECES || (stop_after && (uint64_t)m == stop_after) ||
+            (sl_carries(it->log) && s.run_left) ||
             sl_piece_next(it->log, it->buf, &off, &p) != SL_OK)
             return m;
         checked = p.used;
@@ -471,7 +482,11 @@ static void take_chunk(struct sl_iter *it, const struct sl_chunk_hdr *h)
     it->part_end = it->part;
     it->gseq = h->first_gseq;
     it->ts_base = it->ts_last = h->ts_base; /* the first record's step is from it */
-    it->rec = (struct sl_rec_state){0, 0, 0, 0};
+    if (!sl_carries(it->log) || !(h->flags & SL_FLAG_SHORT))
+        it->rec = (struct sl_rec_state){0, 0, 0, 0};
+    /* (a carried piece goes on from the last record decoded; a first
+     * record like it has no head: a run of one, as the decoder reads it) */
+    it->rec.run_left = h->flags & SL_FLAG_LIKE ? 1 : 0;
     it->seg_end_gseq = h->first_gseq + h->n_records;
     _Static_assert(sizeof(*h) <= sizeof(it->piece_hdr), "sl_iter.piece_hdr holds a header");
     memcpy(it->piece_hdr, h, sizeof(*h));
@@ -776,6 +791,13 @@ static int iter_next(struct sl_iter *it, struct sl_record *rec)
             it->skipped++;
             log->st.corrupt_chunks++;
             it->n_left = 0;
+            if (sl_carries(log)) { /* a carried piece after it has nothing to go on
+                                      from: the chunk ends here (as if full) */
+                struct sl_chunk_hdr h;
+                memcpy(&h, it->piece_hdr, sizeof(h));
+                h.flags &= (uint8_t)~SL_FLAG_PADDED;
+                memcpy(it->piece_hdr, &h, sizeof(h));
+            }
             uint32_t at = it->pos - it->data_off, first, index, to = 0;
             uint32_t next = it->part ? at / it->part * it->part + it->part : it->used;
             if (next < it->used &&

@@ -274,9 +274,20 @@ static int stage(struct sl_log *log)
                     memset(log->cfg.chunk_buf + SL_CHUNK_HDR, 0xFF, log->data_off - SL_CHUNK_HDR);
             }
             log->staged_ts_last = log->staged_ts_base;
-            log->staged_step_last = 0;
-            log->staged_len_last = 0;
-            log->staged_stream_last = 0;
+            /* a carried short piece's first record goes on from the piece
+             * before's last (version 7): a steady stream's is one byte */
+            uint8_t *carry = log->cfg.chunk_buf + SL_CARRY_AT;
+            if (SL_SHORT && !log->staged_records) {
+                log->carried = sl_carries(log) && log->piece_off;
+                sl_put16(carry + 1, log->staged_stream_last);
+                sl_put16(carry + 3, (uint16_t)log->staged_len_last);
+                sl_put64(carry + 5, log->staged_step_last);
+            }
+            if (!(SL_SHORT && log->carried) || log->staged_records) {
+                log->staged_step_last = 0;
+                log->staged_len_last = 0;
+                log->staged_stream_last = 0;
+            }
             log->staged_plain_at = log->staged_run_at = SL_NO_SEG;
             /* without parts a boundary never comes: no test of the part
              * size on every record */
@@ -299,8 +310,11 @@ static int stage(struct sl_log *log)
         int open = like && !extend && plain != SL_NO_SEG && stream < 32 &&
                    log->staged + 1 < log->staged_part_end;
         uint8_t h[SL_REC_HDR_MAX]; /* the header, when it is written */
-        uint32_t grow = extend ? 0 : 1;
-        if (!extend && !open) {
+        /* a carried piece's first record like the one before it has no
+         * head: the piece's magic byte says so (version 7) */
+        int headless = SL_SHORT && like && log->carried == 1 && !log->staged_records;
+        uint32_t grow = extend || headless ? 0 : 1;
+        if (!extend && !open && !headless) {
             uint32_t head = (uint32_t)stream << SL_REC_HEAD_SHIFT |
                             (len != log->staged_len_last ? SL_REC_LEN_FOLLOWS : 0) |
                             (dts ? SL_REC_STEP_CHANGES : 0);
@@ -336,8 +350,11 @@ static int stage(struct sl_log *log)
             log->staged_plain_at = SL_NO_SEG;
             r++;
         } else {
-            log->staged_plain_at = like ? log->staged : SL_NO_SEG;
+            /* (a headless record has no head for a run to take over) */
+            log->staged_plain_at = like && !headless ? log->staged : SL_NO_SEG;
             log->staged_run_at = SL_NO_SEG;
+            if (SL_SHORT)
+                log->carried = (uint8_t)(log->carried + headless);
             memcpy(r, h, grow);
             r += grow;
         }
@@ -413,11 +430,76 @@ static int program_chunk(struct sl_log *log, uint8_t *buf, const struct sl_chunk
  * a fresh segment after 32 catalog chunks, whose header's copy holds all. */
 #define SL_REFRESH_MAX_PAGES 14u
 
-/* The writer leaves its chunk (and the pieces a sync left in it). */
-static int next_slot(struct sl_log *log)
+/* The staged records went on from the piece before (a carried short piece,
+ * version 7) but go out as a chunk's first piece: their first record is
+ * written again to repeat nothing of the record before it - a head, its
+ * length and step in full, and a run it opened split into that record and
+ * the rest. Done as the writer leaves the piece's place, before more
+ * records join them: they grow by at most 16 bytes, which the chunk's
+ * first piece, ahead of where the short piece was going, leaves room for. */
+static void uncarry(struct sl_log *log)
+{
+    uint8_t *carry = log->cfg.chunk_buf + SL_CARRY_AT;
+    if (!log->staged_records) { /* nothing went on from it: the next record starts afresh */
+        log->carried = 0;
+        log->staged_part_end = 0;
+        return;
+    }
+    if (!log->carried)
+        return;
+    uint8_t *out = log->cfg.chunk_buf + log->data_off, h[SL_REC_HDR_MAX + 2];
+    const uint8_t *p = out, *end = out + log->staged;
+    uint64_t head = 0, len = sl_get16(carry + 3), dts = 0, rest = 0;
+    if (log->carried == 1) /* (2: no head, like the record before) */
+        (void)sl_get_varint(&p, end, &head); /* (the writer's own bytes: they parse) */
+    uint64_t stream = head >> SL_REC_HEAD_SHIFT;
+    if (head == SL_REC_RUN) { /* records like the one before the piece */
+        stream = sl_get16(carry + 1);
+        rest = log->carried == 1 ? (uint64_t)*p++ - 1 : 0;
+    } else {
+        if (head & SL_REC_LEN_FOLLOWS)
+            (void)sl_get_varint(&p, end, &len);
+        if (head & SL_REC_STEP_CHANGES)
+            (void)sl_get_varint(&p, end, &dts);
+    }
+    uint64_t step = sl_get64(carry + 5) + sl_unzigzag(dts);
+    uint32_t k = (uint32_t)sl_put_varint(h, stream << SL_REC_HEAD_SHIFT |
+                                                (len ? SL_REC_LEN_FOLLOWS : 0) |
+                                                (step ? SL_REC_STEP_CHANGES : 0));
+    if (len)
+        k += (uint32_t)sl_put_varint(h + k, len);
+    if (step)
+        k += (uint32_t)sl_put_varint(h + k, sl_zigzag(step));
+    uint32_t old = (uint32_t)(p - out);
+    if (rest) { /* the run's other records follow the first, like it */
+        memmove(out + k + len + 2, p + len, (size_t)(end - p) - (size_t)len);
+        memmove(out + k, p, (size_t)len);
+        out[k + len] = SL_REC_RUN;
+        out[k + len + 1] = (uint8_t)rest;
+        k += 2;
+    } else {
+        memmove(out + k, p, (size_t)(end - p));
+    }
+    memcpy(out, h, k - (rest ? 2 : 0));
+    log->staged = log->staged + k - old;
+    log->staged_plain_at = log->staged_run_at = SL_NO_SEG; /* (offsets moved) */
+    log->carried = 0;
+}
+
+/* The writer leaves the place of the piece it was filling (the chunk is
+ * done, or the staged records go elsewhere). */
+static void leave_piece(struct sl_log *log)
 {
     if (SL_PIECES)
         log->piece_off = 0;
+    if (SL_SHORT)
+        uncarry(log);
+}
+
+/* The writer leaves its chunk (and the pieces a sync left in it). */
+static int next_slot(struct sl_log *log)
+{
+    leave_piece(log);
     log->next_chunk++;
     return SL_BUSY;
 }
@@ -436,8 +518,7 @@ static void written(struct sl_log *log)
         s->erased = 0;
         log->cur_seg = log->open_target;
         log->next_chunk = 1; /* the catalog pages come next */
-        if (SL_PIECES)
-            log->piece_off = 0;
+        leave_piece(log);
         log->mount_end = 0;
         log->cat_chunk = SL_NO_CAT;
         log->cat_updates = 0;
@@ -470,6 +551,8 @@ static void written(struct sl_log *log)
                  at = log->piece_off + (SL_SHORT && log->short_len ? log->short_len : log->data_off) +
                       log->staged;
         log->staged = log->staged_records = log->staged_data = log->staged_part_end = 0;
+        if (SL_SHORT)
+            log->carried = 0;
         /* a chunk a sync closed goes on from its next page (its flags say
          * so), while a piece's header and a record fit after it (without
          * pieces the unit is the chunk: nothing fits) */
@@ -507,8 +590,7 @@ static int write_failed(struct sl_log *log, int rc)
         sl_retire(log, s);
     } else {
         log->next_chunk = log->chunks_per_seg; /* the staged chunk stays for the next one */
-        if (SL_PIECES)
-            log->piece_off = 0;
+        leave_piece(log);
     }
     return failed(log, rc);
 }
@@ -641,15 +723,19 @@ static int write_staged(struct sl_log *log, int closed_by_sync)
         uint8_t hd[SL_SHORT_MAX], *p;
         uint64_t f[3] = {log->staged, log->staged_records, log->ts_max - log->staged_ts_base};
         uint32_t k = 1;
-        hd[0] = (uint8_t)(SL_SHORT_MAGIC | flags);
+        /* (version 7: a piece of one record says so in its magic byte) */
+        int one = sl_carries(log) && log->staged_records == 1;
+        hd[0] = (uint8_t)(SL_SHORT_MAGIC | flags | (one ? SL_SHORT_ONE : 0) |
+                          (log->carried == 2 ? SL_SHORT_LIKE : 0));
         for (int i = 0; i < 3; i++)
-            k += (uint32_t)sl_put_varint(hd + k, f[i]);
+            if (i != 1 || !one)
+                k += (uint32_t)sl_put_varint(hd + k, f[i]);
         p = memcpy(buf + log->data_off - k, hd, k);
         k += log->staged;
         log->piece_sum = sl_crc(log, log->piece_sum, p, k);
         sl_put32(p + k, log->piece_sum);
         buf[3] = flags; /* (what written() looks at) */
-        log->short_len = (uint16_t)(k + 4 - log->staged);
+        log->short_len = (uint8_t)(k + 4 - log->staged);
         return program(log, sl_chunk_addr(log, log->cur_seg, log->next_chunk) + log->piece_off,
                        p, k + 4, FLIGHT_DATA);
     }

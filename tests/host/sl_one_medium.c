@@ -1,6 +1,6 @@
 /* sensorlog built for one kind of medium (docs/footprint.md): linked against
  * a sensorlog built with -DSL_PARTS=0 (raw flash: short pieces on a NOR
- * without ECC, version 6), -DSL_PARTS=0 -DSL_SHORT=0 (pieces with full
+ * without ECC, version 7), -DSL_PARTS=0 -DSL_SHORT=0 (pieces with full
  * headers, version 5) or -DSL_PIECES=0 (managed media, version 4), it
  * formats a 1 MiB NOR log, syncs each of 100 records, remounts and reads
  * every record back; it must write its version, and a build must refuse a
@@ -45,7 +45,7 @@ int main(int argc, char **argv)
     int version = 0;
     for (int i = 0; argc == 2 && i < 3; i++)
         if (!strcmp(argv[1], modes[i]))
-            version = 4 + i;
+            version = 4 + i + (i == 2); /* (short pieces: version 7, which carries them) */
     if (!version)
         return fail("usage: sl_one_medium short|pieces|no-pieces");
     struct sts_sim_params p = *sts_sim_profile_find("nor-spi");
@@ -86,7 +86,7 @@ int main(int argc, char **argv)
             return fail("a record read back wrong");
     if (n != 100)
         return fail("records missing after the remount");
-    if (version < 6) { /* a header saying the next version (CRC made good) is refused */
+    if (version < 7) { /* a header saying the next version (CRC made good) is refused */
         uint8_t h[60];
         if (bd.ops->read(bd.ctx, 0, h, sizeof(h)) || memcmp(h, "SLSG", 4))
             return fail("segment 0 has no header");
@@ -105,7 +105,7 @@ int main(int argc, char **argv)
             return fail("a log of the next version was not refused");
     }
     printf("sl_one_medium %s: 100 synced records read back, version %d%s\n", argv[1], v,
-           version < 6 ? "; a log of the next version refused" : "");
+           version < 7 ? "; a log of the next version refused" : "");
     free(mem);
     return 0;
 }

@@ -1,6 +1,7 @@
 /* sensorlog's format versions: a version-2 log written by the version-2
  * library (a committed image) still mounts, reads and is written in
- * version 2; version 3's runs read back exactly, never cost more than the
+ * version 2, and a version-6 one in version 6; version 7's carried short
+ * pieces cost a steady stream's synced record 19 bytes; version 3's runs read back exactly, never cost more than the
  * heads they replace, and decode by docs/sensorlog-format.md with a
  * decoder of the test's own; versions the library does not know are
  * refused. */
@@ -10,6 +11,7 @@
 #include "storscope/sim.h"
 
 #include "sl_v2_image.h"
+#include "sl_v6_image.h"
 #include "test_mem.h"
 
 #include <string.h>
@@ -70,17 +72,24 @@ static int v2_record_ok(const struct sl_record *r, uint32_t i, size_t len)
     return 1;
 }
 
+/* A 64 KiB NOR holding a committed image (a generator's extents), mounted
+ * in version `want`, with its streams "imu" and "env" open. */
+#define MOUNT_IMAGE(image, want, imu, env)                                                  \
+    do {                                                                                    \
+        CHECK_EQ(nor(64 * 1024, 1024, 16 * 1024), 0);                                       \
+        for (size_t k_ = 0; k_ < sizeof(image) / sizeof(image[0]); k_++)                   \
+            CHECK_EQ(bd.ops->program(bd.ctx, image[k_].addr, image[k_].bytes, image[k_].len), \
+                     0);                                                                    \
+        CHECK_EQ(sl_mount(&lg, &cfg), 0);                                                   \
+        CHECK_EQ(lg.version, want);                                                         \
+        CHECK_EQ(sl_stream_open(&lg, "imu", &imu), 0);                                      \
+        CHECK_EQ(sl_stream_open(&lg, "env", &env), 0);                                      \
+    } while (0)
+
 static void version_2_log_reads_and_is_written_in_version_2(void)
 {
-    CHECK_EQ(nor(64 * 1024, 1024, 16 * 1024), 0);
-    for (size_t k = 0; k < sizeof(sl_v2_image) / sizeof(sl_v2_image[0]); k++)
-        CHECK_EQ(bd.ops->program(bd.ctx, sl_v2_image[k].addr, sl_v2_image[k].bytes,
-                                 sl_v2_image[k].len), 0);
-    CHECK_EQ(sl_mount(&lg, &cfg), 0);
-    CHECK_EQ(lg.version, 2);
     uint16_t imu, env;
-    CHECK_EQ(sl_stream_open(&lg, "imu", &imu), 0);
-    CHECK_EQ(sl_stream_open(&lg, "env", &env), 0);
+    MOUNT_IMAGE(sl_v2_image, 2, imu, env);
     struct sl_iter it;
     struct sl_record r;
     CHECK_EQ(sl_iter_from_gseq(&lg, &it, 0, 0), 0);
@@ -293,6 +302,136 @@ static void runs_decode_as_the_format_says(void)
     CHECK(runs > 0 && longest == 255);
 }
 
+/* ---- the version-6 image: short pieces that start afresh ------------------ */
+/* Record i of make_v6_image.c's workload: "imu" 12 bytes stamped 1000 + i;
+ * "env" 5 + i % 8 bytes when i % 7 == 3, stamped 3 earlier when i % 3 == 0;
+ * byte b = i * 31 + b. */
+static int v6_record_ok(const struct sl_record *r, uint32_t i, size_t len, uint64_t ts)
+{
+    if (r->ts != ts || r->len != len)
+        return 0;
+    for (size_t b = 0; b < len; b++)
+        if (r->data[b] != (uint8_t)(i * 31 + b))
+            return 0;
+    return 1;
+}
+
+static void expect_v6_workload(struct sl_iter *it, uint16_t imu, uint16_t env)
+{
+    struct sl_record r;
+    for (uint32_t i = 0; i < 300; i++) {
+        CHECK_EQ(sl_iter_next(it, &r), SL_OK);
+        CHECK(r.stream == imu && v6_record_ok(&r, i, 12, 1000 + i));
+        if (i % 7 == 3) {
+            CHECK_EQ(sl_iter_next(it, &r), SL_OK);
+            CHECK(r.stream == env && v6_record_ok(&r, i, 5 + i % 8, 1000 + i - (i % 3 ? 0 : 3)));
+        }
+        if (sts_test_failed_now())
+            return;
+    }
+}
+
+/* A log the version-6 library wrote (its pieces' first records repeat
+ * nothing of the piece before) reads back whole with today's reader, and
+ * is written on in version 6: a record synced alone then costs its 3-byte
+ * head again (version 7 would carry the piece before's and spend 1 or 0). */
+static void version_6_log_reads_and_is_written_in_version_6(void)
+{
+    uint16_t imu, env;
+    MOUNT_IMAGE(sl_v6_image, 6, imu, env);
+    struct sl_iter it;
+    struct sl_record r;
+    CHECK_EQ(sl_iter_from_gseq(&lg, &it, 0, 0), 0);
+    expect_v6_workload(&it, imu, env);
+    CHECK_EQ(sl_iter_next(&it, &r), SL_ENOENT);
+    CHECK_EQ(it.skipped + it.torn, 0);
+    /* the newest 50 (short pieces of one record each, then 25 at a time) */
+    CHECK_EQ(sl_iter_latest(&lg, &it, imu, 50), 0);
+    for (uint32_t i = 250; i < 300; i++) {
+        CHECK_EQ(sl_iter_next(&it, &r), SL_OK);
+        CHECK(v6_record_ok(&r, i, 12, 1000 + i));
+    }
+
+    /* written on, each record synced: short pieces of version 6 */
+    struct sl_stats st0, st;
+    uint8_t rec[12];
+    for (uint32_t i = 300; i < 400; i++) {
+        for (int b = 0; b < 12; b++)
+            rec[b] = (uint8_t)(i * 31 + b);
+        if (i == 301)
+            sl_stats(&lg, &st0); /* (record 300 opens a chunk: a full header) */
+        CHECK_EQ(append(imu, 1000 + i, rec, 12), 0);
+        CHECK_EQ(sl_sync(&lg), 0);
+    }
+    sl_stats(&lg, &st);
+    CHECK(st.record_header_bytes - st0.record_header_bytes >= 3 * 95); /* afresh: 3 a record */
+    CHECK_EQ(sl_mount(&lg, &cfg), 0);
+    CHECK_EQ(lg.version, 6);
+    CHECK_EQ(sl_iter_from_gseq(&lg, &it, 0, 0), 0);
+    expect_v6_workload(&it, imu, env);
+    for (uint32_t i = 300; i < 400; i++) {
+        CHECK_EQ(sl_iter_next(&it, &r), SL_OK);
+        CHECK(r.stream == imu && v6_record_ok(&r, i, 12, 1000 + i));
+    }
+    CHECK_EQ(sl_iter_next(&it, &r), SL_ENOENT);
+    CHECK_EQ(it.skipped + it.torn, 0);
+}
+
+/* Version 7 on a NOR without ECC: a 12-byte record of a steady stream
+ * synced alone is a short piece of 19 bytes (docs/sensorlog-format.md:
+ * the magic byte, saying one record like the one before it; the payload's
+ * length; the rise of the running maximum; no head; the 12 bytes; the
+ * CRC: 1 + 1 + 1 + 12 + 4), counted on the device's bytes written. A
+ * record that changes length or step carries its fields (a head, the
+ * length, the change of step). All read back, also after a remount. */
+static void a_steady_synced_record_costs_19_bytes_in_version_7(void)
+{
+    CHECK_EQ(nor(256 * 1024, 4096, 64 * 1024), 0);
+    CHECK_EQ(sl_format(&lg, &cfg), 0);
+    CHECK_EQ(lg.version, 7);
+    uint16_t id;
+    CHECK_EQ(sl_stream_create(&lg, "imu", &id), 0);
+    uint8_t rec[16];
+    uint64_t ts = 5000;
+    for (uint32_t i = 0; i < 3; i++) { /* a chunk's first piece, and the step set */
+        memset(rec, (int)i, sizeof(rec));
+        CHECK_EQ(append(id, ts += 10, rec, 12), 0);
+        CHECK_EQ(sl_sync(&lg), 0);
+    }
+    uint64_t w0 = sim.n.bytes_written;
+    for (uint32_t i = 3; i < 103; i++) {
+        memset(rec, (int)i, sizeof(rec));
+        CHECK_EQ(append(id, ts += 10, rec, 12), 0);
+        CHECK_EQ(sl_sync(&lg), 0);
+    }
+    CHECK_EQ(sim.n.bytes_written - w0, 100u * 19);
+    /* one longer, one at another step: a head, the length, the step's change */
+    w0 = sim.n.bytes_written;
+    memset(rec, 103, sizeof(rec));
+    CHECK_EQ(append(id, ts += 10, rec, 16), 0);
+    CHECK_EQ(sl_sync(&lg), 0);
+    CHECK_EQ(sim.n.bytes_written - w0, 1u + 1 + 1 + (1 + 1) + 16 + 4);
+    w0 = sim.n.bytes_written;
+    memset(rec, 104, sizeof(rec));
+    CHECK_EQ(append(id, ts += 30, rec, 16), 0);
+    CHECK_EQ(sl_sync(&lg), 0);
+    CHECK_EQ(sim.n.bytes_written - w0, 1u + 1 + 1 + (1 + 1) + 16 + 4);
+    for (int pass = 0; pass < 2; pass++) {
+        struct sl_iter it;
+        struct sl_record r;
+        CHECK_EQ(sl_iter_from_gseq(&lg, &it, id, 0), 0);
+        uint64_t want = 5000;
+        for (uint32_t i = 0; i < 105; i++) {
+            want += i == 104 ? 30 : 10;
+            CHECK_EQ(sl_iter_next(&it, &r), SL_OK);
+            CHECK(r.ts == want && r.len == (i < 103 ? 12 : 16) && r.data[0] == (uint8_t)i &&
+                  r.data[r.len - 1] == (uint8_t)i);
+        }
+        CHECK_EQ(sl_iter_next(&it, &r), SL_ENOENT);
+        CHECK_EQ(sl_mount(&lg, &cfg), 0);
+    }
+}
+
 /* ---- versions it does not know -------------------------------------------- */
 static void unknown_versions_are_refused(void)
 {
@@ -304,7 +443,7 @@ static void unknown_versions_are_refused(void)
          * CRC of its 56 bytes at 56 */
         uint8_t h[60];
         CHECK_EQ(bd.ops->read(bd.ctx, 0, h, sizeof(h)), 0);
-        CHECK_EQ(h[4] | h[5] << 8, SL_FORMAT_VERSION); /* (nor(): no ECC, version 6) */
+        CHECK_EQ(h[4] | h[5] << 8, SL_FORMAT_VERSION); /* (nor(): no ECC, version 7) */
         h[4] = (uint8_t)versions[v];
         h[5] = (uint8_t)(versions[v] >> 8);
         uint32_t crc = sl_crc32c(0, h, 56);
@@ -321,6 +460,10 @@ const struct sts_test_case test_sl_format_cases[] = {
      version_2_log_reads_and_is_written_in_version_2},
     {"runs_read_back_and_never_cost_more_than_heads", runs_read_back_and_never_cost_more_than_heads},
     {"runs_decode_as_the_format_says", runs_decode_as_the_format_says},
+    {"version_6_log_reads_and_is_written_in_version_6",
+     version_6_log_reads_and_is_written_in_version_6},
+    {"a_steady_synced_record_costs_19_bytes_in_version_7",
+     a_steady_synced_record_costs_19_bytes_in_version_7},
     {"unknown_versions_are_refused", unknown_versions_are_refused},
     {NULL, NULL},
 };

@@ -499,7 +499,7 @@ static void log_of_version(unsigned version)
         CHECK_EQ(bd.ops->read(bd.ctx, at, h, sizeof(h)), 0);
         if (memcmp(h, "SLSG", 4))
             continue;
-        CHECK_EQ(h[4], 6); /* a NOR without ECC: short pieces */
+        CHECK_EQ(h[4], 7); /* a NOR without ECC: carried short pieces */
         /* NOR bits only clear: a header saying 4 goes into an erased copy */
         h[4] = (uint8_t)version;
         uint32_t sum = sl_crc32c(0, h, 56);
