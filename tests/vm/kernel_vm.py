@@ -199,9 +199,14 @@ CASES = [
 # survives the cut, unlike mtdram and nandsim in the guest's RAM), a second
 # logger runs on that flash during the cut, its lines marked "b2m: ". block2mtd
 # writes through the page cache, as any MTD driver with a write buffer would:
-# what a sync returned must be on the disk
+# what a sync returned must be on the disk. The card's logger starts once the
+# flash's has synced (or after 120 s): started together, the flash's first
+# sync came after 47 to 74 of the card's, against the 50 the cut waits for
+# (its writeback queues behind the card's; alone it syncs within 3 s)
 B2M_LOGGER = ("(storscope log demo $B2M --allow-destructive --seconds 86400 --progress 2>&1 | "
-              "while read -r l; do echo \"b2m: $l\"; done) & ")
+              "while read -r l; do echo \"b2m: $l\"; case \"$l\" in synced*) : > /tmp/b2m-up;; "
+              "esac; done) & i=0; while [ ! -e /tmp/b2m-up ] && [ $i -lt 120 ]; do sleep 1; "
+              "i=$((i + 1)); done; ")
 
 # After the cut, booted again: every record the card kept, per stream (its
 # count, first and last timestamp, and whether they rose by one period each)
