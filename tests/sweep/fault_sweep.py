@@ -26,6 +26,7 @@ import os
 import random
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -42,11 +43,37 @@ def with_opt(spec, opt):
     return f"{dev},{opt}{plus}{fs}"
 
 
+RUNNING = set()  # the storscope runs under way, stopped with the sweep
+STOPPING = []  # not empty once the sweep was told to stop: no run starts
+
+
 def run(bin_, spec, test, out, timeout):
+    if STOPPING:
+        raise SystemExit("stopped")
     t0 = time.time()
-    r = subprocess.run([bin_, "run", "-q", "-t", spec, "--tests", test, "-o", out, "-d", "500ms"],
-                       capture_output=True, text=True, timeout=timeout)
-    return r, time.time() - t0
+    with subprocess.Popen([bin_, "run", "-q", "-t", spec, "--tests", test, "-o", out, "-d",
+                           "500ms"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True) as p:
+        RUNNING.add(p)
+        try:
+            stdout, stderr = p.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.communicate()
+            raise
+        finally:
+            RUNNING.discard(p)
+    return subprocess.CompletedProcess(p.args, p.returncode, stdout, stderr), time.time() - t0
+
+
+def stop(signum, _frame):
+    """SIGTERM or SIGHUP (a ctest timeout, a closed terminal): each run is
+    told to stop (storscope removes its scratch files on SIGTERM), then the
+    sweep's own directory goes in main's `finally`, as on Ctrl-C."""
+    STOPPING.append(signum)
+    for p in list(RUNNING):
+        p.terminate()
+    raise SystemExit(128 + signum)
 
 
 def sweep_one(a, target, test, work):
@@ -139,14 +166,17 @@ def main():
     a = ap.parse_args()
     if a.power_cut and a.targets == ap.get_default("targets"):
         a.targets = "sim:emmc-stm32u5+sensorlog,sim:nor-spi+sensorlog,sim:emmc-stm32u5"
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, stop)
     work = tempfile.mkdtemp(prefix="storscope-sweep-")
     # targets are separated by commas, but a target's options are too: a
     # new target starts where a kind (`sim:`, `null:`, `posix:`...) does
     targets = re.split(r",(?=[a-z]+:)", a.targets)
     jobs = [(t, w) for t in targets for w in a.tests.split(",")]
     problems, reruns = [], 0
+    pool = concurrent.futures.ThreadPoolExecutor(max(1, a.jobs))
     try:
-        with concurrent.futures.ThreadPoolExecutor(max(1, a.jobs)) as pool:
+        with pool:
             futures = []
             for i, (target, test) in enumerate(jobs):
                 d = os.path.join(work, str(i))
@@ -159,6 +189,7 @@ def main():
                 reruns += n
                 problems += p
     finally:
+        pool.shutdown(wait=True, cancel_futures=True)  # (the runs stopped: no more start)
         shutil.rmtree(work, ignore_errors=True)
     print(f"{reruns} reruns, {len(problems)} problems")
     for p in problems:
