@@ -193,7 +193,7 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
     spec = &taken;
     for (uint32_t i = 0; i < spec->n_opts; i++) {
         const char *k = spec->opts[i].key, *v = spec->opts[i].value;
-        int rc = STS_OK;
+        int rc = STS_OK, flag = 0; /* (a flag's message says what it takes) */
         if (!strcmp(k, "seed")) {
             rc = sts_parse_u64(v, &seed);
         } else if (!strcmp(k, "fill")) {
@@ -204,8 +204,10 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
             prefill = v; /* checked when the model exists */
         } else if (!strcmp(k, "data")) {
             rc = sts_parse_bool(v, &keep);
+            flag = 1;
         } else if (!strcmp(k, "pack")) {
             rc = sts_parse_bool(v, &pack);
+            flag = 1;
         } else if (!strcmp(k, "cut_after")) {
             rc = sts_parse_u64(v, &faults.cut_after_ops);
         } else if (!strcmp(k, "cut_at")) {
@@ -222,6 +224,7 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
         } else if (!strcmp(k, "errors_permanent") || !strcmp(k, "errors_silent")) {
             int b = 0;
             rc = sts_parse_bool(v, &b);
+            flag = 1;
             *(k[7] == 'p' ? &faults.permanent : &faults.silent) = (uint8_t)b;
         } else if (!strcmp(k, "error_lo")) {
             rc = sts_parse_size(v, &faults.error_lo);
@@ -232,6 +235,7 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
             rc = !rc && !fake_real ? STS_EINVAL : rc;
         } else if (!strcmp(k, "fake_lost")) {
             rc = sts_parse_bool(v, &fake_lost);
+            flag = 1;
         } else if (!strcmp(k, "fake_cache")) {
             rc = sts_parse_size(v, &fake_cache);
             if (rc || !fake_cache || fake_cache % STS_FAKEBD_CACHE_BLOCK ||
@@ -265,7 +269,8 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
             return STS_EINVAL;
         }
         if (rc) {
-            snprintf(err, errlen, "sim: bad value '%s' for '%s'", v, k);
+            snprintf(err, errlen, "sim: bad value '%s' for '%s'%s", v, k,
+                     flag ? ": it takes 0 or 1" : "");
             return STS_EINVAL;
         }
     }

@@ -1036,6 +1036,10 @@ class BadInput(Base):
             # a time past 32 bits is refused, not cut
             (["-t", "sim:nor-spi,no_ecc=2"], "value '2' for 'no_ecc' is out of range (flags take 0 or 1"),
             (["-t", "sim:sd-consumer,plp=7"], "value '7' for 'plp' is out of range"),
+            # the model's own flags (pack, data, the fault flags) said only
+            # "bad value": they say what they take
+            (["-t", "sim:emmc-stm32u5,pack=2+sensorlog"], "bad value '2' for 'pack': it takes 0 or 1"),
+            (["-t", "sim:nor-spi,errors_silent=x"], "bad value 'x' for 'errors_silent': it takes 0 or 1"),
             (["-t", "sim:nor-spi,erase_time=5s"], "value '5s' for 'erase_time' is out of range"),
             (["-t", "sim:sd-consumer,data=0", "--verify"], "keeps none"),
             # issue 43: a store that reads back its own layout ran on a model
