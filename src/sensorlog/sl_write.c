@@ -432,10 +432,9 @@ static int program_chunk(struct sl_log *log, uint8_t *buf, const struct sl_chunk
 
 /* The staged records went on from the piece before (a carried short piece,
  * version 7) but go out as a chunk's first piece: their first record is
- * written again to repeat nothing of the record before it - a head, its
- * length and step in full, and a run it opened split into that record and
- * the rest. Done as the writer leaves the piece's place, before more
- * records join them: they grow by at most 16 bytes, which the chunk's
+ * written again to repeat nothing of the record before it: a head, its
+ * length and step in full. Done as the writer leaves the piece's place,
+ * before more records join them: they grow by at most 16 bytes, which the chunk's
  * first piece, ahead of where the short piece was going, leaves room for. */
 static void uncarry(struct sl_log *log)
 {
@@ -447,23 +446,21 @@ static void uncarry(struct sl_log *log)
     }
     if (!log->carried)
         return;
-    uint8_t *out = log->cfg.chunk_buf + log->data_off, h[SL_REC_HDR_MAX + 2];
+    uint8_t *out = log->cfg.chunk_buf + log->data_off, h[SL_REC_HDR_MAX];
     const uint8_t *p = out, *end = out + log->staged;
-    uint64_t head = 0, len = sl_get16(carry + 3), dts = 0, rest = 0;
-    if (log->carried == 1) /* (2: no head, like the record before) */
+    /* (a carried piece's first record never opens a run: it is headless
+     * when like the one before, and a run takes over only a one-byte head) */
+    uint64_t head = (uint64_t)sl_get16(carry + 1) << SL_REC_HEAD_SHIFT, len = sl_get16(carry + 3),
+             dts = 0;
+    if (log->carried == 1) { /* (2: no head, like the record before) */
         (void)sl_get_varint(&p, end, &head); /* (the writer's own bytes: they parse) */
-    uint64_t stream = head >> SL_REC_HEAD_SHIFT;
-    if (head == SL_REC_RUN) { /* records like the one before the piece */
-        stream = sl_get16(carry + 1);
-        rest = log->carried == 1 ? (uint64_t)*p++ - 1 : 0;
-    } else {
         if (head & SL_REC_LEN_FOLLOWS)
             (void)sl_get_varint(&p, end, &len);
         if (head & SL_REC_STEP_CHANGES)
             (void)sl_get_varint(&p, end, &dts);
     }
     uint64_t step = sl_get64(carry + 5) + sl_unzigzag(dts);
-    uint32_t k = (uint32_t)sl_put_varint(h, stream << SL_REC_HEAD_SHIFT |
+    uint32_t k = (uint32_t)sl_put_varint(h, (head >> SL_REC_HEAD_SHIFT << SL_REC_HEAD_SHIFT) |
                                                 (len ? SL_REC_LEN_FOLLOWS : 0) |
                                                 (step ? SL_REC_STEP_CHANGES : 0));
     if (len)
@@ -471,16 +468,8 @@ static void uncarry(struct sl_log *log)
     if (step)
         k += (uint32_t)sl_put_varint(h + k, sl_zigzag(step));
     uint32_t old = (uint32_t)(p - out);
-    if (rest) { /* the run's other records follow the first, like it */
-        memmove(out + k + len + 2, p + len, (size_t)(end - p) - (size_t)len);
-        memmove(out + k, p, (size_t)len);
-        out[k + len] = SL_REC_RUN;
-        out[k + len + 1] = (uint8_t)rest;
-        k += 2;
-    } else {
-        memmove(out + k, p, (size_t)(end - p));
-    }
-    memcpy(out, h, k - (rest ? 2 : 0));
+    memmove(out + k, p, (size_t)(end - p));
+    memcpy(out, h, k);
     log->staged = log->staged + k - old;
     log->staged_plain_at = log->staged_run_at = SL_NO_SEG; /* (offsets moved) */
     log->carried = 0;

@@ -432,6 +432,91 @@ static void a_steady_synced_record_costs_19_bytes_in_version_7(void)
     }
 }
 
+/* Records staged as a carried piece (version 7) that go out as a chunk's
+ * first piece instead - a catalog page took the chunk (a stream created
+ * while they waited), or their program failed and the chunk is written
+ * again in a fresh segment - have their first record written to repeat
+ * nothing, and read back exact: stream, length, time and bytes. Both
+ * kinds of carried first record: with a head (its length changed) and
+ * without one (like the record before). */
+static void carried_records_moved_to_a_chunks_first_piece_read_back(void)
+{
+    CHECK_EQ(nor(256 * 1024, 4096, 64 * 1024), 0);
+    CHECK_EQ(sl_format(&lg, &cfg), 0);
+    uint16_t id, other;
+    CHECK_EQ(sl_stream_create(&lg, "imu", &id), 0);
+    uint8_t rec[16];
+    uint64_t ts = 7000;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < 4; i++, n++) { /* a first piece, then short ones */
+        memset(rec, (int)n, sizeof(rec));
+        CHECK_EQ(append(id, ts += 10, rec, 12), 0);
+        CHECK_EQ(sl_sync(&lg), 0);
+    }
+    for (int moved = 0; moved < 4; moved++) {
+        /* staged, not yet written: like the record before (moved 0, 2: no
+         * head), or of another length (1, 3: a head) */
+        uint32_t len = moved == 1 || moved == 2 ? 16 : 12;
+        memset(rec, (int)n, sizeof(rec));
+        CHECK_EQ(append(id, ts += 10, rec, len), 0);
+        n++;
+        int pumped;
+        while ((pumped = sl_pump(&lg)) == SL_BUSY)
+            ;
+        CHECK_EQ(pumped, SL_OK);
+        CHECK_EQ(lg.staged_records, 1);
+        CHECK_EQ(lg.carried, moved & 1 ? 1 : 2);
+        CHECK(lg.piece_off != 0);
+        if (moved < 2) { /* a catalog page takes the chunk */
+            char name[8] = "s0";
+            name[1] = (char)('0' + moved);
+            CHECK_EQ(sl_stream_create(&lg, name, &other), 0);
+            CHECK_EQ(sl_sync(&lg), 0);
+        } else { /* the short piece's program fails: the chunk goes again elsewhere */
+            uint64_t at = (uint64_t)lg.cur_seg * lg.seg_bytes +
+                          (uint64_t)lg.next_chunk * lg.chunk + lg.piece_off;
+            struct sts_sim_faults f = {.prog_error_ppm = 1000000, .error_lo = at,
+                                       .error_hi = at + 64};
+            sts_sim_set_faults(&sim, &f);
+            CHECK_EQ(sl_sync(&lg), 0);
+            struct sts_sim_faults none = {0};
+            sts_sim_set_faults(&sim, &none);
+        }
+        CHECK(lg.piece_off != 0 || lg.carried == 0);
+        for (uint32_t i = 0; i < 3; i++, n++) { /* short pieces after it again */
+            memset(rec, (int)n, sizeof(rec));
+            CHECK_EQ(append(id, ts += 10, rec, len), 0);
+            CHECK_EQ(sl_sync(&lg), 0);
+        }
+        if (sts_test_failed_now())
+            return;
+    }
+    struct sl_stats st;
+    sl_stats(&lg, &st);
+    CHECK(st.write_errors >= 2);
+    for (int pass = 0; pass < 2; pass++) {
+        struct sl_iter it;
+        struct sl_record r;
+        CHECK_EQ(sl_iter_from_gseq(&lg, &it, id, 0), 0);
+        uint64_t want_ts = 7000;
+        uint32_t len = 12;
+        for (uint32_t k = 0; k < n; k++) {
+            want_ts += 10;
+            if (k >= 4 && (k - 4) % 4 == 0) /* the moved record sets the length */
+                len = (k - 4) / 4 == 1 || (k - 4) / 4 == 2 ? 16 : 12;
+            CHECK_EQ(sl_iter_next(&it, &r), SL_OK);
+            CHECK(r.stream == id && r.ts == want_ts && r.len == len && r.data[0] == (uint8_t)k &&
+                  r.data[len - 1] == (uint8_t)k);
+            if (sts_test_failed_now())
+                return;
+        }
+        CHECK_EQ(sl_iter_next(&it, &r), SL_ENOENT);
+        CHECK_EQ(it.skipped + it.torn, 0);
+        CHECK_EQ(sl_mount(&lg, &cfg), 0);
+        CHECK_EQ(sl_stream_open(&lg, "imu", &id), 0);
+    }
+}
+
 /* ---- versions it does not know -------------------------------------------- */
 static void unknown_versions_are_refused(void)
 {
@@ -464,6 +549,8 @@ const struct sts_test_case test_sl_format_cases[] = {
      version_6_log_reads_and_is_written_in_version_6},
     {"a_steady_synced_record_costs_19_bytes_in_version_7",
      a_steady_synced_record_costs_19_bytes_in_version_7},
+    {"carried_records_moved_to_a_chunks_first_piece_read_back",
+     carried_records_moved_to_a_chunks_first_piece_read_back},
     {"unknown_versions_are_refused", unknown_versions_are_refused},
     {NULL, NULL},
 };
