@@ -353,15 +353,15 @@ static void version_6_log_reads_and_is_written_in_version_6(void)
     }
 
     /* written on, each record synced: short pieces of version 6 */
-    struct sl_stats st0, st;
+    struct sl_stats st0 = {0}, st;
     uint8_t rec[12];
     for (uint32_t i = 300; i < 400; i++) {
         for (int b = 0; b < 12; b++)
             rec[b] = (uint8_t)(i * 31 + b);
-        if (i == 301)
-            sl_stats(&lg, &st0); /* (record 300 opens a chunk: a full header) */
         CHECK_EQ(append(imu, 1000 + i, rec, 12), 0);
         CHECK_EQ(sl_sync(&lg), 0);
+        if (i == 300)
+            sl_stats(&lg, &st0); /* (record 300 opens a chunk: a full header) */
     }
     sl_stats(&lg, &st);
     CHECK(st.record_header_bytes - st0.record_header_bytes >= 3 * 95); /* afresh: 3 a record */
