@@ -87,7 +87,7 @@ enum { SL_FLAG_PADDED = 0x1, SL_FLAG_SHORT = 0x2, SL_FLAG_LIKE = 0x4 };
  * staged, whose header goes just before its records - so it costs no RAM:
  * the record before's stream (2 bytes), length (2) and step (8), from
  * byte 5. A piece's first record sets it. */
-#define SL_CARRY_AT 4u
+#define SL_CARRY_AT 5u
 #define SL_SHORT_LIKE 0x04u        /* bit 2 (version 7): the first record is like the one
                                       before it (stream, length, step) and has no head */
 #define SL_SHORT_MAX (1u + 3u + 3u + 10u + 4u) /* magic, three varints, the CRC */

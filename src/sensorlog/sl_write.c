@@ -279,9 +279,9 @@ static int stage(struct sl_log *log)
             uint8_t *carry = log->cfg.chunk_buf + SL_CARRY_AT;
             if (SL_SHORT && !log->staged_records) {
                 log->carried = sl_carries(log) && log->piece_off;
-                sl_put16(carry + 1, log->staged_stream_last);
-                sl_put16(carry + 3, (uint16_t)log->staged_len_last);
-                sl_put64(carry + 5, log->staged_step_last);
+                sl_put16(carry, log->staged_stream_last);
+                sl_put16(carry + 2, (uint16_t)log->staged_len_last);
+                sl_put64(carry + 4, log->staged_step_last);
             }
             if (!(SL_SHORT && log->carried) || log->staged_records) {
                 log->staged_step_last = 0;
@@ -450,7 +450,7 @@ static void uncarry(struct sl_log *log)
     const uint8_t *p = out, *end = out + log->staged;
     /* (a carried piece's first record never opens a run: it is headless
      * when like the one before, and a run takes over only a one-byte head) */
-    uint64_t head = (uint64_t)sl_get16(carry + 1) << SL_REC_HEAD_SHIFT, len = sl_get16(carry + 3),
+    uint64_t head = (uint64_t)sl_get16(carry) << SL_REC_HEAD_SHIFT, len = sl_get16(carry + 2),
              dts = 0;
     if (log->carried == 1) { /* (2: no head, like the record before) */
         (void)sl_get_varint(&p, end, &head); /* (the writer's own bytes: they parse) */
@@ -459,7 +459,7 @@ static void uncarry(struct sl_log *log)
         if (head & SL_REC_STEP_CHANGES)
             (void)sl_get_varint(&p, end, &dts);
     }
-    uint64_t step = sl_get64(carry + 5) + sl_unzigzag(dts);
+    uint64_t step = sl_get64(carry + 4) + sl_unzigzag(dts);
     uint32_t k = (uint32_t)sl_put_varint(h, (head >> SL_REC_HEAD_SHIFT << SL_REC_HEAD_SHIFT) |
                                                 (len ? SL_REC_LEN_FOLLOWS : 0) |
                                                 (step ? SL_REC_STEP_CHANGES : 0));

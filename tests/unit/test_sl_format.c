@@ -59,17 +59,23 @@ static int append(uint16_t id, uint64_t ts, const void *data, size_t len)
 }
 
 /* ---- the version-2 image ---------------------------------------------------- */
-/* Record i of the generator's workload (tests/fixtures/sensorlog/
- * make_v2_image.c): "imu" 12 bytes, "env" 5 + i % 8 bytes when i % 7 == 3,
- * both stamped 1000 + i, byte b = i * 31 + b. */
-static int v2_record_ok(const struct sl_record *r, uint32_t i, size_t len)
+/* Record i of the generators' workloads (tests/fixtures/sensorlog/
+ * make_v2_image.c, make_v6_image.c): len bytes, byte b = i * 31 + b,
+ * stamped ts. */
+static int record_ok(const struct sl_record *r, uint32_t i, size_t len, uint64_t ts)
 {
-    if (r->ts != 1000 + i || r->len != len)
+    if (r->ts != ts || r->len != len)
         return 0;
     for (size_t b = 0; b < len; b++)
         if (r->data[b] != (uint8_t)(i * 31 + b))
             return 0;
     return 1;
+}
+/* make_v2_image.c: "imu" 12 bytes, "env" 5 + i % 8 bytes when i % 7 == 3,
+ * both stamped 1000 + i. */
+static int v2_record_ok(const struct sl_record *r, uint32_t i, size_t len)
+{
+    return record_ok(r, i, len, 1000 + i);
 }
 
 /* A 64 KiB NOR holding a committed image (a generator's extents), mounted
@@ -303,28 +309,17 @@ static void runs_decode_as_the_format_says(void)
 }
 
 /* ---- the version-6 image: short pieces that start afresh ------------------ */
-/* Record i of make_v6_image.c's workload: "imu" 12 bytes stamped 1000 + i;
- * "env" 5 + i % 8 bytes when i % 7 == 3, stamped 3 earlier when i % 3 == 0;
- * byte b = i * 31 + b. */
-static int v6_record_ok(const struct sl_record *r, uint32_t i, size_t len, uint64_t ts)
-{
-    if (r->ts != ts || r->len != len)
-        return 0;
-    for (size_t b = 0; b < len; b++)
-        if (r->data[b] != (uint8_t)(i * 31 + b))
-            return 0;
-    return 1;
-}
-
+/* make_v6_image.c's workload: "imu" 12 bytes stamped 1000 + i; "env"
+ * 5 + i % 8 bytes when i % 7 == 3, stamped 3 earlier when i % 3 == 0. */
 static void expect_v6_workload(struct sl_iter *it, uint16_t imu, uint16_t env)
 {
     struct sl_record r;
     for (uint32_t i = 0; i < 300; i++) {
         CHECK_EQ(sl_iter_next(it, &r), SL_OK);
-        CHECK(r.stream == imu && v6_record_ok(&r, i, 12, 1000 + i));
+        CHECK(r.stream == imu && record_ok(&r, i, 12, 1000 + i));
         if (i % 7 == 3) {
             CHECK_EQ(sl_iter_next(it, &r), SL_OK);
-            CHECK(r.stream == env && v6_record_ok(&r, i, 5 + i % 8, 1000 + i - (i % 3 ? 0 : 3)));
+            CHECK(r.stream == env && record_ok(&r, i, 5 + i % 8, 1000 + i - (i % 3 ? 0 : 3)));
         }
         if (sts_test_failed_now())
             return;
@@ -349,7 +344,7 @@ static void version_6_log_reads_and_is_written_in_version_6(void)
     CHECK_EQ(sl_iter_latest(&lg, &it, imu, 50), 0);
     for (uint32_t i = 250; i < 300; i++) {
         CHECK_EQ(sl_iter_next(&it, &r), SL_OK);
-        CHECK(v6_record_ok(&r, i, 12, 1000 + i));
+        CHECK(record_ok(&r, i, 12, 1000 + i));
     }
 
     /* written on, each record synced: short pieces of version 6 */
@@ -371,7 +366,7 @@ static void version_6_log_reads_and_is_written_in_version_6(void)
     expect_v6_workload(&it, imu, env);
     for (uint32_t i = 300; i < 400; i++) {
         CHECK_EQ(sl_iter_next(&it, &r), SL_OK);
-        CHECK(r.stream == imu && v6_record_ok(&r, i, 12, 1000 + i));
+        CHECK(r.stream == imu && record_ok(&r, i, 12, 1000 + i));
     }
     CHECK_EQ(sl_iter_next(&it, &r), SL_ENOENT);
     CHECK_EQ(it.skipped + it.torn, 0);
