@@ -77,19 +77,29 @@ done
 # A logger is built for its medium: raw flash, whose pages are smaller than a
 # chunk, takes pieces (a sync's record costs a page) and leaves parts out; a
 # managed medium, whose chunk is one page, takes parts and leaves pieces out.
-echo "== sensorlog's writer for one medium, linked for Cortex-M33, stays within 8 KiB (issue 16)"
-# (short pieces, the raw-flash default, cost ~580 B more and are over it:
-# printed, and docs/footprint.md says so)
+echo "== sensorlog's writer for one medium, linked for Cortex-M33: what it adds to a program"
+# Counted as issue 40 asks: its code and what it pulls in from libgcc and
+# newlib, over an empty program, memcpy and memset excepted. The goal is
+# 8 KiB (issue 16's, which counted its own objects only and left out 1.6 KB
+# of 64-bit division, strcmp and memmove). Not met: the writers without
+# short pieces are ~120 B over it and the raw-flash default ~1.45 KB over
+# (docs/footprint.md). Held here to what they measure, so they only shrink.
+ceiling=8340
 for opt in "-DSL_PARTS=0 -DSL_SHORT=0" -DSL_PIECES=0; do
     # shellcheck disable=SC2086 # (two options in one word on purpose)
     writer_bytes=$(sh scripts/sensorlog-linked-size.sh $opt)
-    echo "writer ($opt): $writer_bytes B of code and constants"
-    if [ "$writer_bytes" -gt 8192 ]; then
-        echo "sensorlog's writer built with $opt is $writer_bytes B, over 8 KiB (docs/footprint.md)" >&2
+    echo "writer ($opt): $writer_bytes B linked ($((writer_bytes - 8192)) B over 8 KiB)"
+    if [ "$writer_bytes" -gt "$ceiling" ]; then
+        echo "sensorlog's writer built with $opt links $writer_bytes B, over its $ceiling B (docs/footprint.md)" >&2
         exit 1
     fi
 done
-echo "writer (-DSL_PARTS=0, short pieces): $(sh scripts/sensorlog-linked-size.sh -DSL_PARTS=0) B (not held to 8 KiB)"
+raw_bytes=$(sh scripts/sensorlog-linked-size.sh -DSL_PARTS=0)
+echo "writer (-DSL_PARTS=0, short pieces): $raw_bytes B linked ($((raw_bytes - 8192)) B over 8 KiB)"
+if [ "$raw_bytes" -gt 9660 ]; then
+    echo "sensorlog's raw-flash writer links $raw_bytes B, over its 9660 B (docs/footprint.md)" >&2
+    exit 1
+fi
 
 echo "== the engine core, B0, the simulator and extentfs stay within 32 KiB on Cortex-M33"
 fp=$(mktemp)

@@ -30,9 +30,50 @@ uint32_t sl_crc(const struct sl_log *log, uint32_t prev, const void *data, size_
                            : sl_crc32c(prev, data, len);
 }
 
+/* memmove's work for the writer's few bytes. newlib's memmove is 256 B of
+ * Cortex-M33 code, and GCC turns a plain copy loop back into a call to it:
+ * the attribute keeps the loop a loop. */
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("no-tree-loop-distribute-patterns")))
+#endif
+void sl_move(uint8_t *dst, const uint8_t *src, uint32_t n)
+{
+    if (dst > src)
+        while (n--)
+            dst[n] = src[n];
+    else
+        for (uint32_t i = 0; i < n; i++)
+            dst[i] = src[i];
+}
+
 /* ---- geometry --------------------------------------------------------- */
-/* sl_layout, and what the device said (*gp) */
-static int layout(const struct sl_config *cfg, struct sl_layout *out, struct sts_bd_geometry *gp)
+/* n / d, and n % d in *rem (d != 0). Bit by bit: only format, mount and a
+ * reader's first probe divide 64-bit numbers, and libgcc's division is
+ * 828 B of Cortex-M33 code a logger would link for these few calls. */
+uint64_t sl_div64(uint64_t n, uint64_t d, uint64_t *rem)
+{
+    uint64_t q = 0, r = 0;
+    for (int i = 0; i < 64; i++) {
+        /* (r is at most n's top i bits: below 2^63, so no bit shifts out) */
+        r = r << 1 | n >> 63;
+        n <<= 1;
+        q <<= 1;
+        if (r >= d) {
+            r -= d;
+            q |= 1;
+        }
+    }
+    if (rem)
+        *rem = r;
+    return q;
+}
+
+/* sl_layout, what the device said (*gp) and where the log starts within a
+ * segment (*off: a segment is whole erase blocks and chunks, so the log's
+ * offset is aligned to one of those, or to an erase unit that divides a
+ * segment, when this is) */
+static int layout(const struct sl_config *cfg, struct sl_layout *out, struct sts_bd_geometry *gp,
+                  uint32_t *off)
 {
     if (!cfg->bd.ops)
         return SL_EINVAL;
@@ -42,19 +83,19 @@ static int layout(const struct sl_config *cfg, struct sl_layout *out, struct sts
      * was programming: chunks and a sync's pieces go on at the next byte */
     if (SL_PIECES && (gp->flags & STS_BD_PROGRAM_BYTES)) /* (no pieces: no gain) */
         gp->prog_size = gp->page_size = 1;
-    const struct sts_bd_geometry g = *gp;
-    uint32_t prog = g.prog_size ? g.prog_size : 1;
-    int raw = (g.flags & STS_BD_NEEDS_ERASE) != 0;
+    const struct sts_bd_geometry *g = gp;
+    uint32_t prog = g->prog_size ? g->prog_size : 1;
+    int raw = (g->flags & STS_BD_NEEDS_ERASE) != 0;
     /* the unit a cut may destroy: a chunk never shares one with another */
     uint32_t page = cfg->page_bytes         ? cfg->page_bytes
-                    : g.page_size          ? g.page_size
+                    : g->page_size          ? g->page_size
                     : raw                  ? prog
                     : prog > SL_MANAGED_PAGE ? prog : SL_MANAGED_PAGE;
     /* managed media trim at any chunk boundary; raw flash erases whole blocks */
-    uint32_t erase = raw && g.erase_size ? g.erase_size : page;
+    uint32_t erase = raw && g->erase_size ? g->erase_size : page;
     uint32_t chunk = cfg->chunk_bytes ? cfg->chunk_bytes : (page > 4096 ? page : 4096);
     uint32_t seg = cfg->segment_bytes;
-    uint64_t size = cfg->size ? cfg->size : g.capacity - cfg->offset;
+    uint64_t size = cfg->size ? cfg->size : g->capacity - cfg->offset;
     if (!seg) {
         /* mount reads one header per segment: at most 64 segments, each
          * doubled from the smallest (max(erase block, 16 chunks)), which
@@ -68,11 +109,14 @@ static int layout(const struct sl_config *cfg, struct sl_layout *out, struct sts
         while (size >= (seg < 128 * chunk ? 32ull : 65ull) * seg && seg <= UINT32_MAX / 4)
             seg *= 2; /* size / seg > 64, or >= 32 while under 128 chunks */
     }
-    *out = (struct sl_layout){page, chunk, seg, erase, size / seg, raw};
+    *out = (struct sl_layout){page, chunk, seg, erase, sl_div64(size, seg, NULL), raw};
+    uint64_t rem;
+    (void)sl_div64(cfg->offset, seg, &rem);
+    *off = (uint32_t)rem;
     if (page % prog || chunk < SL_MIN_CHUNK || chunk % page ||
         chunk > 65535u + SL_CHUNK_HDR || seg % erase || seg % chunk || seg / chunk < 2 ||
-        cfg->offset % erase || cfg->offset % chunk || cfg->offset > g.capacity ||
-        size > g.capacity - cfg->offset)
+        *off % erase || *off % chunk || cfg->offset > g->capacity ||
+        size > g->capacity - cfg->offset)
         return SL_EINVAL;
     return SL_OK;
 }
@@ -80,7 +124,8 @@ static int layout(const struct sl_config *cfg, struct sl_layout *out, struct sts
 int sl_layout(const struct sl_config *cfg, struct sl_layout *out)
 {
     struct sts_bd_geometry g;
-    return layout(cfg, out, &g);
+    uint32_t off;
+    return layout(cfg, out, &g, &off);
 }
 
 size_t sl_ram_bytes(const struct sl_config *cfg)
@@ -97,8 +142,9 @@ int sl_geometry(struct sl_log *log, const struct sl_config *cfg)
 {
     struct sl_layout l;
     struct sts_bd_geometry g;
+    uint32_t off;
     if (!cfg->buffer || !cfg->chunk_buf || !cfg->read_buf || !cfg->segs || !cfg->streams ||
-        !cfg->max_streams || layout(cfg, &l, &g))
+        !cfg->max_streams || layout(cfg, &l, &g, &off))
         return SL_EINVAL;
     memset(log, 0, sizeof(*log));
     log->cfg = *cfg;
@@ -149,11 +195,11 @@ int sl_geometry(struct sl_log *log, const struct sl_config *cfg)
     memset(log->streams, 0, sizeof(*log->streams) * log->max_streams);
     log->erase_block = raw ? l.erase_bytes : seg;
     uint32_t large = raw ? g.erase_large_size : 0;
-    if (large && large % l.erase_bytes == 0 && seg % large == 0 && cfg->offset % large == 0)
+    if (large && large % l.erase_bytes == 0 && seg % large == 0 && off % large == 0)
         log->erase_large = large;
     if (raw && cfg->erase_unit_bytes) {
         uint32_t u = cfg->erase_unit_bytes;
-        if (u % l.erase_bytes || seg % u || cfg->offset % u)
+        if (u % l.erase_bytes || seg % u || off % u)
             return SL_EINVAL;
         log->erase_block = u;
     }
@@ -190,8 +236,8 @@ size_t sl_catalog_page_encode(const struct sl_log *log, uint32_t k, uint8_t *p)
     for (uint32_t i = 0; i < n; i++, e += SL_CAT_ENTRY, s++) {
         memset(e, 0, SL_CAT_ENTRY);
         sl_put16(e, s->id);
-        if (s->id)
-            memcpy(e + 2, s->name, strlen(s->name)); /* <= 14 bytes, NUL-padded */
+        if (s->id) /* (<= 14 bytes, NUL-padded in RAM as here) */
+            memcpy(e + 2, s->name, SL_CAT_NAME);
         sl_put64(e + 16, s->created_gseq);
     }
     return SL_CAT_PAGE_HDR + (size_t)n * SL_CAT_ENTRY;
@@ -586,7 +632,10 @@ static int erase_unit(struct sl_log *log, uint32_t seg, uint32_t unit)
     } else {
         /* a step the size asked for where it fits aligned, else the smaller
          * unit (a segment part erased by smaller steps before) */
-        if (unit > log->erase_block && (end % unit || log->seg_bytes - log->erase_off < unit))
+        /* (the log's base and segments are whole large units: the part of
+         * the segment left says where the end is against one) */
+        uint32_t left = log->seg_bytes - log->erase_off;
+        if (unit > log->erase_block && (left % unit || left < unit))
             unit = log->erase_block;
         uint64_t at = end - unit;
         if (log->cfg.erase_slice_ns && log->cfg.bd.ops->erase_for)

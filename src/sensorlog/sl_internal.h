@@ -317,6 +317,8 @@ uint32_t sl_crc(const struct sl_log *log, uint32_t prev, const void *data, size_
 /* sl_stream_info without the lock (the caller holds io_lock). */
 const struct sl_stream_info *sl_stream_find(const struct sl_log *log, uint16_t id);
 int sl_geometry(struct sl_log *log, const struct sl_config *cfg);
+void sl_move(uint8_t *dst, const uint8_t *src, uint32_t n);
+uint64_t sl_div64(uint64_t n, uint64_t d, uint64_t *rem);
 uint64_t sl_seg_addr(const struct sl_log *log, uint32_t seg);
 uint64_t sl_chunk_addr(const struct sl_log *log, uint32_t seg, uint32_t chunk);
 

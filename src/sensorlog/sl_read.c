@@ -100,9 +100,9 @@ static uint32_t find_chunk(struct sl_log *log, uint32_t seg, int by_ts, uint64_t
                                               : log->segs[next].first_gseq)
                    : by_ts ? log->ts_max
                            : log->next_gseq;
-    uint64_t per = khi > klo && hi > lo ? (khi - klo) / (hi - lo) : 0; /* keys a chunk */
+    uint64_t per = khi > klo && hi > lo ? sl_div64(khi - klo, hi - lo, NULL) : 0; /* keys a chunk */
     per += per < UINT64_MAX; /* (a damaged header's keys must not wrap it to 0) */
-    uint64_t mid = end <= klo ? lo : end >= khi ? hi : lo + (end - klo) / per;
+    uint64_t mid = end <= klo ? lo : end >= khi ? hi : lo + sl_div64(end - klo, per, NULL);
     int first = -1, after = 0; /* the first probe's answer; -1 once galloping is over */
     /* a probe can tell that the chunk before it ends before the target (by
      * number always, by time with parts): one read lands on the target. Else
@@ -115,7 +115,7 @@ static uint32_t find_chunk(struct sl_log *log, uint32_t seg, int by_ts, uint64_t
     for (int probe = 0, aimed = 0; lo < hi; probe++) {
         if (probe == 1 && !after && lands) { /* short of the target by (end - reach) keys: aimed there,
                                        and galloping starts over from that probe */
-            mid = lo - 1 + (end - reach - 1) / per + 1;
+            mid = lo - 1 + sl_div64(end - reach - 1, per, NULL) + 1;
             aimed = 1;
         } else if (probe && first == after) { /* still on the first probe's side: gallop */
             mid = after ? (hi - lo > jump ? hi - jump : lo) : lo + jump - 1;

@@ -20,9 +20,15 @@ static uint64_t now(const struct sl_log *log)
  * index, by name a scan of RAM; neither touches the device. */
 static struct sl_stream_info *find_name(struct sl_log *log, const char *name)
 {
-    for (uint32_t i = 0; i < log->max_streams; i++)
-        if (log->streams[i].id && !strcmp(log->streams[i].name, name))
-            return &log->streams[i];
+    struct sl_stream_info *s = log->streams, *end = s + log->max_streams;
+    for (; s < end; s++) {
+        /* (newlib's strcmp is 444 B of Cortex-M33 code: a name is 14 bytes) */
+        const char *a = s->name, *b = name;
+        while (*a && *a == *b)
+            a++, b++;
+        if (s->id && *a == *b)
+            return s;
+    }
     return NULL;
 }
 
@@ -34,7 +40,9 @@ static void catalog_changed(struct sl_log *log, uint32_t slot)
 
 static int stream_create(struct sl_log *log, const char *name, uint16_t *id)
 {
-    size_t len = name ? strlen(name) : 0;
+    size_t len = 0; /* (reads no further than a name can be) */
+    while (name && len <= SL_CAT_NAME && name[len])
+        len++;
     if (!log->mounted || len == 0 || len > SL_CAT_NAME)
         return SL_EINVAL;
     if (find_name(log, name))
@@ -45,7 +53,7 @@ static int stream_create(struct sl_log *log, const char *name, uint16_t *id)
         struct sl_stream_info *s = &log->streams[slot];
         if (s->id)
             continue;
-        memcpy(s->name, name, len + 1);
+        memcpy(s->name, name, len); /* (a free slot's name is all NULs: padded) */
         s->created_gseq = log->next_gseq; /* its records are those staged from now on */
         sl_lock(log); /* append checks the id */
         s->id = (uint16_t)(slot + 1);
@@ -342,8 +350,7 @@ static int stage(struct sl_log *log)
         if (extend) {
             out[run]++;
         } else if (open) { /* the predecessor's data moves up a byte */
-            for (uint8_t *q = r; q > out + plain; q--)
-                *q = q[-1];
+            sl_move(out + plain + 1, out + plain, (uint32_t)(r - (out + plain)));
             out[plain] = SL_REC_RUN;
             out[plain + 1] = 2; /* the record before and this one */
             log->staged_run_at = plain + 1;
@@ -468,7 +475,7 @@ static void uncarry(struct sl_log *log)
     if (step)
         k += (uint32_t)sl_put_varint(h + k, sl_zigzag(step));
     uint32_t old = (uint32_t)(p - out);
-    memmove(out + k, p, (size_t)(end - p));
+    sl_move(out + k, p, (uint32_t)(end - p));
     memcpy(out, h, k);
     log->staged = log->staged + k - old;
     log->staged_plain_at = log->staged_run_at = SL_NO_SEG; /* (offsets moved) */
@@ -676,19 +683,20 @@ static int write_page(struct sl_log *log, uint32_t k, int what)
     return program_chunk(log, buf, &h, SL_CHUNK_HDR + (uint32_t)used, what);
 }
 
-/* v != 0. GCC and Clang count trailing zeros in two instructions; other
- * compilers (and the unit-bytewise test build) take the loop, in 32-bit
- * halves: a 64-bit shift is a dozen instructions on a 32-bit MCU. */
+/* v != 0. In 32-bit halves: a 64-bit shift is a dozen instructions on a
+ * 32-bit MCU, and GCC's 64-bit count (__ctzdi2) is a libgcc call. GCC and
+ * Clang count a half's trailing zeros in two instructions; other compilers
+ * (and the unit-bytewise test build) take the loop. */
 static uint32_t lowest_bit(uint64_t v)
 {
-#if defined(__GNUC__) && !defined(SL_NO_BUILTINS)
-    return (uint32_t)__builtin_ctzll(v);
-#else
     uint32_t w = (uint32_t)v, k = 0;
     if (!w) {
         w = (uint32_t)(v >> 32);
         k = 32;
     }
+#if defined(__GNUC__) && !defined(SL_NO_BUILTINS)
+    return k + (uint32_t)__builtin_ctz(w);
+#else
     while (!(w & 1)) {
         w >>= 1;
         k++;

@@ -2108,6 +2108,43 @@ static void layout_defaults_are_what_the_header_says(void)
     CHECK_EQ(sl_layout(&c, &l), SL_EINVAL);
 }
 
+/* Past 4 GiB the layout divides and aligns in 64 bits (sensorlog divides
+ * bit by bit, not with libgcc's 828 B): the segment count and the offset's
+ * alignment, against the host's own 64-bit / and %, over a 16 GiB device,
+ * erase blocks that are not powers of two and offsets each side of 4 GiB. */
+static void layouts_past_4_gib_divide_and_align_as_the_host_does(void)
+{
+    struct sl_config c;
+    memset(&c, 0, sizeof(c));
+    c.bd = (struct sts_bd){&geometry_only_ops, NULL};
+    struct sl_layout l;
+    uint64_t x = 0x9E3779B97F4A7C15ull, tried = 0, refused = 0;
+    static const uint32_t erases[] = {4096, 12288, 65536, 196608};
+    for (int i = 0; i < 400; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        uint32_t erase = erases[i % 4];
+        fake_geo = (struct sts_bd_geometry){.capacity = (16ull << 30) + (x >> 40),
+                                            .prog_size = 256, .erase_size = erase,
+                                            .flags = STS_BD_NEEDS_ERASE};
+        c.chunk_bytes = 4096;
+        c.segment_bytes = erase * (erase < 65536 ? 48 : 3); /* 3 to 48 erase blocks */
+        /* half aligned to the erase block, half anywhere; below and above 4 GiB */
+        uint64_t off = (x >> 3) % (fake_geo.capacity / 2);
+        if (i % 2)
+            off -= off % erase;
+        c.offset = off;
+        uint64_t size = fake_geo.capacity - off;
+        int rc = sl_layout(&c, &l);
+        int bad = off % erase != 0 || off % 4096 != 0;
+        CHECK_EQ(rc, bad ? SL_EINVAL : 0);
+        if (!rc)
+            CHECK_EQ(l.segments, size / c.segment_bytes);
+        tried++;
+        refused += bad;
+    }
+    CHECK(refused > 100 && refused < tried - 100); /* both answers were asked for */
+}
+
 /* The published check value, so other tools can read the format. */
 static void crc32c_check_value(void)
 {
@@ -2257,6 +2294,8 @@ const struct sts_test_case test_sensorlog_cases[] = {
     {"nor_erases_whole_blocks_where_asked", nor_erases_whole_blocks_where_asked},
     {"crc32c_check_value", crc32c_check_value},
     {"layout_defaults_are_what_the_header_says", layout_defaults_are_what_the_header_says},
+    {"layouts_past_4_gib_divide_and_align_as_the_host_does",
+     layouts_past_4_gib_divide_and_align_as_the_host_does},
     {"facade_files_append_and_read_anywhere", facade_files_append_and_read_anywhere},
     {"facade_read_of_an_evicted_start_says_evicted", facade_read_of_an_evicted_start_says_evicted},
     {"facade_refuses_a_buffer_too_small_for_a_record",

@@ -389,7 +389,60 @@ static void a_create_costs_the_same_whatever_the_streams(void)
     CHECK_EQ(cost[1], cost[0]);
 }
 
+/* Whether the device holds n bytes equal to pat anywhere (entries never
+ * cross a 1 KiB chunk: reading chunk by chunk finds them); -1 if a read
+ * fails. */
+static int device_holds(const uint8_t *pat, size_t n)
+{
+    static uint8_t blk[1024];
+    for (uint64_t a = 0; a < 1024 * 1024; a += sizeof(blk)) {
+        if (inner.ops->read(inner.ctx, a, blk, sizeof(blk)))
+            return -1;
+        for (size_t i = 0; i + n <= sizeof(blk); i++)
+            if (!memcmp(blk + i, pat, n))
+                return 1;
+    }
+    return 0;
+}
+
+/* Names are found whole ("im" is not "imu"), a name is read no further
+ * than the 15 bytes one may take (no strlen past an unterminated array:
+ * ASan's build checks), and a name that takes a longer one's slot goes to
+ * the catalog padded with NULs, not with the old name's tail. */
+static void names_match_whole_and_go_to_the_catalog_padded(void)
+{
+    CHECK_EQ(nor_log(2), 0);
+    uint16_t a, b, id = 0;
+    CHECK_EQ(sl_stream_create(&lg, "fourteen-bytes", &a), SL_OK);
+    char unterminated[15];
+    memset(unterminated, 'x', sizeof(unterminated));
+    CHECK_EQ(sl_stream_create(&lg, unterminated, &id), SL_EINVAL);
+    CHECK_EQ(sl_stream_create(&lg, "imu", &b), SL_OK);
+    CHECK_EQ(sl_stream_create(&lg, "imu", &id), SL_EEXIST);
+    static const char *const absent[] = {"im", "imu2", "fourteen-byte", "fourteen-bytesx", ""};
+    for (size_t i = 0; i < sizeof(absent) / sizeof(absent[0]); i++)
+        CHECK_EQ(sl_stream_open(&lg, absent[i], &id), SL_ENOENT);
+    CHECK_EQ(sl_stream_open(&lg, "imu", &id), SL_OK);
+    CHECK_EQ(id, b);
+    CHECK_EQ(sl_stream_delete(&lg, a), SL_OK);
+    CHECK_EQ(sl_stream_create(&lg, "ab", &id), SL_OK); /* slots go round: a's */
+    CHECK_EQ(id, a);
+    CHECK_EQ(pump_all(), SL_OK);
+    uint8_t entry[16] = {(uint8_t)a, (uint8_t)(a >> 8), 'a', 'b'}; /* id, name, 12 NULs */
+    CHECK_EQ(device_holds(entry, sizeof(entry)), 1);
+    static const uint8_t tail[] = {'a', 'b', 0, 'r', 't', 'e', 'e', 'n'};
+    CHECK_EQ(device_holds(tail, sizeof(tail)), 0);
+    CHECK_EQ(sl_mount(&lg, &cfg), SL_OK);
+    CHECK_EQ(sl_stream_open(&lg, "ab", &id), SL_OK);
+    CHECK_EQ(id, a);
+    CHECK_EQ(sl_stream_open(&lg, "fourteen-bytes", &id), SL_ENOENT);
+    CHECK_EQ(sl_stream_open(&lg, "imu", &id), SL_OK);
+    CHECK_EQ(id, b);
+}
+
 const struct sts_test_case test_sl_catalog_cases[] = {
+    {"names_match_whole_and_go_to_the_catalog_padded",
+     names_match_whole_and_go_to_the_catalog_padded},
     {"a_create_costs_the_same_whatever_the_streams", a_create_costs_the_same_whatever_the_streams},
     {"facade_writes_chunks_as_they_fill", facade_writes_chunks_as_they_fill},
     {"facade_operations_erase_as_much_as_they_write",

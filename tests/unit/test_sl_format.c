@@ -10,6 +10,7 @@
 #include "storscope/rng.h"
 #include "storscope/sim.h"
 
+#include "../../src/sensorlog/sl_internal.h" /* sl_div64 */
 #include "sl_v2_image.h"
 #include "sl_v6_image.h"
 #include "test_mem.h"
@@ -535,7 +536,38 @@ static void unknown_versions_are_refused(void)
     }
 }
 
+/* sensorlog divides 64-bit numbers bit by bit (libgcc's division would be
+ * 828 B of the writer): quotient and remainder as the compiler's own / and
+ * % give them, for numerators and divisors of every width, divisors past
+ * 2^63 (where shifting the remainder left loses its top bit) and 1. */
+static void sl_div64_agrees_with_the_compilers_division(void)
+{
+    struct sts_rng r;
+    sts_rng_seed(&r, 20261206);
+    static const uint64_t edges[][2] = {
+        {UINT64_MAX, 1}, {UINT64_MAX, UINT64_MAX}, {UINT64_MAX - 1, UINT64_MAX},
+        {UINT64_MAX, (1ull << 63) + 1}, {(1ull << 63) + 5, 1ull << 63}, {0, 7},
+        {17ull << 30, 196608}, {5, 9}, {1ull << 32, 0xFFFFFFFFu},
+    };
+    for (int i = 0; i < 4000; i++) {
+        uint64_t n, d;
+        if (i < (int)(sizeof(edges) / sizeof(edges[0]))) {
+            n = edges[i][0];
+            d = edges[i][1];
+        } else { /* each of n and d from 1 to 64 bits wide */
+            n = sts_rng_next(&r) >> sts_rng_below(&r, 64);
+            d = sts_rng_next(&r) >> sts_rng_below(&r, 64);
+            d += !d;
+        }
+        uint64_t rem = UINT64_MAX;
+        CHECK_EQ(sl_div64(n, d, &rem), n / d);
+        CHECK_EQ(rem, n % d);
+        CHECK_EQ(sl_div64(n, d, NULL), n / d);
+    }
+}
+
 const struct sts_test_case test_sl_format_cases[] = {
+    {"sl_div64_agrees_with_the_compilers_division", sl_div64_agrees_with_the_compilers_division},
     {"version_2_log_reads_and_is_written_in_version_2",
      version_2_log_reads_and_is_written_in_version_2},
     {"runs_read_back_and_never_cost_more_than_heads", runs_read_back_and_never_cost_more_than_heads},
