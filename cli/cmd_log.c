@@ -312,6 +312,10 @@ static int dump(const char *path, const char *stream, int csv)
                         "read (torn by a power cut, so never synced, or damaged): their "
                         "records are not shown\n", (unsigned long long)it.torn,
                 it.torn == 1 ? "chunk" : "chunks");
+    if (st.torn_pieces)
+        fprintf(stderr, "storscope: the newest chunk ends in a piece that was written but does "
+                        "not check (torn by a power cut, so never synced, or damaged): its "
+                        "records are not shown\n");
     int status = EXIT_OK;
     if (it.lost_segments) {
         fprintf(stderr, "storscope: %llu %s of the log could not be read (%s and its catalog "

@@ -284,6 +284,11 @@ struct sl_stats {
      * stand-in (catalog page 0) both did not check at mount: their records
      * are lost; readers step over them (sl_iter.lost_segments). */
     uint64_t lost_segments;
+    /* 1 when mount found bytes written after the newest chunk's last piece
+     * that checks: a piece a power cut tore as it was written (its records
+     * were never synced) or a synced one the medium damaged. The two look
+     * the same; either way that piece's records are lost. */
+    uint64_t torn_pieces;
 };
 
 /* One record as read back. */
@@ -393,12 +398,13 @@ struct sl_log {
     uint32_t read_gen;           /* bumped whenever read_buf is reused by the writer */
     uint32_t erasing;            /* segment being erased block by block; UINT32_MAX none */
     uint32_t erase_block;        /* one pump step erases this much (cfg.erase_unit_bytes) */
-    int in_flight;               /* 0, or what the request in flight writes */
-    int mounted;
+    uint8_t in_flight;           /* 0, or what the request in flight writes */
+    uint8_t mounted;
+    uint8_t sync_wanted;         /* (shared with producers, under cfg.lock) */
+    uint8_t needs_erase;         /* raw flash: segments are erased before use */
     /* shared with producers, under cfg.lock: the RAM ring of encoded
-     * records (tail, fill, head) and the sync requests */
+     * records (tail, fill, head), the sync requests and sync_wanted above */
     size_t tail, fill;
-    int sync_wanted;
     uint32_t sync_requests;      /* sync requests made */
     uint32_t syncs_done;         /* the newest request a completed flush answered */
     size_t head;                 /* where the ring's next record goes */
@@ -439,7 +445,6 @@ struct sl_log {
                                     table, rounded up to the device's read unit */
     uint32_t read_unit;          /* the device's read unit (reads of parts align to it) */
     uint32_t erase_large;        /* the device's large erase where segments align to it; 0 none */
-    int needs_erase;
     uint32_t erase_off;          /* bytes of it erased so far */
     struct sl_stats st;
     struct sl_config cfg;

@@ -532,6 +532,12 @@ int sl_piece_next(const struct sl_log *log, const uint8_t *buf, uint32_t *off,
             return SL_OK;
         }
     }
+    /* no piece follows: padding is 0xFF and unwritten flash 0xFF (or 0x00
+     * where it erases to zero), so any other byte is a torn or damaged
+     * piece; mount reports it (sl_stats.torn_pieces) */
+    for (uint32_t p = next; p < log->chunk; p++)
+        if ((uint8_t)(buf[p] + 1u) > 1u)
+            return SL_TORN;
     return SL_ENOENT;
 }
 

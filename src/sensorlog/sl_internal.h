@@ -387,7 +387,8 @@ int sl_chunk_written(const uint8_t *buf, uint32_t seg_seq, uint32_t index, uint6
  * between them is passed over), or the short piece right after h. SL_OK
  * with *off and *h the next piece's; SL_ECORRUPT when a short piece was
  * written after one that no longer checks (its records and those of the
- * ones after it, synced, are lost with it: mount numbers past them). */
+ * ones after it, synced, are lost with it: mount numbers past them);
+ * SL_TORN when none follows but bytes after h's piece were written. */
 int sl_piece_next(const struct sl_log *log, const uint8_t *buf, uint32_t *off,
                   struct sl_chunk_hdr *h);
 /* The piece at *off in buf (its chunk, whole) with its header in h, where
@@ -409,6 +410,11 @@ int sl_open_first(struct sl_log *log);
 int sl_scan_segment(struct sl_log *log, uint32_t i);
 /* Internal (never returned by the API): a header that is another log's. */
 #define SL_FOREIGN 1
+/* Internal: after a chunk's last piece that checks, bytes that are neither
+ * erased nor padding - a piece a power cut tore as it was written (never
+ * synced), or a synced one the medium damaged: they cannot be told apart,
+ * and either way its records are lost. */
+#define SL_TORN 2
 
 /* 1 when the n bytes at p are all v. */
 int sl_all_bytes(const uint8_t *p, uint32_t n, uint8_t v);

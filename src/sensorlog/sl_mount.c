@@ -306,6 +306,7 @@ int sl_mount(struct sl_log *log, const struct sl_config *cfg)
                                (rc = sl_piece_next(log, log->cfg.read_buf, &off, &h)) == SL_OK;)
             ;
         damaged += SL_SHORT && rc == SL_ECORRUPT;
+        log->st.torn_pieces = rc == SL_TORN; /* (one mount, one newest chunk) */
         /* the first record number of the chunk after the last that checks
          * (when no damaged chunk lies between them; else it does not match) */
         uint64_t expect = last < log->hdr_chunks ? hs->first_gseq : h.first_gseq + h.n_records;
