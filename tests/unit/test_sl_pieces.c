@@ -327,6 +327,24 @@ static void a_damaged_piece_costs_only_its_records(void)
     CHECK_EQ(it.skipped, 1);
 }
 
+/* A payload byte at `off` in chunk `chunk` of segment `seg` cleared, as a
+ * NOR cell that leaked would (UINT32_MAX: none), then a power cycle and a
+ * mount. */
+static void leak_and_remount(uint32_t seg, uint32_t chunk, uint32_t off)
+{
+    if (off != UINT32_MAX) {
+        uint64_t at = (uint64_t)seg * (64u << 10) + (uint64_t)chunk * 4096 + off;
+        uint8_t b;
+        CHECK_EQ(bd.ops->read(bd.ctx, at, &b, 1), 0);
+        CHECK(b != 0);
+        b = 0; /* (a program only clears bits) */
+        CHECK_EQ(bd.ops->program(bd.ctx, at, &b, 1), 0);
+    }
+    sts_sim_power_cut(&sim);
+    sts_sim_power_on(&sim);
+    CHECK_EQ(sl_mount(&lg, &cfg), 0);
+}
+
 /* Short pieces (version 6) name neither their place nor their first
  * record: each follows from the piece before, its CRC going on from that
  * one's. A piece damaged after its sync in the newest chunk then hides the
@@ -342,17 +360,8 @@ static void a_damaged_short_piece_in_the_newest_chunk_is_reported(void)
     uint32_t seg = lg.cur_seg, chunk = lg.next_chunk, third = lg.piece_off;
     CHECK_EQ(append_each_synced(id, 3, 5), 0); /* pieces 3..7 of the same chunk */
     CHECK_EQ(lg.next_chunk, chunk);
-    /* the fourth piece (record 3): a payload byte's bits cleared, as a NOR
-     * cell that leaked would, 10 bytes in (past its 8 header bytes) */
-    uint64_t at = (uint64_t)seg * (64u << 10) + (uint64_t)chunk * 4096 + third + 10;
-    uint8_t b;
-    CHECK_EQ(bd.ops->read(bd.ctx, at, &b, 1), 0);
-    CHECK(b != 0);
-    b = 0;
-    CHECK_EQ(bd.ops->program(bd.ctx, at, &b, 1), 0);
-    sts_sim_power_cut(&sim);
-    sts_sim_power_on(&sim);
-    CHECK_EQ(sl_mount(&lg, &cfg), 0);
+    /* the fourth piece (record 3), 10 bytes in (past its 8 header bytes) */
+    leak_and_remount(seg, chunk, third + 10);
     CHECK_EQ(sl_stream_open(&lg, "imu", &id), 0);
     CHECK_EQ(append_each_synced(id, 100, 3), 0); /* records the test calls 100..102 */
     struct sl_iter it;
@@ -403,17 +412,7 @@ static void last_piece(int how) /* 0 clean, 1 damaged after its sync, 2 torn by 
         CHECK_EQ(sl_sync(&lg), SL_OK);
         CHECK_EQ(lg.next_chunk, chunk); /* the fifth piece went to the same chunk */
     }
-    if (how == 1) { /* a payload byte's bits cleared, as a NOR cell that leaked would */
-        uint64_t at = (uint64_t)seg * (64u << 10) + (uint64_t)chunk * 4096 + fifth + 6;
-        uint8_t b;
-        CHECK_EQ(bd.ops->read(bd.ctx, at, &b, 1), 0);
-        CHECK(b != 0);
-        b = 0;
-        CHECK_EQ(bd.ops->program(bd.ctx, at, &b, 1), 0);
-    }
-    sts_sim_power_cut(&sim);
-    sts_sim_power_on(&sim);
-    CHECK_EQ(sl_mount(&lg, &cfg), 0);
+    leak_and_remount(seg, chunk, how == 1 ? fifth + 6 : UINT32_MAX);
     struct sl_stats st;
     sl_stats(&lg, &st);
     CHECK_EQ(st.torn_pieces, how ? 1 : 0);
