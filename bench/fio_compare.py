@@ -7,8 +7,11 @@
       randwrite 4k; both pinned to CPU 0. Timed operations per second.
 
   fio_compare.py fsync DIR [--bin B] [--rounds N] [--duration S] [--size SIZE]
+                            [--fio-arg ARG]...
       the fsync workload against fio --rw=randwrite --bs=4k --fsync=1
-      --ioengine=sync on the same directory, file size and duration.
+      --ioengine=sync on the same directory, file size and duration;
+      --fio-arg adds an option to fio's command (printed), e.g.
+      --fio-arg=--norandommap: offsets drawn as storscope draws them.
 """
 import argparse
 import json
@@ -86,6 +89,8 @@ def main():
                     help="allocated: both tools' defaults (fio --overwrite=0 fallocates the "
                          "file, storscope likewise); written: storscope --overwrite against "
                          "fio --overwrite=1, the file written in full before timing")
+    ap.add_argument("--fio-arg", action="append", default=[],
+                    help="one more option for fio (fsync mode), repeatable")
     args = ap.parse_args()
     rows, ours, theirs = [], [], []
     if args.mode == "overhead":
@@ -106,6 +111,8 @@ def main():
     args.pin = False
     d = args.duration or 10
     work = tempfile.mkdtemp(prefix="fio-cmp-", dir=args.dir)
+    if args.fio_arg:
+        print("fio also given: " + " ".join(args.fio_arg))
     # a kill (SIGTERM) ends through the finally below, as Ctrl-C does: the
     # scratch directory left behind was found after stopping a run
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
@@ -123,7 +130,8 @@ def main():
                 r = fio(args, [f"--filename={work}/fio.dat", f"--size={args.size}",
                                "--rw=randwrite", "--bs=4k", "--fsync=1", "--ioengine=sync",
                                "--time_based", f"--runtime={d}",
-                               f"--overwrite={1 if args.layout == 'written' else 0}"])
+                               f"--overwrite={1 if args.layout == 'written' else 0}",
+                               *args.fio_arg])
                 os.unlink(f"{work}/fio.dat")
                 return r
             # alternate who goes first: the second run inherits a warmer device
