@@ -4,7 +4,10 @@
 # killed when they fail or run past 120 s (15 times their time unmutated
 # in a debug build); a mutant that does not build is "stillborn", not counted.
 #
-#   scripts/mutate.sh [--only N,M,...] [--rotate K] [--keep]
+#   scripts/mutate.sh [--only N,M,...] [--rotate K] [--keep] | --check
+#     --check       only whether each mutant still applies: its text occurs
+#                   exactly once in its file (ctest mutants-apply; code moved
+#                   to another file left mutants that no run could apply)
 #     --only N,...  these mutants (1-based, in the file's order)
 #     --rotate K    K mutants, a different K each day (what CI runs)
 #     --keep        leave the scratch copy (its path is printed)
@@ -20,7 +23,29 @@ while [ $# -gt 0 ]; do
     --only) only=$2; shift 2 ;;
     --rotate) rotate=$2; shift 2 ;;
     --keep) keep=1; shift ;;
-    *) echo "usage: scripts/mutate.sh [--only N,M,...] [--rotate K] [--keep]" >&2; exit 2 ;;
+    --check)
+        exec python3 - "$top" "$list" <<'PY'
+import sys
+top, path = sys.argv[1], sys.argv[2]
+stale = n = 0
+for line in open(path).read().split("\n"):
+    if not line or line.startswith("#"):
+        continue
+    n += 1
+    f, frm = line.split("\t")[:2]
+    frm = frm.replace("\\n", "\n")
+    try:
+        count = open(top + "/" + f).read().count(frm)
+    except OSError:
+        count = -1
+    if count != 1:
+        stale += 1
+        print("mutant %d (%s): its text occurs %s, not once" % (n, f, "nowhere: no such file" if count < 0 else "%d times" % count))
+print("%d mutants, %d that no longer apply" % (n, stale))
+sys.exit(1 if stale else 0)
+PY
+        ;;
+    *) echo "usage: scripts/mutate.sh [--only N,M,...] [--rotate K] [--keep] | --check" >&2; exit 2 ;;
     esac
 done
 work=$(mktemp -d "${TMPDIR:-/tmp}/storscope-mutate.XXXXXX")
