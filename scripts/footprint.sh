@@ -76,7 +76,7 @@ row "simulator profiles (11 rows + parameter parser)" src/bd/sim_profiles.c
 row "extentfs" src/fs/extentfs.c
 row "analysis (detectors, tier table, guidelines, the collecting sink)" src/analysis/analysis.c src/analysis/an_collect.c
 row "null + RAM block devices, null target" src/bd/null_bd.c src/bd/ram_bd.c src/target/null_target.c
-row "workloads S1, S2, M2, L1, nb" src/suite/s1.c src/suite/meta.c src/suite/m2.c src/suite/l1.c src/suite/l1_tasks.c src/suite/nb.c
+row "workloads S1, S2, M2, L1, nb" src/suite/s1.c src/suite/meta.c src/suite/m2.c src/suite/l1.c src/suite/l1_streams.c src/suite/l1_tasks.c src/suite/nb.c
 row "fits: Student's t, log-log slope, least squares (core; S2, M2 and the analysis use them)" src/core/fit.c
 row "analysis: text, system findings (S1, M2, L1), the probe's guidelines" src/analysis/an_text.c src/analysis/analysis_system.c src/analysis/analysis_probe.c
 row "**sensorlog** (format, mount, write + pump, read; needs only device.h)" src/sensorlog/sl_format.c src/sensorlog/sl_mount.c src/sensorlog/sl_write.c src/sensorlog/sl_read.c

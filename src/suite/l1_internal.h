@@ -55,6 +55,9 @@ struct l1 {
     struct l1_result r;
 };
 
+/* --streams' "name:HZxBYTES,..." into l->s and l->n (l1_streams.c): NULL,
+ * or what is wrong with it. */
+const char *l1_parse_streams(struct l1 *l, const char *spec);
 /* The run's clock: elapsed time since its start (virtual or real). */
 uint64_t l1_now(struct l1 *l);
 /* Every record of s due by t arrives: into its FIFO, or lost. */
