@@ -388,7 +388,8 @@ static void note_clocks(cJSON *const *docs, const char *const *names, int n)
     fputs("\n", stderr);
 }
 
-int cmd_compare(int argc, char **argv)
+/* The options: 0, 1 after --help, or EXIT_USAGE's cause said (-1). */
+static int compare_options(int argc, char **argv, enum fmt *fmt, double *threshold)
 {
     static const struct option longopts[] = {
         {"format", required_argument, NULL, 'f'},
@@ -396,9 +397,7 @@ int cmd_compare(int argc, char **argv)
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    enum fmt fmt = FMT_TEXT;
     int ch;
-    double threshold = -1;
     opterr = 0;
     optind = 1;
     while ((ch = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
@@ -406,28 +405,115 @@ int cmd_compare(int argc, char **argv)
         switch (ch) {
         case 'f':
             if (!strcmp(optarg, "text"))
-                fmt = FMT_TEXT;
+                *fmt = FMT_TEXT;
             else if (!strcmp(optarg, "md"))
-                fmt = FMT_MD;
+                *fmt = FMT_MD;
             else if (!strcmp(optarg, "html"))
-                fmt = FMT_HTML;
+                *fmt = FMT_HTML;
             else {
                 cli_error("bad --format '%s' (text, md or html)", optarg);
-                return EXIT_USAGE;
+                return -1;
             }
             break;
         case 't':
-            threshold = strtod(optarg, &end);
-            if (end == optarg || *end || threshold < 0 || !isfinite(threshold)) {
+            *threshold = strtod(optarg, &end);
+            if (end == optarg || *end || *threshold < 0 || !isfinite(*threshold)) {
                 cli_error("bad --threshold '%s' (a percentage, e.g. 10)", optarg);
-                return EXIT_USAGE;
+                return -1;
             }
             break;
-        case 'h': compare_usage(stdout); return EXIT_OK;
-        case ':': cli_error("option '%s' needs a value", argv[optind - 1]); return EXIT_USAGE;
-        default: cli_error("unknown option '%s'", argv[optind - 1]); return EXIT_USAGE;
+        case 'h': compare_usage(stdout); return 1;
+        case ':': cli_error("option '%s' needs a value", argv[optind - 1]); return -1;
+        default: cli_error("unknown option '%s'", argv[optind - 1]); return -1;
         }
     }
+    return 0;
+}
+
+/* The first row: each file's name (and in HTML the target it measured,
+ * what a reader compares). */
+static void header_row(enum fmt fmt, cJSON *const *docs, const char *const *names, int n)
+{
+    row_begin(fmt, 1, "figure");
+    for (int i = 0; i < n; i++) {
+        if (fmt != FMT_HTML) {
+            cell(fmt, 1, names[i]);
+            continue;
+        }
+        const cJSON *tg = cJSON_GetObjectItemCaseSensitive(
+            cJSON_GetObjectItemCaseSensitive(docs[i], "run"), "target");
+        fputs("<th>", stdout);
+        html_text(names[i]);
+        fputs("<br><code>", stdout);
+        html_text(cJSON_IsString(tg) ? tg->valuestring : "?");
+        fputs("</code></th>", stdout);
+    }
+    row_end(fmt, 1, n);
+}
+
+/* A cell's text: the figure, and for the files after the first its ratio
+ * to the first (an exponent's difference). */
+static void cell_text(char *text, size_t len, const struct figure *fg, const struct val *first,
+                      const struct val *v, int i)
+{
+    char val[32];
+    snprintf(text, len, "-");
+    if (!v->found)
+        return;
+    show(val, sizeof(val), fg, v->v);
+    if (i && first->found && fg->is_exponent)
+        snprintf(text, len, "%s (%+.2f)", val, v->v - first->v);
+    else if (i && first->found && first->v != 0)
+        snprintf(text, len, "%s (%.2fx)", val, v->v / first->v);
+    else
+        snprintf(text, len, "%s", val);
+}
+
+/* The gate for one file's figure against the first file's: 1 when it is
+ * worse beyond both intervals (and, but for exponents, by more than the
+ * threshold), with the line saying so added to why; a figure with no
+ * interval is named once in notes, and counted in *ungated. */
+static int regressed(const struct figure *fg, const struct val *first, const struct val *v,
+                     double threshold, const char *first_file, const char *file, char *why,
+                     size_t why_len, char *notes, size_t notes_len, int *ungated)
+{
+    if (!v->has_ci || !first->has_ci) {
+        /* no spread, no verdict: a difference of unknown meaning */
+        char line[256];
+        snprintf(line, sizeof(line), "\n  %s: %s", fg->label, fg->no_ci);
+        if (!strstr(notes, line))
+            strncat(notes, line, notes_len - strlen(notes) - 1);
+        (*ungated)++;
+        return 0;
+    }
+    int apart = fg->higher_is_better ? v->hi < first->lo : v->lo > first->hi;
+    double change = first->v != 0 ? (v->v - first->v) / fabs(first->v) * 100.0 : 0;
+    double worse = fg->higher_is_better ? -change : change;
+    if (!apart || (!fg->is_exponent && !(worse > threshold)))
+        return 0;
+    char line[320], a[32], b[32], c[32], d[32];
+    show(a, sizeof(a), fg, first->lo);
+    show(b, sizeof(b), fg, first->hi);
+    show(c, sizeof(c), fg, v->lo);
+    show(d, sizeof(d), fg, v->hi);
+    if (fg->is_exponent)
+        snprintf(line, sizeof(line), "\n  %s: %s is %+.2f (95 %% interval %s..%s against %s..%s)",
+                 fg->label, file, v->v - first->v, c, d, a, b);
+    else
+        snprintf(line, sizeof(line),
+                 "\n  %s: %s is %.1f %% worse than %s (95 %% intervals %s..%s and %s..%s do not overlap)",
+                 fg->label, file, worse, first_file, c, d, a, b);
+    strncat(why, line, why_len - strlen(why) - 1);
+    return 1;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+    enum fmt fmt = FMT_TEXT;
+    double threshold = -1;
+    int orc = compare_options(argc, argv, &fmt, &threshold);
+    if (orc)
+        return orc > 0 ? EXIT_OK : EXIT_USAGE;
     int n = argc - optind;
     if (n < 2 || n > MAX_FILES) {
         cli_error("compare needs 2 to %d results files", MAX_FILES);
@@ -447,22 +533,7 @@ int cmd_compare(int argc, char **argv)
     for (int i = 0; i < n; i++)
         names[i] = base_name(argv[optind + i]);
     note_clocks(docs, names, n);
-    row_begin(fmt, 1, "figure");
-    for (int i = 0; i < n; i++) {
-        if (fmt != FMT_HTML) {
-            cell(fmt, 1, names[i]);
-            continue;
-        }
-        /* the file, and the target it measured (what a reader compares) */
-        const cJSON *tg = cJSON_GetObjectItemCaseSensitive(
-            cJSON_GetObjectItemCaseSensitive(docs[i], "run"), "target");
-        fputs("<th>", stdout);
-        html_text(names[i]);
-        fputs("<br><code>", stdout);
-        html_text(cJSON_IsString(tg) ? tg->valuestring : "?");
-        fputs("</code></th>", stdout);
-    }
-    row_end(fmt, 1, n);
+    header_row(fmt, docs, names, n);
     int regressions = 0, ungated = 0;
     char why[2048] = "", notes[2048] = "";
     for (size_t k = 0; k < N_FIGURES; k++) {
@@ -478,52 +549,16 @@ int cmd_compare(int argc, char **argv)
             continue; /* a figure none of the files has */
         row_begin(fmt, 0, fg->label);
         for (int i = 0; i < n; i++) {
-            char text[96] = "-", val[32];
-            if (v[i].found) {
-                show(val, sizeof(val), fg, v[i].v);
-                if (i && v[0].found && fg->is_exponent)
-                    snprintf(text, sizeof(text), "%s (%+.2f)", val, v[i].v - v[0].v);
-                else if (i && v[0].found && v[0].v != 0)
-                    snprintf(text, sizeof(text), "%s (%.2fx)", val, v[i].v / v[0].v);
-                else
-                    snprintf(text, sizeof(text), "%s", val);
-            }
+            char text[96];
+            cell_text(text, sizeof(text), fg, &v[0], &v[i], i);
             if (fmt == FMT_HTML)
                 verdict_cell(text, fg, &v[0], &v[i], i);
             else
                 cell(fmt, 0, text);
-            if (threshold < 0 || !i || !v[i].found || !v[0].found)
-                continue;
-            if (!v[i].has_ci || !v[0].has_ci) {
-                /* no spread, no verdict: a difference of unknown meaning */
-                char line[256];
-                snprintf(line, sizeof(line), "\n  %s: %s", fg->label, fg->no_ci);
-                if (!strstr(notes, line))
-                    strncat(notes, line, sizeof(notes) - strlen(notes) - 1);
-                ungated++;
-                continue;
-            }
-            /* worse only when the intervals do not overlap, and (but for
-             * exponents) by more than the threshold */
-            int apart = fg->higher_is_better ? v[i].hi < v[0].lo : v[i].lo > v[0].hi;
-            double change = v[0].v != 0 ? (v[i].v - v[0].v) / fabs(v[0].v) * 100.0 : 0;
-            double worse = fg->higher_is_better ? -change : change;
-            if (apart && (fg->is_exponent || worse > threshold)) {
-                regressions++;
-                char line[320], a[32], b[32], c[32], d[32];
-                show(a, sizeof(a), fg, v[0].lo);
-                show(b, sizeof(b), fg, v[0].hi);
-                show(c, sizeof(c), fg, v[i].lo);
-                show(d, sizeof(d), fg, v[i].hi);
-                if (fg->is_exponent)
-                    snprintf(line, sizeof(line), "\n  %s: %s is %+.2f (95 %% interval %s..%s against %s..%s)",
-                             fg->label, argv[optind + i], v[i].v - v[0].v, c, d, a, b);
-                else
-                    snprintf(line, sizeof(line),
-                             "\n  %s: %s is %.1f %% worse than %s (95 %% intervals %s..%s and %s..%s do not overlap)",
-                             fg->label, argv[optind + i], worse, argv[optind], c, d, a, b);
-                strncat(why, line, sizeof(why) - strlen(why) - 1);
-            }
+            if (threshold >= 0 && i && v[i].found && v[0].found)
+                regressions += regressed(fg, &v[0], &v[i], threshold, argv[optind],
+                                         argv[optind + i], why, sizeof(why), notes,
+                                         sizeof(notes), &ungated);
         }
         row_end(fmt, 0, n);
     }
