@@ -194,6 +194,94 @@ static int find_header(struct sts_bd *bd, uint64_t image, struct found *f, const
     return rc;
 }
 
+/* "no stream X (its streams: a, b, ...)", the names as many as fit. */
+static void say_no_stream(struct sl_log *log, uint32_t max_streams, const char *path,
+                          const char *stream)
+{
+    char names[512] = "";
+    size_t at = 0; /* names fit 14 bytes: room for one more and ", ..." */
+    for (uint32_t i = 1; i <= max_streams && i <= UINT16_MAX; i++) {
+        const struct sl_stream_info *si = sl_stream_info(log, (uint16_t)i);
+        if (!si)
+            continue;
+        if (at + 2 + SL_NAME_MAX + sizeof(", ...") > sizeof(names)) {
+            snprintf(names + at, sizeof(names) - at, ", ...");
+            break;
+        }
+        at += (size_t)snprintf(names + at, sizeof(names) - at, "%s%s", at ? ", " : "", si->name);
+    }
+    cli_error("%s has no stream '%s' (its streams: %s)", path, stream, at ? names : "none");
+}
+
+/* Every record of stream id (0: all) from the oldest, one line each, in
+ * text or CSV; what ended the read (SL_ENOENT: the end). */
+static int print_records(struct sl_log *log, uint16_t id, int csv, struct sl_iter *it,
+                         uint64_t *count)
+{
+    struct sl_record r;
+    int rc;
+    if (csv)
+        printf("gseq,stream,timestamp,bytes,data_hex\n");
+    sl_iter_from_gseq(log, it, id, 0);
+    while ((rc = sl_iter_next(it, &r)) == SL_OK) {
+        const struct sl_stream_info *si = sl_stream_info(log, r.stream);
+        const char *name = si ? si->name : "?";
+        if (csv)
+            printf("%llu,%s,%llu,%u,", (unsigned long long)r.gseq, name,
+                   (unsigned long long)r.ts, r.len);
+        else
+            printf("%10llu  %-15s  ts %-14llu  %3u B  ", (unsigned long long)r.gseq, name,
+                   (unsigned long long)r.ts, r.len);
+        for (unsigned i = 0; i < r.len; i++)
+            printf("%02x", r.data[i]);
+        putchar('\n');
+        (*count)++;
+    }
+    return rc;
+}
+
+/* What the read passed over or could not read, said on stderr:
+ * EXIT_RUN_FAILED when records inside the log were lost, else EXIT_OK
+ * (a torn end was never synced; an eviction is the log's design). */
+static int say_what_was_lost(const struct sl_stats *st, const struct sl_iter *it)
+{
+    if (st->repaired)
+        fprintf(stderr, "storscope: %llu damaged %s read from their second copy\n",
+                (unsigned long long)st->repaired,
+                st->repaired == 1 ? "header or catalog page was" : "headers or catalog pages were");
+    if (it->evicted)
+        fprintf(stderr, "storscope: %llu %s after the oldest segment's first records %s "
+                        "erased by an eviction a power cut stopped (the log's oldest, "
+                        "leaving it by design): not shown\n", (unsigned long long)it->evicted,
+                it->evicted == 1 ? "record" : "records", it->evicted == 1 ? "was" : "were");
+    if (it->torn)
+        fprintf(stderr, "storscope: %llu %s at the end of a segment's data could not be "
+                        "read (torn by a power cut, so never synced, or damaged): their "
+                        "records are not shown\n", (unsigned long long)it->torn,
+                it->torn == 1 ? "chunk" : "chunks");
+    if (st->torn_pieces)
+        fprintf(stderr, "storscope: the newest chunk ends in a piece that was written but does "
+                        "not check (torn by a power cut, so never synced, or damaged): its "
+                        "records are not shown\n");
+    int status = EXIT_OK;
+    if (it->lost_segments) {
+        fprintf(stderr, "storscope: %llu %s of the log could not be read (%s and its catalog "
+                        "copy damaged): %llu records lost, the records after %s shown\n",
+                (unsigned long long)it->lost_segments,
+                it->lost_segments == 1 ? "segment" : "segments",
+                it->lost_segments == 1 ? "its header" : "each one's header",
+                (unsigned long long)it->lost_records, it->lost_segments == 1 ? "it" : "them");
+        status = EXIT_RUN_FAILED;
+    }
+    if (it->skipped) {
+        fprintf(stderr, "storscope: %llu %s inside the log could not be read (damaged): "
+                        "their records are not shown\n", (unsigned long long)it->skipped,
+                it->skipped == 1 ? "chunk or part of one" : "chunks or parts of one");
+        status = EXIT_RUN_FAILED;
+    }
+    return status;
+}
+
 static int dump(const char *path, const char *stream, int csv)
 {
     struct sts_target t;
@@ -233,23 +321,8 @@ static int dump(const char *path, const char *stream, int csv)
     uint16_t id = 0;
     int said = 0;
     if (!rc && stream && sl_stream_open(&m.log, stream, &id)) {
-        char names[512] = "";
-        size_t at = 0; /* names fit 14 bytes: room for one more and ", ..." */
-        for (uint32_t i = 1; i <= f.max_streams && i <= UINT16_MAX; i++) {
-            const struct sl_stream_info *si = sl_stream_info(&m.log, (uint16_t)i);
-            if (!si)
-                continue;
-            if (at + 2 + SL_NAME_MAX + sizeof(", ...") > sizeof(names)) {
-                snprintf(names + at, sizeof(names) - at, ", ...");
-                break;
-            }
-            at += (size_t)snprintf(names + at, sizeof(names) - at, "%s%s", at ? ", " : "",
-                                   si->name);
-        }
-        cli_error("%s has no stream '%s' (its streams: %s)", path, stream,
-                  at ? names : "none");
+        say_no_stream(&m.log, f.max_streams, path, stream);
         rc = SL_ENOENT;
-        stream = NULL;
         said = 1;
     }
     if (rc) {
@@ -266,26 +339,9 @@ static int dump(const char *path, const char *stream, int csv)
         kind->close(&t);
         return EXIT_USAGE;
     }
-    if (csv)
-        printf("gseq,stream,timestamp,bytes,data_hex\n");
     struct sl_iter it;
-    struct sl_record r;
     uint64_t count = 0;
-    sl_iter_from_gseq(&m.log, &it, id, 0);
-    while ((rc = sl_iter_next(&it, &r)) == SL_OK) {
-        const struct sl_stream_info *si = sl_stream_info(&m.log, r.stream);
-        const char *name = si ? si->name : "?";
-        if (csv)
-            printf("%llu,%s,%llu,%u,", (unsigned long long)r.gseq, name,
-                   (unsigned long long)r.ts, r.len);
-        else
-            printf("%10llu  %-15s  ts %-14llu  %3u B  ", (unsigned long long)r.gseq, name,
-                   (unsigned long long)r.ts, r.len);
-        for (unsigned i = 0; i < r.len; i++)
-            printf("%02x", r.data[i]);
-        putchar('\n');
-        count++;
-    }
+    rc = print_records(&m.log, id, csv, &it, &count);
     struct sl_stats st;
     sl_stats(&m.log, &st);
     if (!csv)
@@ -298,40 +354,7 @@ static int dump(const char *path, const char *stream, int csv)
                         "what is past its end is not shown\n",
                 path, (unsigned long long)(g.capacity > offset ? g.capacity - offset : 0),
                 (unsigned long long)log_bytes);
-    if (st.repaired)
-        fprintf(stderr, "storscope: %llu damaged %s read from their second copy\n",
-                (unsigned long long)st.repaired,
-                st.repaired == 1 ? "header or catalog page was" : "headers or catalog pages were");
-    if (it.evicted)
-        fprintf(stderr, "storscope: %llu %s after the oldest segment's first records %s "
-                        "erased by an eviction a power cut stopped (the log's oldest, "
-                        "leaving it by design): not shown\n", (unsigned long long)it.evicted,
-                it.evicted == 1 ? "record" : "records", it.evicted == 1 ? "was" : "were");
-    if (it.torn)
-        fprintf(stderr, "storscope: %llu %s at the end of a segment's data could not be "
-                        "read (torn by a power cut, so never synced, or damaged): their "
-                        "records are not shown\n", (unsigned long long)it.torn,
-                it.torn == 1 ? "chunk" : "chunks");
-    if (st.torn_pieces)
-        fprintf(stderr, "storscope: the newest chunk ends in a piece that was written but does "
-                        "not check (torn by a power cut, so never synced, or damaged): its "
-                        "records are not shown\n");
-    int status = EXIT_OK;
-    if (it.lost_segments) {
-        fprintf(stderr, "storscope: %llu %s of the log could not be read (%s and its catalog "
-                        "copy damaged): %llu records lost, the records after %s shown\n",
-                (unsigned long long)it.lost_segments,
-                it.lost_segments == 1 ? "segment" : "segments",
-                it.lost_segments == 1 ? "its header" : "each one's header",
-                (unsigned long long)it.lost_records, it.lost_segments == 1 ? "it" : "them");
-        status = EXIT_RUN_FAILED;
-    }
-    if (it.skipped) {
-        fprintf(stderr, "storscope: %llu %s inside the log could not be read (damaged): "
-                        "their records are not shown\n", (unsigned long long)it.skipped,
-                it.skipped == 1 ? "chunk or part of one" : "chunks or parts of one");
-        status = EXIT_RUN_FAILED;
-    }
+    int status = say_what_was_lost(&st, &it);
     if (rc != SL_ENOENT) {
         cli_error("reading %s stopped: %s", path, sts_strerror(rc));
         status = EXIT_RUN_FAILED;
@@ -386,6 +409,51 @@ struct demo_opts {
 };
 
 /* A demo log: 3 sensors sampled for `seconds`, synced once a second. */
+/* The demo's three streams on a fresh log, written for `seconds` of
+ * virtual time (stopped early by a signal) and synced each second; with
+ * progress, a line once each sync has returned. */
+static int demo_write(struct sl_log *log, uint64_t seconds, int progress)
+{
+    uint16_t imu = 0, ppg = 0, env = 0;
+    int rc = sl_stream_create(log, "imu", &imu);
+    if (!rc)
+        rc = sl_stream_create(log, "ppg", &ppg);
+    if (!rc)
+        rc = sl_stream_create(log, "env", &env);
+    for (uint64_t ms = 0; !rc && ms < seconds * 1000; ms++) {
+        if (demo_stop)
+            break;
+        uint64_t ts = ms * 1000000ull; /* ns */
+        int16_t acc[6] = {(int16_t)(ms % 100), (int16_t)(-(int)(ms % 37)), 1000, 0, 1, 2};
+        rc = sl_append(log, imu, ts, acc, sizeof(acc));
+        if (!rc && ms % 10 == 0) {
+            uint32_t ppg_v[6] = {(uint32_t)ms, 2, 3, 4, 5, 6};
+            rc = sl_append(log, ppg, ts, ppg_v, sizeof(ppg_v));
+        }
+        if (!rc && ms % 1000 == 0) {
+            char text[64];
+            int len = snprintf(text, sizeof(text), "t=%llus temp=21.5C rh=40%%",
+                               (unsigned long long)(ms / 1000));
+            rc = sl_append(log, env, ts, text, (size_t)len);
+        }
+        while (!rc && (rc = sl_pump(log)) == SL_BUSY)
+            rc = 0;
+        if (!rc && ms % 1000 == 999) {
+            rc = sl_sync(log);
+            /* what a power cut from here on must not take: a line a sync,
+             * printed once the sync returned (tests/vm/kernel_vm.py cuts
+             * the power after one and counts what the log kept) */
+            if (!rc && progress) {
+                printf("synced %llu s: imu %llu, ppg %llu, env %llu records\n",
+                       (unsigned long long)(ms / 1000 + 1), (unsigned long long)(ms + 1),
+                       (unsigned long long)(ms / 10 + 1), (unsigned long long)(ms / 1000 + 1));
+                fflush(stdout);
+            }
+        }
+    }
+    return rc;
+}
+
 static int demo(const char *path, const struct demo_opts *o)
 {
     uint64_t size = o->size, seconds = o->seconds;
@@ -450,44 +518,8 @@ static int demo(const char *path, const struct demo_opts *o)
         memset(&m, 0, sizeof(m));
     if (!rc)
         rc = sl_format(&m.log, &m.cfg);
-    uint16_t imu = 0, ppg = 0, env = 0;
     if (!rc)
-        rc = sl_stream_create(&m.log, "imu", &imu);
-    if (!rc)
-        rc = sl_stream_create(&m.log, "ppg", &ppg);
-    if (!rc)
-        rc = sl_stream_create(&m.log, "env", &env);
-    for (uint64_t ms = 0; !rc && ms < seconds * 1000; ms++) {
-        if (demo_stop)
-            break;
-        uint64_t ts = ms * 1000000ull; /* ns */
-        int16_t acc[6] = {(int16_t)(ms % 100), (int16_t)(-(int)(ms % 37)), 1000, 0, 1, 2};
-        rc = sl_append(&m.log, imu, ts, acc, sizeof(acc));
-        if (!rc && ms % 10 == 0) {
-            uint32_t ppg_v[6] = {(uint32_t)ms, 2, 3, 4, 5, 6};
-            rc = sl_append(&m.log, ppg, ts, ppg_v, sizeof(ppg_v));
-        }
-        if (!rc && ms % 1000 == 0) {
-            char text[64];
-            int len = snprintf(text, sizeof(text), "t=%llus temp=21.5C rh=40%%",
-                               (unsigned long long)(ms / 1000));
-            rc = sl_append(&m.log, env, ts, text, (size_t)len);
-        }
-        while (!rc && (rc = sl_pump(&m.log)) == SL_BUSY)
-            rc = 0;
-        if (!rc && ms % 1000 == 999) {
-            rc = sl_sync(&m.log);
-            /* what a power cut from here on must not take: a line a sync,
-             * printed once the sync returned (tests/vm/kernel_vm.py cuts
-             * the power after one and counts what the log kept) */
-            if (!rc && o->progress) {
-                printf("synced %llu s: imu %llu, ppg %llu, env %llu records\n",
-                       (unsigned long long)(ms / 1000 + 1), (unsigned long long)(ms + 1),
-                       (unsigned long long)(ms / 10 + 1), (unsigned long long)(ms / 1000 + 1));
-                fflush(stdout);
-            }
-        }
-    }
+        rc = demo_write(&m.log, seconds, o->progress);
     if (!rc && !demo_stop)
         rc = sl_sync(&m.log);
     log_mem_free(&m);
