@@ -18,9 +18,9 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 # written in full, not sparse: a sparse image makes the host allocate
-# under the first write to each part of it, which XFS's new directories
-# (another allocation group each) meet first - storscope's scratch
-# directory ran 16-26 % below fio's file that way (bench/README, session 33)
+# under the first write to each part of it, and storscope's fsync ran
+# 16-26 % below fio's on XFS that way; on an image written in full they
+# agree (bench/README, session 33)
 dd if=/dev/zero of="$work/btrfs.img" bs=1M count=2048 status=none
 mkfs.btrfs -q "$work/btrfs.img"
 mkdir "$work/btrfs"
