@@ -363,8 +363,9 @@ struct sl_log {
     /* The fields the code reaches most often come first, the configuration
      * last: a Cortex-M reaches a field in the first 128 bytes (64 for
      * 16-bit ones) with a 2-byte instruction and one further on with a
-     * 4-byte one. This order, measured field by field, is what keeps a
-     * logger's sensorlog code under 8 KiB (docs/footprint.md). */
+     * 4-byte one. This order, measured field by field, keeps a logger's
+     * sensorlog code small (docs/footprint.md: the 8 KiB goal and how far
+     * each build is from it). */
     uint16_t version;            /* format version of the log on the medium (written into
                                     each segment header: a log keeps its version) */
     uint16_t cat_chunk;          /* latest catalog chunk in cur_seg */
