@@ -33,9 +33,17 @@ def main(argv):
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         return 2
     logger_map, empty_map, logger_obj = argv[1:4]
-    empty = {(name, obj) for name, _, obj in sections(empty_map)}
+    try:
+        empty = {(name, obj) for name, _, obj in sections(empty_map)}
+        logger = list(sections(logger_map))
+    except OSError as e:
+        print(f"linked_bytes.py: {e.filename}: {e.strerror}", file=sys.stderr)
+        return 2
+    except ValueError:  # (no "Linker script and memory map" in it)
+        print("linked_bytes.py: not a GNU ld map (-Wl,-Map=FILE)", file=sys.stderr)
+        return 2
     by_object = {}
-    for name, size, obj in sections(logger_map):
+    for name, size, obj in logger:
         if obj == logger_obj or (name, obj) in empty or any(f in obj for f in FREE):
             continue
         by_object[obj] = by_object.get(obj, 0) + size
