@@ -55,7 +55,12 @@ def guideline_set(binary, target, tests, seed, out, runs, select=None):
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode:
         raise SystemExit(f"{target} seed {seed}: {r.stderr.strip()}")
-    rep = subprocess.run([binary, "report", out], capture_output=True, text=True).stdout
+    return report_set(binary, out)
+
+
+def report_set(binary, results):
+    """The claims and unresolved kinds of `binary report RESULTS`."""
+    rep = subprocess.run([binary, "report", results], capture_output=True, text=True).stdout
     unresolved = set(re.findall(r"Unresolved within the noise \(([^)]*)\)", rep))
     text = rep.split("Guidelines for this device", 1)[-1]
     claims = set()

@@ -121,6 +121,16 @@ struct sts_an_input {
  * state, which moved B2's figures on this machine's ext4 and XFS by 4-5 %
  * (bench/README, "Session 26"). */
 #define STS_AN_CI_FLOOR_ROUNDS 0.05
+/* How much wider than its 95 % interval a point is read hopefully: the
+ * hopeful reading asks whether another execution of the same run could
+ * find what this one did not. That execution's figure lies within sqrt 2
+ * of this one's interval (the difference of two means of as many runs),
+ * and its own hopeful reading reaches one interval further: 1 + sqrt 2.
+ * Read on the interval alone, a curve near a detector's threshold came out
+ * "unresolved" in one execution and confidently without the feature in
+ * the next: 6 guideline sets in 30 identical B2 runs on this machine's
+ * ext4, 1 with this (bench/README, "Session 34"). */
+#define STS_AN_ANOTHER_EXECUTION 2.414213562373095
 
 /* Thresholds; every default is the and is documented in docs. */
 struct sts_an_config {

@@ -319,16 +319,28 @@ static void figures_only(const struct sts_series *s, struct sts_series *out)
         out->ci[i] = 0;
 }
 
+/* The series with each interval as wide as another execution's hopeful
+ * reading could reach (STS_AN_ANOTHER_EXECUTION): what the hopeful
+ * reading is read on. */
+static const struct sts_series *as_another_execution(const struct sts_series *s,
+                                                     struct sts_series *out)
+{
+    *out = *s;
+    for (uint32_t i = 0; i < out->n; i++)
+        out->ci[i] *= STS_AN_ANOTHER_EXECUTION;
+    return out;
+}
+
 /* A detector whose answer the noise could move - its figures, its 95 %
- * intervals read strictly and read hopefully do not all agree - gives no
- * guideline: a finding says it is unresolved, with the three answers
- * (issue 41). 1 when it is. */
+ * intervals read strictly and read hopefully (as another execution could
+ * see them) do not all agree - gives no guideline: a finding says it is
+ * unresolved, with the three answers (issue 41). 1 when it is. */
 static int unresolved(struct sts_analysis *out, const struct sts_series *s, const char *kind,
                       const char *detector, int figures, int strict, int hopeful)
 {
     if (figures == strict && strict == hopeful)
         return 0;
-    char x[24] = "none", y[24] = "none", z[24] = "none", pct[16];
+    char x[24] = "none", y[24] = "none", z[24] = "none", pct[16], wider[16];
     if (figures >= 0)
         an_bytes(x, sizeof(x), s->chunk[figures]);
     if (strict >= 0)
@@ -336,17 +348,19 @@ static int unresolved(struct sts_analysis *out, const struct sts_series *s, cons
     if (hopeful >= 0)
         an_bytes(z, sizeof(z), s->chunk[hopeful]);
     an_fixed(pct, sizeof(pct), widest_pct(s), 0);
+    an_fixed(wider, sizeof(wider), STS_AN_ANOTHER_EXECUTION, 2);
     SAY(an_add(out->finding, &out->n_findings, "unresolved", s->test),
         "Unresolved within the noise (", kind, "): ", detector, " at ", x, " by the figures; at ",
         y, " by their 95 % intervals read strictly, at ", z, " read hopefully (intervals up to +-",
-        pct, " %); more runs (--runs N) may resolve it.");
+        pct, " %, each stretched ", wider, "x: what another execution could see); more runs "
+        "(--runs N) may resolve it.");
     return 1;
 }
 
 void sts_analyze(const struct sts_an_input *in, const struct sts_an_config *cfg,
                  struct sts_analysis *out)
 {
-    struct sts_series fig;
+    struct sts_series fig, wide;
     memset(out, 0, sizeof(*out));
     out->write_knee_bytes = out->read_plateau_bytes = out->write_dip_bytes = -1;
     char a[40], b[40], c[40], d[40];
@@ -356,7 +370,7 @@ void sts_analyze(const struct sts_an_input *in, const struct sts_an_config *cfg,
     int k = w ? sts_an_knee(w, cfg->knee_gain) : -1;
     if (w && unresolved(out, w, "chunk size", "the write knee",
                         (figures_only(w, &fig), sts_an_knee(&fig, cfg->knee_gain)), k,
-                        knee_read(w, cfg->knee_gain, 1)))
+                        knee_read(as_another_execution(w, &wide), cfg->knee_gain, 1)))
         k = -1;
     if (k >= 0) {
         out->write_knee_bytes = (int64_t)w->chunk[k];
@@ -390,7 +404,7 @@ void sts_analyze(const struct sts_an_input *in, const struct sts_an_config *cfg,
     int p = r ? sts_an_plateau(r, cfg->plateau_band) : -1;
     if (r && unresolved(out, r, "read buffer", "the read plateau",
                         (figures_only(r, &fig), sts_an_plateau(&fig, cfg->plateau_band)), p,
-                        plateau_read(r, cfg->plateau_band, 1)))
+                        plateau_read(as_another_execution(r, &wide), cfg->plateau_band, 1)))
         p = -1;
     if (p >= 0 && p > 0) {
         out->read_plateau_bytes = (int64_t)r->chunk[p];
@@ -410,7 +424,7 @@ void sts_analyze(const struct sts_an_input *in, const struct sts_an_config *cfg,
     int dp = dw ? sts_an_dip(dw, 1, cfg->dip_drop) : -1;
     if (dw && unresolved(out, dw, "sizes to avoid", "a write dip",
                          (figures_only(dw, &fig), sts_an_dip(&fig, 1, cfg->dip_drop)), dp,
-                         dip_read(dw, 1, cfg->dip_drop, 1)))
+                         dip_read(as_another_execution(dw, &wide), 1, cfg->dip_drop, 1)))
         dp = -1;
     if (dp > 0) {
         out->write_dip_bytes = (int64_t)dw->chunk[dp];
