@@ -5,12 +5,12 @@
  * intervals (docs/analysis.md), so a CI pipeline can gate on storage
  * performance without gating on noise. */
 #include "cli.h"
+#include "cli_options.h"
 #include "json_in.h"
 #include "storscope/analysis.h"
 #include "storscope/output.h"
 #include "storscope/units.h"
 
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -243,18 +243,6 @@ static const char *base_name(const char *path)
     return slash ? slash + 1 : path;
 }
 
-static void compare_usage(FILE *f)
-{
-    fputs("usage: storscope compare [--format text|md|html] [--threshold PCT] A.json B.json ...\n"
-          "\n"
-          "Headline figures of each file side by side, with the ratio to the first.\n"
-          "--threshold PCT: exit 1 when a later file is worse than the first on a\n"
-          "figure both files have by more than PCT percent and beyond both files'\n"
-          "95 % intervals (their runs' spread, a percentile's order statistics);\n"
-          "growth exponents by their intervals alone. A figure a file holds no\n"
-          "interval for (one run, a maximum) is shown but not gated, and named.\n",
-          f);
-}
 
 enum fmt { FMT_TEXT, FMT_MD, FMT_HTML };
 
@@ -388,47 +376,32 @@ static void note_clocks(cJSON *const *docs, const char *const *names, int n)
     fputs("\n", stderr);
 }
 
-/* The options: 0, 1 after --help, or EXIT_USAGE's cause said (-1). */
-static int compare_options(int argc, char **argv, enum fmt *fmt, double *threshold)
-{
-    static const struct option longopts[] = {
-        {"format", required_argument, NULL, 'f'},
-        {"threshold", required_argument, NULL, 't'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    int ch;
-    opterr = 0;
-    optind = 1;
-    while ((ch = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-        char *end;
-        switch (ch) {
-        case 'f':
-            if (!strcmp(optarg, "text"))
-                *fmt = FMT_TEXT;
-            else if (!strcmp(optarg, "md"))
-                *fmt = FMT_MD;
-            else if (!strcmp(optarg, "html"))
-                *fmt = FMT_HTML;
-            else {
-                cli_error("bad --format '%s' (text, md or html)", optarg);
-                return -1;
-            }
-            break;
-        case 't':
-            *threshold = strtod(optarg, &end);
-            if (end == optarg || *end || *threshold < 0 || !isfinite(*threshold)) {
-                cli_error("bad --threshold '%s' (a percentage, e.g. 10)", optarg);
-                return -1;
-            }
-            break;
-        case 'h': compare_usage(stdout); return 1;
-        case ':': cli_error("option '%s' needs a value", argv[optind - 1]); return -1;
-        default: cli_error("unknown option '%s'", argv[optind - 1]); return -1;
-        }
-    }
-    return 0;
-}
+struct compare_opts {
+    int fmt;          /* enum fmt */
+    double threshold; /* percent; -1: no gate */
+};
+_Static_assert(FMT_TEXT == 0 && FMT_MD == 1 && FMT_HTML == 2, "--format's words are in order");
+#define CO(f) CLI_AT(0, struct compare_opts, f)
+static const struct cli_opt compare_opts_table[] = {
+    {"format", 0, CLI_WORD, "text|md|html", "the table as text (default), Markdown or HTML",
+     CO(fmt), .hint = "text, md or html"},
+    {"threshold", 0, CLI_NUMBER, "PCT",
+     "exit 1 when a later file is worse than the first on a "
+     "figure both files have by more than PCT percent and beyond "
+     "both files' 95 % intervals (their runs' spread, a "
+     "percentile's order statistics); growth exponents by their "
+     "intervals alone. A figure a file holds no interval for (one "
+     "run, a maximum) is shown but not gated, and named.",
+     CO(threshold), .hint = "a percentage, e.g. 10"},
+};
+
+const struct cli_command cli_compare_command = {
+    "compare",
+    "usage: storscope compare [options] A.json B.json ...\n"
+    "\n"
+    "Headline figures of each file side by side, with the ratio to the first.\n"
+    "\n",
+    compare_opts_table, sizeof(compare_opts_table) / sizeof(compare_opts_table[0]), NULL};
 
 /* The first row: each file's name (and in HTML the target it measured,
  * what a reader compares). */
@@ -509,20 +482,24 @@ static int regressed(const struct figure *fg, const struct val *first, const str
 
 int cmd_compare(int argc, char **argv)
 {
-    enum fmt fmt = FMT_TEXT;
-    double threshold = -1;
-    int orc = compare_options(argc, argv, &fmt, &threshold);
-    if (orc)
-        return orc > 0 ? EXIT_OK : EXIT_USAGE;
-    int n = argc - optind;
+    struct compare_opts co = {FMT_TEXT, -1};
+    void *const into[] = {&co};
+    int first = cli_parse(&cli_compare_command, argc, argv, into, NULL);
+    if (first == CLI_HELP_SHOWN)
+        return EXIT_OK;
+    if (first < 0)
+        return EXIT_USAGE;
+    enum fmt fmt = (enum fmt)co.fmt;
+    double threshold = co.threshold;
+    int n = argc - first;
     if (n < 2 || n > MAX_FILES) {
         cli_error("compare needs 2 to %d results files", MAX_FILES);
-        compare_usage(stderr);
+        cli_print_help(stderr, &cli_compare_command);
         return EXIT_USAGE;
     }
     cJSON *docs[MAX_FILES];
     for (int i = 0; i < n; i++) {
-        docs[i] = cli_load_results(argv[optind + i]);
+        docs[i] = cli_load_results(argv[first + i]);
         if (!docs[i]) {
             while (i--)
                 cJSON_Delete(docs[i]);
@@ -531,7 +508,7 @@ int cmd_compare(int argc, char **argv)
     }
     const char *names[MAX_FILES];
     for (int i = 0; i < n; i++)
-        names[i] = base_name(argv[optind + i]);
+        names[i] = base_name(argv[first + i]);
     note_clocks(docs, names, n);
     header_row(fmt, docs, names, n);
     int regressions = 0, ungated = 0;
@@ -556,8 +533,8 @@ int cmd_compare(int argc, char **argv)
             else
                 cell(fmt, 0, text);
             if (threshold >= 0 && i && v[i].found && v[0].found)
-                regressions += regressed(fg, &v[0], &v[i], threshold, argv[optind],
-                                         argv[optind + i], why, sizeof(why), notes,
+                regressions += regressed(fg, &v[0], &v[i], threshold, argv[first],
+                                         argv[first + i], why, sizeof(why), notes,
                                          sizeof(notes), &ungated);
         }
         row_end(fmt, 0, n);

@@ -6,6 +6,7 @@
  * a mounted device is refused and dump never writes. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#include "cli_options.h"
 #include "sensorlog/sensorlog.h"
 #include "sensorlog/sl_crc_fast.h"
 #include "storscope/error.h"
@@ -15,7 +16,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <libgen.h>
 #include <signal.h>
 #include <stdio.h>
@@ -544,76 +544,72 @@ static int demo(const char *path, const struct demo_opts *o)
     return EXIT_OK;
 }
 
-static void log_usage(FILE *f)
-{
-    fputs("usage: storscope log dump IMAGE [--stream NAME] [--csv]\n"
-          "       storscope log demo IMAGE [--size SIZE] [--seconds N] [--progress]\n"
-          "       storscope log demo DEVICE --allow-destructive [--seconds N] [--progress]\n"
-          "\n"
-          "dump decodes a sensorlog on a card image, a block device or an MTD device\n"
-          "(read-only; a mounted device is refused): one line per record, or CSV\n"
-          "with --csv.\n"
-          "demo writes a new image holding a small log of three sensor streams, or\n"
-          "formats a whole block device (a card) or MTD device (a board's flash,\n"
-          "/dev/mtdN) as one with --allow-destructive;\n"
-          "--progress prints a line after each sync (once a second of the streams).\n",
-          f);
-}
+struct log_opts {
+    const char *stream;
+    int csv, allow_destructive, progress;
+    uint64_t size, seconds;
+};
+#define LO(f) CLI_AT(0, struct log_opts, f)
+static const struct cli_opt log_opts_table[] = {
+    {"stream", 0, CLI_TEXT, "NAME", "dump: only this stream's records", LO(stream)},
+    {"csv", 0, CLI_FLAG, "", "dump: CSV, one row per record", LO(csv)},
+    {"size", 0, CLI_SIZE, "SIZE", "demo: the image's size (default: 1M)", LO(size),
+     .min = 1u << 20, .max = 1ull << 40, .hint = "1M .. 1T"},
+    {"seconds", 0, CLI_COUNT, "N", "demo: seconds of the three streams to write (default: 10)",
+     LO(seconds), .min = 1, .max = 86400, .hint = "1 .. 86400"},
+    {"allow-destructive", 0, CLI_FLAG, "",
+     "demo: format a whole block device or MTD device (destroys its data)",
+     LO(allow_destructive)},
+    {"progress", 0, CLI_FLAG, "", "demo: a line after each sync (once a second of the streams)",
+     LO(progress)},
+};
+
+const struct cli_command cli_log_command = {
+    "log",
+    "usage: storscope log dump IMAGE [--stream NAME] [--csv]\n"
+    "       storscope log demo IMAGE [--size SIZE] [--seconds N] [--progress]\n"
+    "       storscope log demo DEVICE --allow-destructive [--seconds N] [--progress]\n"
+    "\n"
+    "dump decodes a sensorlog on a card image, a block device or an MTD device\n"
+    "(read-only; a mounted device is refused): one line per record, or CSV\n"
+    "with --csv.\n"
+    "demo writes a new image holding a small log of three sensor streams, or\n"
+    "formats a whole block device (a card) or MTD device (a board's flash,\n"
+    "/dev/mtdN) as one with --allow-destructive.\n"
+    "\n",
+    log_opts_table, sizeof(log_opts_table) / sizeof(log_opts_table[0]), NULL};
 
 int cmd_log(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"stream", required_argument, NULL, 's'}, {"csv", no_argument, NULL, 'c'},
-        {"size", required_argument, NULL, 'z'},   {"seconds", required_argument, NULL, 'n'},
-        {"help", no_argument, NULL, 'h'},         {"allow-destructive", no_argument, NULL, 'A'},
-        {"progress", no_argument, NULL, 'p'},     {NULL, 0, NULL, 0},
-    };
     if (argc < 2 || (strcmp(argv[1], "dump") && strcmp(argv[1], "demo"))) {
         if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-            log_usage(stdout);
+            cli_print_help(stdout, &cli_log_command);
             return EXIT_OK;
         }
         cli_error(argc < 2 ? "log needs a subcommand" : "unknown log subcommand '%s'",
                   argc < 2 ? "" : argv[1]);
-        log_usage(stderr);
+        cli_print_help(stderr, &cli_log_command);
         return EXIT_USAGE;
     }
-    int is_dump = !strcmp(argv[1], "dump"), csv = 0, ch;
-    const char *stream = NULL;
-    uint64_t size = 1ull << 20, seconds = 10;
-    int allow_destructive = 0, progress = 0, size_given = 0;
-    opterr = 0;
-    optind = 1;
-    while ((ch = getopt_long(argc - 1, argv + 1, ":h", longopts, NULL)) != -1) {
-        switch (ch) {
-        case 's': stream = optarg; break;
-        case 'c': csv = 1; break;
-        case 'A': allow_destructive = 1; break;
-        case 'p': progress = 1; break;
-        case 'z':
-            size_given = 1;
-            if (sts_parse_size(optarg, &size) || size < (1u << 20) || size > (1ull << 40)) {
-                cli_error("bad --size '%s' (1M .. 1T)", optarg);
-                return EXIT_USAGE;
-            }
-            break;
-        case 'n':
-            if (sts_parse_u64(optarg, &seconds) || !seconds || seconds > 86400) {
-                cli_error("bad --seconds '%s' (1 .. 86400)", optarg);
-                return EXIT_USAGE;
-            }
-            break;
-        case 'h': log_usage(stdout); return EXIT_OK;
-        case ':': cli_error("option '%s' needs a value", argv[optind]); return EXIT_USAGE;
-        default: cli_error("unknown option '%s'", argv[optind]); return EXIT_USAGE;
-        }
-    }
-    char **sub = argv + 1; /* getopt saw argv[1..]: its non-options end up from optind */
-    if (argc - 1 - optind != 1) {
+    int is_dump = !strcmp(argv[1], "dump");
+    struct log_opts lo = {NULL, 0, 0, 0, 1ull << 20, 10};
+    void *const into[] = {&lo};
+    const char *given[CLI_MAX_OPTS];
+    int first = cli_parse(&cli_log_command, argc - 1, argv + 1, into, given);
+    if (first == CLI_HELP_SHOWN)
+        return EXIT_OK;
+    if (first < 0)
+        return EXIT_USAGE;
+    int size_given = cli_given(&cli_log_command, given, "size") != NULL;
+    const char *stream = lo.stream;
+    int csv = lo.csv, allow_destructive = lo.allow_destructive, progress = lo.progress;
+    uint64_t size = lo.size, seconds = lo.seconds;
+    char **sub = argv + 1; /* the options were parsed from argv[1..]: its operands end them */
+    if (argc - 1 - first != 1) {
         cli_error("log %s needs one IMAGE", argv[1]);
         return EXIT_USAGE;
     }
-    const char *image = sub[optind];
+    const char *image = sub[first];
     if (is_dump && (allow_destructive || progress || size_given)) {
         cli_error("--allow-destructive, --progress and --size are demo's: dump only reads");
         return EXIT_USAGE;

@@ -10,6 +10,7 @@
  * step failed; 2: bad input or refused target. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#include "cli_options.h"
 #include "probe_identity.h"
 #include "storscope/error.h"
 #include "storscope/json.h"
@@ -17,7 +18,6 @@
 #include "storscope/suite.h"
 #include "storscope/units.h"
 
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -342,49 +342,47 @@ static int write_json(struct cli_out *out, const struct probe_opts *o, const str
     return sts_jw_flush(&w) || sts_jw_error(&w);
 }
 
+#define PO(f) CLI_AT(0, struct probe_opts, f)
+static const struct cli_opt probe_opts_table[] = {
+    {"allow-destructive", 0, CLI_FLAG, "",
+     "write to the device: the counterfeit-capacity and "
+     "open-AU tests (destroys its data unless --preserve)",
+     PO(allow_destructive)},
+    {"preserve", 0, CLI_FLAG, "",
+     "with --allow-destructive: put back every block it overwrote", PO(preserve)},
+    {"output", 'o', CLI_FILE, "FILE", "write the JSON results (storscope-result/1) to FILE",
+     PO(output)},
+    {"seed", 0, CLI_COUNT, "N", "seed of the patterns it writes (default: 1)", PO(seed),
+     .hint = "a whole number"},
+};
+
+const struct cli_command cli_probe_command = {
+    "probe",
+    "usage: storscope probe TARGET [options]\n"
+    "\n"
+    "What a card really is: its page and allocation unit by read timing, and with\n"
+    "--allow-destructive its real capacity (a counterfeit) and the allocation units\n"
+    "it keeps open. TARGET: raw:DEVICE_OR_IMAGE or sim:PROFILE[,options].\n"
+    "\n",
+    probe_opts_table, sizeof(probe_opts_table) / sizeof(probe_opts_table[0]),
+    "\nRead-only unless --allow-destructive. Exit 1 when the card is counterfeit or a\n"
+    "step failed.\n"};
+
 static int parse(int argc, char **argv, struct probe_opts *o)
 {
-    static const struct option longopts[] = {
-        {"allow-destructive", no_argument, NULL, 'A'},
-        {"preserve", no_argument, NULL, 'P'},
-        {"output", required_argument, NULL, 'o'},
-        {"seed", required_argument, NULL, 's'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
     memset(o, 0, sizeof(*o));
     o->seed = 1;
-    opterr = 0;
-    optind = 1;
-    int c;
-    while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'A': o->allow_destructive = 1; break;
-        case 'P': o->preserve = 1; break;
-        case 'o': o->output = optarg; break;
-        case 's':
-            if (sts_parse_u64(optarg, &o->seed)) {
-                cli_error("bad --seed '%s'", optarg);
-                return EXIT_USAGE;
-            }
-            break;
-        case 'h':
-            fputs("usage: storscope probe TARGET [--allow-destructive [--preserve]] [-o FILE] "
-                  "[--seed N]\n"
-                  "  TARGET: raw:DEVICE_OR_IMAGE or sim:PROFILE[,options]\n"
-                  "  read-only unless --allow-destructive; --preserve puts back every block\n"
-                  "  it overwrote. Exit 1 when the card is counterfeit or a step failed.\n",
-                  stdout);
-            return -1;
-        case ':': cli_error("option '%s' needs a value", argv[optind - 1]); return EXIT_USAGE;
-        default: cli_error("unknown option '%s'", argv[optind - 1]); return EXIT_USAGE;
-        }
-    }
-    if (optind != argc - 1) {
+    void *const into[] = {o};
+    int first = cli_parse(&cli_probe_command, argc, argv, into, NULL);
+    if (first == CLI_HELP_SHOWN)
+        return -1;
+    if (first < 0)
+        return EXIT_USAGE;
+    if (first != argc - 1) {
         cli_error("probe needs one TARGET (raw:/dev/mmcblk0, raw:card.img, sim:sd-consumer)");
         return EXIT_USAGE;
     }
-    o->target = argv[optind];
+    o->target = argv[first];
     if (o->preserve && !o->allow_destructive) {
         cli_error("--preserve only matters with --allow-destructive (read-only probes write "
                   "nothing)");

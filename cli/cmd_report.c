@@ -2,6 +2,7 @@
  * Reads the JSON with cJSON, rebuilds the analysis input and prints what the
  * portable analysis concludes. */
 #include "cli.h"
+#include "cli_options.h"
 #include "json_in.h"
 #include "storscope/analysis.h"
 #include "storscope/output.h"
@@ -93,53 +94,48 @@ void cli_print_guidelines(FILE *f, const struct sts_analysis *an)
         fprintf(f, "  %zu. %s\n", i + 1, an->guideline[i].text);
 }
 
-static void report_usage(FILE *f)
-{
-    fputs("usage: storscope report RESULTS.json [-o REPORT.html] [--probe PROBE.json]\n"
-          "\n"
-          "Prints the findings (knee, plateau, dips, asymmetry, random-read penalty,\n"
-          "tail, fsync beside the tier table) and the guidelines they support, each naming its test.\n"
-          "-o writes a single-file HTML report with figures (gnuplot) and tables.\n"
-          "--probe adds what `storscope probe -o PROBE.json` measured on the device (page,\n"
-          "allocation unit, open allocation units) to the guidelines.\n",
-          f);
-}
+struct report_opts {
+    const char *html, *probe;
+};
+#define RO(f) CLI_AT(0, struct report_opts, f)
+static const struct cli_opt report_opts_table[] = {
+    {"output", 'o', CLI_FILE, "REPORT.html",
+     "write a single-file HTML report with figures (gnuplot) and tables", RO(html)},
+    {"probe", 0, CLI_FILE, "PROBE.json",
+     "add what `storscope probe -o PROBE.json` measured on the "
+     "device (page, allocation unit, open allocation units) to the guidelines",
+     RO(probe)},
+};
+
+const struct cli_command cli_report_command = {
+    "report",
+    "usage: storscope report RESULTS.json [options]\n"
+    "\n"
+    "Prints the findings (knee, plateau, dips, asymmetry, random-read penalty,\n"
+    "tail, fsync beside the tier table) and the guidelines they support, each\n"
+    "naming its test.\n"
+    "\n",
+    report_opts_table, sizeof(report_opts_table) / sizeof(report_opts_table[0]), NULL};
 
 int cmd_report(int argc, char **argv)
 {
-    if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-        report_usage(stdout);
+    struct report_opts ro = {NULL, NULL};
+    void *const into[] = {&ro};
+    int first = cli_parse(&cli_report_command, argc, argv, into, NULL);
+    if (first == CLI_HELP_SHOWN)
         return EXIT_OK;
-    }
-    const char *html = NULL, *file = NULL, *probe = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) {
-            if (++i >= argc) {
-                cli_error("-o needs a file name");
-                return EXIT_USAGE;
-            }
-            html = argv[i];
-        } else if (!strcmp(argv[i], "--probe")) {
-            if (++i >= argc) {
-                cli_error("--probe needs the file storscope probe -o wrote");
-                return EXIT_USAGE;
-            }
-            probe = argv[i];
-        } else if (argv[i][0] == '-') {
-            cli_error("unknown option '%s'", argv[i]);
-            return EXIT_USAGE;
-        } else if (file) {
-            cli_error("report takes one results file");
-            return EXIT_USAGE;
-        } else {
-            file = argv[i];
-        }
-    }
-    if (!file) {
+    if (first < 0)
+        return EXIT_USAGE;
+    if (first == argc) {
         cli_error("report needs one results file");
-        report_usage(stderr);
+        cli_print_help(stderr, &cli_report_command);
         return EXIT_USAGE;
     }
+    if (argc - first > 1) {
+        cli_error("report takes one results file");
+        return EXIT_USAGE;
+    }
+    const char *html = ro.html, *file = argv[first], *probe = ro.probe;
     struct stat in_st, out_st;
     if (html && !stat(file, &in_st) && !stat(html, &out_st) && in_st.st_dev == out_st.st_dev &&
         in_st.st_ino == out_st.st_ino) {

@@ -1,4 +1,5 @@
 #include "cli.h"
+#include "cli_options.h"
 #include "storscope/suite.h"
 
 #include <stdarg.h>
@@ -57,6 +58,10 @@ int main(int argc, char **argv)
                 char *args[] = {argv[0], argv[2], "--help", NULL};
                 return main(3, args);
             }
+        if (argc == 3 && !strcmp(argv[2], "--options")) {
+            cli_print_option_table(stdout); /* what the man page and completions read */
+            return EXIT_OK;
+        }
         if (argc > 2) {
             cli_error("no help on '%s': it is not a command", argv[2]);
             usage(stderr);

@@ -1188,7 +1188,7 @@ class BadInput(Base):
             (["report", f("wrong.json")], "is not a storscope-result/1 document"),
             (["report", f("nul.json")], "nul.json is not valid JSON (a NUL byte at byte 31)"),
             (["report", d], "is a directory, not a results file"),
-            (["report", f("wrong.json"), "-o"], "-o needs a file name"),
+            (["report", f("wrong.json"), "-o"], "option '-o' needs a value"),
             (["report", f("metrics-array.json")],
              "tests[0].points[0].metrics is an array, not an object"),
             (["report", f("tests-5.json")], "tests is a number, not an array"),
@@ -1903,6 +1903,45 @@ class Completion(unittest.TestCase):
         self.assertGreater(len(longs), 25)
         offered = set(self.complete("storscope", "run", "--"))
         self.assertEqual(longs - offered, set())
+
+    def test_one_table_makes_the_parser_help_man_page_and_completion(self):
+        # issue 42/44: every command's options come from one table
+        # (`storscope help --options`), so --help, the man page and Tab
+        # offer each, and the parser takes it. Before the table, Tab did not
+        # offer `log --allow-destructive`, `probe --output` or `report
+        # --output`: the completions were scraped from the help texts.
+        rows = [line.split("\t") for line in run("help", "--options").stdout.splitlines()]
+        self.assertTrue(all(len(r) == 5 for r in rows), rows)
+        cmds = {r[0] for r in rows}
+        self.assertEqual(cmds, {"run", "probe", "report", "compare", "log"})
+        man = os.path.join(os.path.dirname(BIN), "storscope.1")
+        with open(man) as f:
+            page = f.read().replace("\\-", "-")
+        for cmd in sorted(cmds):
+            with self.subTest(cmd=cmd):
+                words = ["storscope", cmd] + (["dump"] if cmd == "log" else [])
+                help_ = run(*words[1:], "--help").stdout
+                self.assertEqual([l for l in help_.splitlines() if len(l) > 80], [])
+                offered = set(self.complete(*words, "-"))
+                for _, name, letter, kind, choices in (r for r in rows if r[0] == cmd):
+                    self.assertRegex(help_, r"(?m)^  (%s, |    )%s\b" % (
+                        re.escape(letter) if letter != "-" else "  ", re.escape(name)))
+                    self.assertIn(name, page)
+                    self.assertIn(name, offered)
+                    if letter != "-":
+                        self.assertIn(letter, offered)
+                    if kind == "words":  # Tab offers its words after it
+                        self.assertEqual(self.complete(*words, name, ""), choices.split("|"))
+                    # the parser takes the name: a flag and then a bogus
+                    # option stops at the bogus one; a valued option without
+                    # its value says it needs one
+                    if kind == "flag":
+                        r = run(*words[1:], name, "--bogus-after")
+                        self.assertIn("unknown option '--bogus-after'", r.stderr, name)
+                    else:
+                        r = run(*words[1:], name)
+                        self.assertIn("'%s' needs a value" % name, r.stderr, name)
+                    self.assertEqual(r.returncode, 2, name)
 
     def test_the_zsh_completion_parses(self):
         if not shutil.which("zsh"):
