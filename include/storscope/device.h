@@ -61,7 +61,7 @@ enum { STS_BD_READ = 1, STS_BD_PROGRAM = 2 };
  * that number or more. A table of version 0 (written before tables had a
  * version) or of a newer library is refused where a device is opened
  * (sts_bd_ops_check). */
-#define STS_BD_OPS_VERSION 1u
+#define STS_BD_OPS_VERSION 2u /* 2: idle */
 
 struct sts_bd_ops {
     uint32_t version; /* STS_BD_OPS_VERSION this table was written for */
@@ -90,6 +90,14 @@ struct sts_bd_ops {
      * whole erase in one call: its longest command is budget_ns plus the
      * suspend latency. NULL when the device cannot. */
     int (*erase_for)(void *ctx, uint64_t addr, uint64_t len, uint64_t budget_ns, int *done);
+    /* Optional, version 2 on: the caller has nothing to do but poll() until
+     * the request in flight completes. The device may take the time of
+     * every poll but the one that completes it at once, so that poll
+     * returns it when polling all along would have: a virtual-time model
+     * jumps its clock instead of being polled a poll_ns at a time (300 000
+     * calls for a 300 ms erase at 1 us). Nothing when no request is in
+     * flight. NULL on a real device: polling is what it needs. */
+    void (*idle)(void *ctx);
 };
 
 struct sts_bd {

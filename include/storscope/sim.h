@@ -137,6 +137,13 @@ struct sts_sim_params {
 #ifndef STS_SIM_PACK
 #define STS_SIM_PACK 1
 #endif
+/* 0 leaves out sts_bd_ops.idle (a wait's polls taken at once). A firmware
+ * sets 0 (the arm-none-eabi toolchain file): there the MCU's own time runs
+ * the model's clock and its polls are measured, not skipped - and the
+ * 32 KiB engine budget has no room for it. */
+#ifndef STS_SIM_IDLE
+#define STS_SIM_IDLE 1
+#endif
 #define STS_SIM_PACK_CLASSES 17 /* 32 B .. 8 KiB */
 #define STS_SIM_HOT_PAGES 64u
 #define STS_SIM_PACK_FROM (32ull << 20) /* below it a run keeps its pages whole */

@@ -61,7 +61,7 @@ void sts_invertbd_init(struct sts_invertbd *v, const struct sts_bd *lower, void 
     v->buf_bytes = buf_bytes ? buf_bytes : 1;
     v->ops = (struct sts_bd_ops){STS_BD_OPS_VERSION, ib_read, ib_program, ib_erase, ib_flush,
                                  ib_geometry, NULL, NULL,
-                                 lower->ops->erase_for ? ib_erase_for : NULL};
+                                 lower->ops->erase_for ? ib_erase_for : NULL, NULL};
     out->ops = &v->ops;
     out->ctx = v;
 }

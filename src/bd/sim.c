@@ -265,6 +265,7 @@ static const struct sts_bd_ops sim_bd_ops = {
     .submit = sim_submit,
     .poll = sim_poll,
     .erase_for = sim_erase_for,
+    .idle = sim_idle,
 };
 
 static uint64_t sim_now(void *ctx)

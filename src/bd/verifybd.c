@@ -81,7 +81,7 @@ void sts_verifybd_init(struct sts_verifybd *v, const struct sts_bd *lower, void 
     int nb = lower->ops->submit && lower->ops->poll;
     v->ops = (struct sts_bd_ops){STS_BD_OPS_VERSION, vb_read, vb_program, vb_erase, vb_flush,
                                  vb_geometry, nb ? vb_submit : NULL, nb ? vb_poll : NULL,
-                                 lower->ops->erase_for ? vb_erase_for : NULL};
+                                 lower->ops->erase_for ? vb_erase_for : NULL, NULL};
     out->ops = &v->ops;
     out->ctx = v;
 }

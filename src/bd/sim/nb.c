@@ -35,3 +35,20 @@ static int sim_poll(void *ctx, struct sts_bd_req **done)
     s->inflight = NULL;
     return 1;
 }
+
+#if STS_SIM_IDLE
+/* The caller only polls until the command in flight completes: the polls
+ * that would not complete it, at once (sts_bd_ops.idle). The poll that
+ * completes it is the first at or past its end, as in sim_poll. */
+static void sim_idle(void *ctx)
+{
+    struct sts_sim *s = ctx;
+    uint64_t step = s->p.poll_ns ? s->p.poll_ns : 1000;
+    if (!s->inflight || s->now_ns + step >= s->inflight_done_ns)
+        return;
+    uint64_t polls = (s->inflight_done_ns - s->now_ns + step - 1) / step;
+    s->now_ns += (polls - 1) * step;
+}
+#else
+#define sim_idle NULL /* (STS_SIM_IDLE, sim.h) */
+#endif
