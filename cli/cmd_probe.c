@@ -450,6 +450,55 @@ static void on_signal(int sig)
     stop_signal = 1;
 }
 
+/* The steps that write (--allow-destructive): the capacity check, then
+ * the read timing and the open allocation units on what is real, then
+ * (--preserve) every block put back. 0, or EXIT_RUN_FAILED when --preserve
+ * cannot have its memory (said). */
+static int destructive_steps(const struct probe_opts *o, const struct sts_target *t, uint8_t *buf,
+                             struct probe_out *p, struct cli_undo_mem *undo_mem)
+{
+    struct sts_probe_undo undo = {NULL, 0, 0};
+    char why[256];
+    if (o->preserve && cli_undo_alloc(undo_mem, p->geo.capacity, why, sizeof(why))) {
+        cli_error("--preserve: %s", why);
+        return EXIT_RUN_FAILED;
+    }
+    undo.mem = undo_mem->mem;
+    undo.cap = o->preserve ? (size_t)undo_mem->bytes : 0;
+    /* what it costs, said before it is spent: the capacity check's
+     * samples (1/256 of the capacity, at least 16 MiB), the read
+     * timing's 1 MiB and, where no open-AU limit turns up, up to ~100 MiB
+     * of streams (cli_undo_need) */
+    char cost[32], kept[32];
+    sts_fmt_bytes(cost, sizeof(cost), cli_undo_need(p->geo.capacity));
+    sts_fmt_bytes(kept, sizeof(kept), undo_mem->bytes);
+    fprintf(stderr, "storscope: the destructive steps write up to %s to %s (more on a "
+                    "counterfeit whose cache must be pushed out: said if found)%s%s%s\n", cost,
+            o->target, o->preserve ? " (kept to put back: " : "", o->preserve ? kept : "",
+            o->preserve ? (undo_mem->mapped ? ", in a temporary file)" : ", in memory)") : "");
+    struct sts_probe_env env = {*t->bd, t->clock, buf, 2 * STS_PROBE_MAX_BLOCK,
+                                o->preserve ? &undo : NULL, o->seed, 0, &stop_signal};
+    p->wrote = 1;
+    p->fake_rc = buf ? sts_probe_fake(&env, &p->fake) : STS_ENOMEM;
+    if (!p->fake_rc)
+        env.usable_bytes = p->fake.usable_bytes;
+    if (!p->unmeasurable) {
+        p->geo_rc = buf ? sts_probe_geometry(&env, &p->timing) : STS_ENOMEM;
+        p->au_rc = buf ? sts_probe_open_aus(&env, &p->au) : STS_ENOMEM;
+    }
+    if (o->preserve)
+        p->undo_rc = sts_probe_undo(&env);
+    return 0;
+}
+
+/* A step failed (a step the medium cannot do, or one skipped, is not). */
+static int a_step_failed(const struct probe_out *p)
+{
+    return (p->geo_rc && p->geo_rc != STS_ENOTSUP) ||
+           (p->wrote && (p->fake_rc || (p->au_rc && p->au_rc != STS_ENOTSUP && p->au_rc != STS_EINVAL) ||
+                         (p->undo_rc && p->undo_rc != STS_ENOENT)));
+}
+
 int cmd_probe(int argc, char **argv)
 {
     struct probe_opts o;
@@ -496,52 +545,20 @@ int cmd_probe(int argc, char **argv)
                          "timings are the host's filesystem and page cache";
     if (!writing && !p.unmeasurable) /* (when writing, after the capacity check) */
         p.geo_rc = buf ? sts_probe_geometry(&ro, &p.timing) : STS_ENOMEM;
-    struct sts_probe_undo undo = {NULL, 0, 0};
     struct cli_undo_mem undo_mem = {NULL, 0, 0};
     if (!writing) {
         p.skipped = "the capacity check and open allocation units write to the medium: "
                     "run with --allow-destructive (and --preserve to put every block back)";
-    } else {
-        char why[256];
-        if (o.preserve && cli_undo_alloc(&undo_mem, p.geo.capacity, why, sizeof(why))) {
-            cli_error("--preserve: %s", why);
-            free(buf);
-            cli_out_close(&out, 0);
-            cli_find_kind(t.kind)->close(&t);
-            return EXIT_RUN_FAILED;
-        }
-        undo.mem = undo_mem.mem;
-        undo.cap = o.preserve ? (size_t)undo_mem.bytes : 0;
-        /* what it costs, said before it is spent: the capacity check's
-         * samples (1/256 of the capacity, at least 16 MiB), the read
-         * timing's 1 MiB and, where no open-AU limit turns up, up to ~100 MiB
-         * of streams (cli_undo_need) */
-        char cost[32], kept[32];
-        sts_fmt_bytes(cost, sizeof(cost), cli_undo_need(p.geo.capacity));
-        sts_fmt_bytes(kept, sizeof(kept), undo_mem.bytes);
-        fprintf(stderr, "storscope: the destructive steps write up to %s to %s (more on a "
-                        "counterfeit whose cache must be pushed out: said if found)%s%s%s\n", cost,
-                o.target, o.preserve ? " (kept to put back: " : "", o.preserve ? kept : "",
-                o.preserve ? (undo_mem.mapped ? ", in a temporary file)" : ", in memory)") : "");
-        struct sts_probe_env env = {*t.bd, t.clock, buf, 2 * STS_PROBE_MAX_BLOCK,
-                                    o.preserve ? &undo : NULL, o.seed, 0, &stop_signal};
-        p.wrote = 1;
-        p.fake_rc = buf ? sts_probe_fake(&env, &p.fake) : STS_ENOMEM;
-        if (!p.fake_rc)
-            env.usable_bytes = p.fake.usable_bytes;
-        if (!p.unmeasurable) {
-            p.geo_rc = buf ? sts_probe_geometry(&env, &p.timing) : STS_ENOMEM;
-            p.au_rc = buf ? sts_probe_open_aus(&env, &p.au) : STS_ENOMEM;
-        }
-        if (o.preserve)
-            p.undo_rc = sts_probe_undo(&env);
+    } else if (destructive_steps(&o, &t, buf, &p, &undo_mem)) {
+        free(buf);
+        cli_out_close(&out, 0);
+        cli_find_kind(t.kind)->close(&t);
+        return EXIT_RUN_FAILED;
     }
     guidelines(&p);
     uint64_t elapsed = sts_clock_now(&t.clock) - t0;
     int counterfeit = p.wrote && !p.fake_rc && p.fake.kind != STS_FAKE_GENUINE;
-    int failed = (p.geo_rc && p.geo_rc != STS_ENOTSUP) ||
-                 (p.wrote && (p.fake_rc || (p.au_rc && p.au_rc != STS_ENOTSUP && p.au_rc != STS_EINVAL) ||
-                              (p.undo_rc && p.undo_rc != STS_ENOENT)));
+    int failed = a_step_failed(&p);
     print_summary(stdout, o.target, &p);
     int interrupted = stop_signal != 0;
     if (interrupted)

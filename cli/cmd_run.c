@@ -423,6 +423,104 @@ static int open_sinks(struct run_sinks *r, const struct run_opts *o, struct cli_
     return 0;
 }
 
+/* The target opened as the spec says: 0, or the exit code after saying why. */
+static int open_run_target(const struct run_opts *o, const struct sts_plan *plan,
+                           const struct sts_target_kind *kind, const struct sts_target_spec *spec,
+                           struct sts_target *target)
+{
+    memset(target, 0, sizeof(*target));
+    target->seed = plan->seed;
+    target->allow_destructive = o->allow_destructive;
+    char err[1024] = "";
+    int rc = kind->open(target, spec, err, sizeof(err));
+    if (!rc && sts_fs_ops_check(target->fs.ops, err, sizeof(err))) {
+        kind->close(target); /* a target kind whose filesystem this library cannot call */
+        rc = STS_EINVAL;
+    }
+    if (!rc)
+        return EXIT_OK;
+    cli_error("%s", err[0] ? err : sts_strerror(rc));
+    /* the device failing while the target is set up is a failed run, not
+     * a usage error */
+    return rc == STS_EIO || rc == STS_ECORRUPT ? EXIT_RUN_FAILED : EXIT_USAGE;
+}
+
+/* The engine's buffers, from the heap (the I/O buffer is 2 MiB): 0, or -1
+ * after saying so. free_workspace frees what there is. */
+static int alloc_workspace(struct sts_workspace *ws)
+{
+    uint8_t *buf = NULL;
+    memset(ws, 0, sizeof(*ws));
+    if (posix_memalign((void **)&buf, IO_BUF_ALIGN, IO_BUF_BYTES))
+        buf = NULL;
+    *ws = (struct sts_workspace){
+        .buf = buf,
+        .buf_size = IO_BUF_BYTES,
+        .hist = calloc((size_t)STS_CTX_LATS * STS_HIST_BUCKETS, sizeof(*ws->hist)),
+        .hist_buckets = STS_HIST_BUCKETS,
+        .hist_sub_bits = STS_HIST_SUB_BITS,
+        .hist_max_exp = STS_HIST_MAX_EXP,
+        .rounds = calloc(ROUNDS_LEN, sizeof(*ws->rounds)),
+        .rounds_len = ROUNDS_LEN,
+    };
+    if (ws->buf && ws->hist && ws->rounds)
+        return 0;
+    cli_error("out of memory");
+    return -1;
+}
+
+static void free_workspace(struct sts_workspace *ws)
+{
+    free(ws->buf);
+    free(ws->hist);
+    free(ws->rounds);
+}
+
+/* The run itself, then what it found: the exit code. */
+static int run_and_report(const struct run_opts *o, const struct sts_plan *plan,
+                          struct sts_target *target, struct sts_workspace *ws,
+                          struct run_sinks *rs, const struct sts_an_input *probe_in,
+                          const struct cli_out *json, struct sts_faultfs *injected)
+{
+    char started[32];
+    iso_now(started, sizeof(started));
+    struct sts_run_info ri = {
+        .tool_version = STORSCOPE_VERSION,
+        .target = o->target,
+        .target_kind = target->kind,
+        .suite = plan->suite_name,
+        .scale = sts_scale_name(plan->scale),
+        .seed = plan->seed,
+        .n_tests = (uint32_t)plan->n_tests,
+        .verify = plan->verify,
+        .started_at = started,
+        .env = target->env,
+        .n_env = target->n_env,
+        .warnings = target->warnings,
+        .n_warnings = target->n_warnings,
+    };
+    if (!o->quiet)
+        printf("storscope %s: %s, scale %s, seed %llu\n", STORSCOPE_VERSION, o->target,
+               ri.scale, (unsigned long long)plan->seed);
+    int rc = sts_engine_run(plan, target, ws, rs->sinks, rs->n, &ri), code = EXIT_OK;
+    free(rs->cs);
+    if (rc == STS_EINTR) {
+        code = EXIT_INTERRUPTED;
+        cli_error("stopped by signal; finished points kept%s%s", o->output ? " in " : "",
+                  o->output ? o->output : "");
+    } else if (rc) {
+        code = EXIT_RUN_FAILED;
+        /* a results file that could not be written is not the target's
+         * I/O error: the close below names the file and the reason */
+        if (!json->err)
+            cli_error("run failed: %s", sts_strerror(rc));
+    }
+    print_outcome(o, rc, &rs->an_in, probe_in, &rs->summary, json->f != NULL, json->err);
+    if (report_what_was_injected(target, injected))
+        code = EXIT_RUN_FAILED;
+    return code;
+}
+
 int cmd_run(int argc, char **argv)
 {
     struct run_opts o = {0};
@@ -456,27 +554,12 @@ int cmd_run(int argc, char **argv)
     cli_catch_stop_signals(on_signal);
 
     struct sts_target target;
-    memset(&target, 0, sizeof(target));
-    target.seed = plan.seed;
-    target.allow_destructive = o.allow_destructive;
-    char err[1024] = "";
-    int rc = kind->open(&target, &spec, err, sizeof(err));
-    if (!rc && sts_fs_ops_check(target.fs.ops, err, sizeof(err))) {
-        kind->close(&target); /* a target kind whose filesystem this library cannot call */
-        rc = STS_EINVAL;
-    }
-    if (rc) {
-        cli_error("%s", err[0] ? err : sts_strerror(rc));
-        /* the device failing while the target is set up is a failed run,
-         * not a usage error */
-        return rc == STS_EIO || rc == STS_ECORRUPT ? EXIT_RUN_FAILED : EXIT_USAGE;
-    }
-    int code = EXIT_OK;
+    int code = open_run_target(&o, &plan, kind, &spec, &target);
+    if (code)
+        return code;
     static struct cli_out json, fio; /* 8 KiB each: not on the stack */
     struct cli_fio_json fj = {0};
-    uint8_t *buf = NULL;
-    uint64_t *hist = NULL;
-    double *rounds = NULL;
+    struct sts_workspace ws = {0};
     if (check_opened(&target, &plan, tests, o.target)) {
         code = EXIT_USAGE;
         goto out;
@@ -498,69 +581,19 @@ int cmd_run(int argc, char **argv)
         code = EXIT_USAGE;
         goto out;
     }
-    if (posix_memalign((void **)&buf, IO_BUF_ALIGN, IO_BUF_BYTES) ||
-        !(hist = calloc((size_t)STS_CTX_LATS * STS_HIST_BUCKETS, sizeof(*hist))) ||
-        !(rounds = calloc(ROUNDS_LEN, sizeof(*rounds)))) {
-        cli_error("out of memory");
+    if (alloc_workspace(&ws)) {
         code = EXIT_RUN_FAILED;
         goto out;
     }
     for (size_t i = 0; i < target.n_warnings; i++)
         fprintf(stderr, "storscope: warning: %s\n", target.warnings[i]);
-
     static struct run_sinks rs; /* the summary is 10 KB: not on the stack */
     if (open_sinks(&rs, &o, &json, &fio, &fj)) {
         code = EXIT_RUN_FAILED;
         goto out;
     }
-
-    char started[32];
-    iso_now(started, sizeof(started));
-    struct sts_run_info ri = {
-        .tool_version = STORSCOPE_VERSION,
-        .target = o.target,
-        .target_kind = target.kind,
-        .suite = plan.suite_name,
-        .scale = sts_scale_name(plan.scale),
-        .seed = plan.seed,
-        .n_tests = (uint32_t)plan.n_tests,
-        .verify = plan.verify,
-        .started_at = started,
-        .env = target.env,
-        .n_env = target.n_env,
-        .warnings = target.warnings,
-        .n_warnings = target.n_warnings,
-    };
-    struct sts_workspace ws = {
-        .buf = buf,
-        .buf_size = IO_BUF_BYTES,
-        .hist = hist,
-        .hist_buckets = STS_HIST_BUCKETS,
-        .hist_sub_bits = STS_HIST_SUB_BITS,
-        .hist_max_exp = STS_HIST_MAX_EXP,
-        .rounds = rounds,
-        .rounds_len = ROUNDS_LEN,
-    };
-    if (!o.quiet)
-        printf("storscope %s: %s, scale %s, seed %llu\n", STORSCOPE_VERSION, o.target,
-               ri.scale, (unsigned long long)plan.seed);
-    rc = sts_engine_run(&plan, &target, &ws, rs.sinks, rs.n, &ri);
-    free(rs.cs);
-    if (rc == STS_EINTR) {
-        code = EXIT_INTERRUPTED;
-        cli_error("stopped by signal; finished points kept%s%s", o.output ? " in " : "",
-                  o.output ? o.output : "");
-    } else if (rc) {
-        code = EXIT_RUN_FAILED;
-        /* a results file that could not be written is not the target's
-         * I/O error: the close below names the file and the reason */
-        if (!json.err)
-            cli_error("run failed: %s", sts_strerror(rc));
-    }
-    print_outcome(&o, rc, &rs.an_in, &probe_in, &rs.summary, json.f != NULL, json.err);
-    if (report_what_was_injected(&target, inject ? &faultfs : NULL))
-        code = EXIT_RUN_FAILED;
-
+    code = run_and_report(&o, &plan, &target, &ws, &rs, &probe_in, &json,
+                          inject ? &faultfs : NULL);
 out:
     if (fio.f && !fj.written && code != EXIT_USAGE) {
         cli_error("--fio-json: no fsync result to write (add --tests fsync)");
@@ -573,8 +606,6 @@ out:
     /* a run that failed keeps its results; one refused before it ran has none */
     if (cli_out_close(&json, code != EXIT_USAGE) && code == EXIT_OK)
         code = EXIT_RUN_FAILED;
-    free(buf);
-    free(hist);
-    free(rounds);
+    free_workspace(&ws);
     return code;
 }
