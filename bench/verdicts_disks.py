@@ -15,7 +15,7 @@ it and adds it; --xfs-sparse adds a sparse one beside it, for comparison
         [--what "--tests B2" --what "--suite paper"] [--against OTHER_BINARY]
         [--keep DIR]
     python3 bench/verdicts_disks.py build/release/storscope --reanalyse DIR
-        [--against OTHER_BINARY]
+        [--against OTHER_BINARY] [--spread]
 
 --against runs another build side by side, one run of each in turn, so
 both see the same load (a comparison on an idle machine against a loaded
@@ -23,13 +23,17 @@ one says nothing). The directories are taken in turn too, run by run.
 --keep DIR keeps every run's results file there (DIR/<target>/<what>/<i>.json,
 for a binary given by --against <i>-against.json), to study offline;
 --reanalyse DIR reads those files again with each binary's `report` (no
-run): the same measurements under two versions of the analysis.
+run): the same measurements under two versions of the analysis; with
+--spread, how far B2's points move from one execution to the next beside
+their intervals within a run (what STS_AN_ANOTHER_EXECUTION rests on).
 """
 import argparse
 import collections
 import glob
+import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -64,6 +68,39 @@ def set_text(claims, unresolved):
     return "; ".join(parts) if parts else "(no guideline, nothing unresolved)"
 
 
+def spread(kept, smallest=4096):
+    """Each kept group's B2 points of `smallest` bytes and more: how far a
+    point's mean moves from one execution to the next (the standard
+    deviation of the means, % of their mean) beside its own 95 % interval
+    within a run (the t-interval of its runs, as src/analysis/an_collect.c
+    computes it; % of the mean) - medians over the points, and the widest
+    move."""
+    t975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306,
+            9: 2.262}
+    for g in sorted(x for x in glob.glob(os.path.join(kept, "*", "*")) if os.path.isdir(x)):
+        pts = collections.defaultdict(list)
+        for f in sorted(glob.glob(os.path.join(g, "[0-9]*.json"))):
+            if f.endswith("-against.json"):
+                continue
+            with open(f) as fh:
+                doc = json.load(fh)
+            for t in doc["tests"]:
+                for p in t["points"] if t["id"] == "B2" else []:
+                    r, chunk = p.get("runs"), p["params"].get("chunk_bytes", 0)
+                    if r and r["n"] >= 2 and r["mean"] > 0 and chunk >= smallest:
+                        half = t975.get(r["n"] - 1, 2.0) * r["sd"] / r["n"] ** 0.5
+                        pts[p["name"], chunk].append((r["mean"], half / r["mean"]))
+        moves = [statistics.stdev([m for m, _ in v]) / statistics.mean([m for m, _ in v])
+                 for v in pts.values() if len(v) >= 3]
+        halves = [statistics.median([h for _, h in v]) for v in pts.values() if len(v) >= 3]
+        if moves:
+            print(f"{os.path.relpath(g, kept)}: {len(pts)} points of {smallest} B and more; "
+                  f"between executions a mean moves {100 * statistics.median(moves):.1f} % "
+                  f"(sd; widest {100 * max(moves):.1f} %), its 95 % interval within a run "
+                  f"+-{100 * statistics.median(halves):.1f} % (medians)")
+    return 0
+
+
 def reanalyse(kept, binaries):
     """The guideline sets of every results file under kept (--keep's
     layout), as each binary's analysis reads them."""
@@ -91,8 +128,12 @@ def main():
     ap.add_argument("--against", default=None, help="another binary, run in turn with it")
     ap.add_argument("--keep", default=None, help="a directory for every run's results file")
     ap.add_argument("--reanalyse", default=None, help="a --keep directory to read again")
+    ap.add_argument("--spread", action="store_true",
+                    help="with --reanalyse: how far B2's points move between executions")
     a = ap.parse_args()
     binaries = [a.binary] + ([a.against] if a.against else [])
+    if a.reanalyse and a.spread:
+        return spread(a.reanalyse)
     if a.reanalyse:
         return reanalyse(a.reanalyse, binaries)
     whats = a.what or ["--tests B2", "--suite paper"]
