@@ -91,6 +91,8 @@ struct sts_an_input {
     double m2_create_a_ns, m2_create_b, m2_create_r2;
     double m2_cross_free;                    /* create crossed the threshold here; < 0: never */
     double m2_cross_files;                   /* files in M2's directory then */
+    double m2_cross_before;                  /* free space of the lifecycle before, still
+                                              * under the threshold; < 0: none */
     double m2_first_files, m2_last_files;    /* files present at the first / last lifecycle */
     /* why create latency grew (M2's probe: a create in an empty directory):
      * "directory", "free space", "none", "unknown" or "" (not recorded) */

@@ -119,6 +119,7 @@ void an_system_test_end(struct sts_an_input *in, const struct sts_test_end *te)
     size_t n = te->n_summary;
     in->m2_cross_free = num(s, n, "create_threshold_free_bytes", -1);
     in->m2_cross_files = num(s, n, "create_threshold_files", -1);
+    in->m2_cross_before = num(s, n, "create_threshold_free_before_bytes", -1);
     in->m2_probe_first_ns = num(s, n, "probe_create_first_ns", -1);
     in->m2_probe_last_ns = num(s, n, "probe_create_last_ns", -1);
     const struct sts_kv *cause = sts_kv_find(s, n, "create_growth_cause");
@@ -284,9 +285,19 @@ static void aging(const struct sts_an_input *in, struct sts_analysis *out)
         double p = in->m2_cross_free / in->m2_total_bytes * 100.0;
         an_fixed(pct, sizeof(pct), (double)sts_d2u64(p + 0.999), 0);
         an_bytes(fr, sizeof(fr), sts_d2u64(in->m2_cross_free));
+        /* where the crossing lies: between the lifecycle before, still
+         * under the threshold, and this one (the floor's interval) */
+        char bf[24], between[96] = "";
+        if (in->m2_cross_before > in->m2_cross_free) {
+            an_bytes(bf, sizeof(bf), sts_d2u64(in->m2_cross_before));
+            const char *parts[] = {"; the lifecycle before, at ", bf, " free, was still under it"};
+            for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+                sts_strlcat(between, parts[i], sizeof(between));
+        }
         SAY(an_add(out->guideline, &out->n_guidelines, "free-space floor", "M2"),
             "Keep at least ", pct, " % of the volume free: create latency exceeded ", thr,
-            " once free space was down to ", fr, " (M2", why, ").");
+            " in two lifecycles in a row from when free space was down to ", fr, between, " (M2",
+            why, ").");
     } else {
         an_ms(a, sizeof(a), from);
         an_ms(c, sizeof(c), to);

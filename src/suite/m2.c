@@ -115,6 +115,9 @@ struct m2_state {
      * a row over it so far. */
     int crossed[2], over[2];
     uint64_t crossed_free[2], crossed_files[2];
+    /* the free space of the last lifecycle under the threshold (0: none
+     * yet), and so where the crossing's interval begins */
+    uint64_t under_free[2], crossed_before[2];
     int probe_dir;               /* M2_PROBE_DIR exists: the probe runs */
     struct m2_trend trend;
 };
@@ -303,11 +306,13 @@ static void record(struct m2_state *m, uint32_t k, double days, const struct sts
             continue;
         if ((double)sum[i] / M2_STREAMS <= (double)m->cfg.threshold_ns) {
             m->over[i] = 0;
+            m->under_free[i] = sv->free_bytes;
             continue;
         }
         if (!m->over[i]++) {
             m->crossed_free[i] = sv->free_bytes;
             m->crossed_files[i] = (uint64_t)k * M2_STREAMS;
+            m->crossed_before[i] = m->under_free[i];
         }
         m->crossed[i] = m->over[i] >= M2_CROSS_ROUNDS;
     }
@@ -350,10 +355,14 @@ static void summarize(struct m2_state *m, const char *stopped)
                                              "open_threshold_free_bytes"};
     static const char *const cross_files_key[2] = {"create_threshold_files",
                                                    "open_threshold_files"};
+    static const char *const before_key[2] = {"create_threshold_free_before_bytes",
+                                              "open_threshold_free_before_bytes"};
     for (int i = 0; i < 2; i++)
         if (m->crossed[i]) {
             sts_set_summary(c, STS_KV_U(cross_key[i], m->crossed_free[i]));
             sts_set_summary(c, STS_KV_U(cross_files_key[i], m->crossed_files[i]));
+            if (m->crossed_before[i])
+                sts_set_summary(c, STS_KV_U(before_key[i], m->crossed_before[i]));
         }
     for (int op = 0; op < N_OPS; op++) {
         if (!fit_key[op][0])

@@ -284,6 +284,8 @@ static void m2_finds_where_create_latency_crosses_the_threshold(void)
     }
     CHECK(first > 0 && first + 1 < ser.n);
     CHECK_EQ((uint64_t)summary("create_threshold_free_bytes"), ser.free[first]);
+    /* the crossing's interval: the lifecycle before was still under it */
+    CHECK_EQ((uint64_t)summary("create_threshold_free_before_bytes"), ser.free[first - 1]);
     CHECK(summary("open_threshold_free_bytes") < 0); /* open stays at 0.3 ms */
     /* latency grows with fill, which grows linearly in time: B > 0, good fit */
     CHECK(summary("create_exp_b_per_day") > 1.0);
@@ -305,6 +307,10 @@ static void m2_takes_one_slow_round_for_a_stall_not_a_crossing(void)
     CHECK(ser.create[1] > M2_TEST_THRESHOLD_NS); /* the round was slow */
     CHECK(ser.create[2] < M2_TEST_THRESHOLD_NS); /* the next was not */
     CHECK_EQ(summary("create_threshold_free_bytes"), real); /* and it is no crossing */
+    /* nor where the crossing's interval begins: the slow round was over
+     * the threshold, the one after it under, and it begins there */
+    CHECK(summary("create_threshold_free_before_bytes") > real);
+    CHECK(summary("create_threshold_free_before_bytes") < ser.free[1]);
 }
 
 static void m2_refuses_a_user_filesystem_without_capacity(void)

@@ -769,8 +769,9 @@ static void aging_floor_from_the_crossing(void)
     struct sts_kv summary[] = {STS_KV_U("create_threshold_free_bytes", 700ull << 20),
                                STS_KV_D("create_exp_a_ns", 30e6),
                                STS_KV_D("create_exp_b_per_day", 0.96),
-                               STS_KV_D("create_exp_r2", 0.98)};
-    struct sts_test_end te = {.id = "M2", .summary = summary, .n_summary = 4};
+                               STS_KV_D("create_exp_r2", 0.98),
+                               STS_KV_U("create_threshold_free_before_bytes", 800ull << 20)};
+    struct sts_test_end te = {.id = "M2", .summary = summary, .n_summary = 5};
     sink.ops->test_end(sink.ctx, &te);
     struct sts_an_config cfg;
     struct sts_analysis an;
@@ -783,6 +784,11 @@ static void aging_floor_from_the_crossing(void)
     CHECK_EQ(an.n_guidelines, 2);
     CHECK(strstr(an.guideline[0].text, "Keep at least 70 % of the volume free") &&
           strstr(an.guideline[0].text, "200 ms") && strstr(an.guideline[0].text, "700 MiB"));
+    /* the floor's interval: the crossing lies after the lifecycle before,
+     * still under the threshold (issue 41: every verdict with its evidence) */
+    CHECK(strstr(an.guideline[0].text, "two lifecycles in a row") &&
+          strstr(an.guideline[0].text, "the lifecycle before, at 800 MiB free, was still under "
+                                       "it"));
     /* the slowest open (5 ms, at 100 MiB free) is a pre-open guideline */
     CHECK(strstr(an.guideline[1].text, "Open files before") &&
           strstr(an.guideline[1].text, "5.00 ms") && strstr(an.guideline[1].text, "100 MiB"));
