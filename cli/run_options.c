@@ -99,6 +99,9 @@ static const struct cli_opt run_opts[] = {
      O(probe)},
 };
 
+_Static_assert(sizeof(run_opts) / sizeof(run_opts[0]) <= CLI_MAX_OPTS,
+               "cli_parse takes CLI_MAX_OPTS options a command");
+
 const struct cli_command cli_run_command = {
     "run", "usage: storscope run [options]\n\n", run_opts, sizeof(run_opts) / sizeof(run_opts[0]),
     "\nCtrl-C stops the run: finished points stay in the JSON, scratch files are\n"

@@ -419,6 +419,9 @@ def main():
     ap.add_argument("-v", action="store_true", help="print the whole console")
     ap.add_argument("--kvm", action="store_true", help="pc: use KVM where /dev/kvm opens")
     ap.add_argument("--console", help="also keep the VM's console in this file, as it runs")
+    ap.add_argument("--keep-json", metavar="DIR",
+                    help="keep each case's results file as DIR/BOARD-CASE.json "
+                         "(bench/board_vs_model.py reads them)")
     args = ap.parse_args()
     board = BOARDS[args.board]
     need = [(board["qemu"][0], "qemu-system-x86" if "x86" in board["qemu"][0] else
@@ -642,6 +645,13 @@ def main():
                       % (name, n, n_want, first, last, gaps))
     for n in ran:
         print("%-28s rc %s" % (n, rc(n)))
+    if args.keep_json:
+        os.makedirs(args.keep_json, exist_ok=True)
+        for n in ran:
+            d = doc(n)
+            if d:
+                with open(os.path.join(args.keep_json, "%s-%s.json" % (args.board, n)), "w") as f:
+                    json.dump(d, f)
     d = doc("nand_sensorlog")
     if d:
         for t in d["tests"]:
