@@ -601,16 +601,13 @@ int cmd_log(int argc, char **argv)
     if (first < 0)
         return EXIT_USAGE;
     int size_given = cli_given(&cli_log_command, given, "size") != NULL;
-    const char *stream = lo.stream;
-    int csv = lo.csv, allow_destructive = lo.allow_destructive, progress = lo.progress;
-    uint64_t size = lo.size, seconds = lo.seconds;
     char **sub = argv + 1; /* the options were parsed from argv[1..]: its operands end them */
     if (argc - 1 - first != 1) {
         cli_error("log %s needs one IMAGE", argv[1]);
         return EXIT_USAGE;
     }
     const char *image = sub[first];
-    if (is_dump && (allow_destructive || progress || size_given)) {
+    if (is_dump && (lo.allow_destructive || lo.progress || size_given)) {
         cli_error("--allow-destructive, --progress and --size are demo's: dump only reads");
         return EXIT_USAGE;
     }
@@ -619,6 +616,6 @@ int cmd_log(int argc, char **argv)
         cli_error("--size is an image's: a demo on a device takes all of it");
         return EXIT_USAGE;
     }
-    struct demo_opts o = {size, seconds, allow_destructive, progress};
-    return is_dump ? dump(image, stream, csv) : demo(image, &o);
+    struct demo_opts o = {lo.size, lo.seconds, lo.allow_destructive, lo.progress};
+    return is_dump ? dump(image, lo.stream, lo.csv) : demo(image, &o);
 }
