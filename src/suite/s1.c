@@ -419,6 +419,71 @@ static int s1_point(struct sts_ctx *c, struct s1_mem *mem, int mode, int is_writ
     return rc2;
 }
 
+/* One chunk size of one mode and direction: the unrecorded first pass,
+ * then 0 to 4 load tasks, each a point; *step counts them for progress. */
+static int s1_chunk(struct sts_ctx *c, struct s1_mem *mem, int mode, int w, uint32_t chunk,
+                    uint64_t ops, int pin, uint64_t *step, uint64_t steps)
+{
+    static const int load_levels[] = {0, 1, 2, 3, 4};
+    double base = 0;
+    int rc = STS_OK;
+    for (size_t l = 0; l < WL_COUNT(load_levels) && !rc; l++) {
+        char what[48];
+        sts_strlcpy(what, mode_name[mode], sizeof(what));
+        sts_strlcat(what, w ? " write" : " read", sizeof(what));
+        sts_report_progress(c, what, (*step)++, steps);
+        double bps;
+        uint64_t iters;
+        /* The first pass at a chunk size leaves the device as the loaded
+         * passes find it (an FTL maps a region rewritten in 1 KiB pieces
+         * otherwise than one laid out whole): run it unrecorded, or the
+         * baseline is a different device and the loss is skewed (on the
+         * simulated eMMC, 1 KiB writes: 8.3 MB/s first, 5.6 after, a third
+         * of "loss" with no load at all). */
+        if (l == 0)
+            rc = s1_point(c, mem, mode, w, chunk, 0, ops, pin, &bps, &iters);
+        if (!rc)
+            rc = s1_point(c, mem, mode, w, chunk, load_levels[l], ops, pin, &bps, &iters);
+        if (rc)
+            break;
+        if (l == 0)
+            base = bps;
+        struct sts_kv params[] = {
+            STS_KV_S("op", w ? "write" : "read"),
+            STS_KV_S("mode", mode_name[mode]),
+            STS_KV_U("chunk_bytes", chunk),
+            STS_KV_U("load_tasks", load_levels[l]),
+            STS_KV_U("iterations", ops),
+        };
+        struct sts_kv metrics[] = {
+            STS_KV_U("bytes_per_run", ops * chunk),
+            STS_KV_D("degradation", base > 0 ? 1.0 - bps / base : 0.0),
+            STS_KV_U("load_iterations", iters),
+            STS_KV_U("aligned_writes", mem->run.io_aligned),
+            STS_KV_U("device_writes", mem->run.io_writes),
+        };
+        size_t nm = mode == MODE_IOTASK && w ? 5 : 3;
+        double runs[1] = {bps};
+        rc = wl_emit_runs(c, w ? "write" : "read", params, WL_COUNT(params), runs, 1, metrics,
+                          nm, NULL, 0);
+    }
+    return rc;
+}
+
+/* What the port could apply and the tasks' stacks, in the summary. */
+static void s1_summary(struct sts_ctx *c, const struct s1_mem *mem)
+{
+    if (c->plan->rt_priority) /* asked for: say whether the port could set it */
+        sts_set_summary(c, STS_KV_B("priority_applied", mem->run.priority_applied != 0));
+    /* round robin at each tick among equal priorities: what the study's
+     * ThreadX did; POSIX's fair scheduler shares otherwise */
+    sts_set_summary(c, STS_KV_B("time_slicing", mem->run.time_slice_applied != 0));
+    if (mem->storage_stack_used) /* measured by an RTOS port: docs/porting.md */
+        sts_set_summary(c, STS_KV_U("storage_task_stack_used_bytes", mem->storage_stack_used));
+    if (mem->load_stack_used)
+        sts_set_summary(c, STS_KV_U("load_task_stack_used_bytes", mem->load_stack_used));
+}
+
 static int s1_run(struct sts_ctx *c)
 {
     int full = c->plan->scale == STS_SCALE_FULL;
@@ -460,64 +525,12 @@ static int s1_run(struct sts_ctx *c)
     if (!rc)
         rc = wl_prefill(c, "s1_a.dat", S1_FILE_BYTES);
     mem->load_stack_used = mem->storage_stack_used = 0; /* after the prefill's use */
-    static const int load_levels[] = {0, 1, 2, 3, 4};
     uint64_t step = 0, steps = N_MODES * 2 * n_chunks * 5;
     for (int mode = 0; mode < N_MODES && !rc; mode++)
         for (int w = 1; w >= 0 && !rc; w--)
-            for (size_t k = 0; k < n_chunks && !rc; k++) {
-                double base = 0;
-                for (size_t l = 0; l < WL_COUNT(load_levels) && !rc; l++) {
-                    char what[48];
-                    sts_strlcpy(what, mode_name[mode], sizeof(what));
-                    sts_strlcat(what, w ? " write" : " read", sizeof(what));
-                    sts_report_progress(c, what, step++, steps);
-                    double bps;
-                    uint64_t iters;
-                    /* The first pass at a chunk size leaves the device as
-                     * the loaded passes find it (an FTL maps a region
-                     * rewritten in 1 KiB pieces otherwise than one laid out
-                     * whole): run it unrecorded, or the baseline is a
-                     * different device and the loss is skewed (on the
-                     * simulated eMMC, 1 KiB writes: 8.3 MB/s first, 5.6
-                     * after, a third of "loss" with no load at all). */
-                    if (l == 0)
-                        rc = s1_point(c, mem, mode, w, chunks[k], 0, ops, pin, &bps, &iters);
-                    if (!rc)
-                        rc = s1_point(c, mem, mode, w, chunks[k], load_levels[l], ops, pin, &bps,
-                                      &iters);
-                    if (rc)
-                        break;
-                    if (l == 0)
-                        base = bps;
-                    struct sts_kv params[] = {
-                        STS_KV_S("op", w ? "write" : "read"),
-                        STS_KV_S("mode", mode_name[mode]),
-                        STS_KV_U("chunk_bytes", chunks[k]),
-                        STS_KV_U("load_tasks", load_levels[l]),
-                        STS_KV_U("iterations", ops),
-                    };
-                    struct sts_kv metrics[] = {
-                        STS_KV_U("bytes_per_run", ops * chunks[k]),
-                        STS_KV_D("degradation", base > 0 ? 1.0 - bps / base : 0.0),
-                        STS_KV_U("load_iterations", iters),
-                        STS_KV_U("aligned_writes", mem->run.io_aligned),
-                        STS_KV_U("device_writes", mem->run.io_writes),
-                    };
-                    size_t nm = mode == MODE_IOTASK && w ? 5 : 3;
-                    double runs[1] = {bps};
-                    rc = wl_emit_runs(c, w ? "write" : "read", params, WL_COUNT(params), runs, 1,
-                                      metrics, nm, NULL, 0);
-                }
-            }
-    if (c->plan->rt_priority) /* asked for: say whether the port could set it */
-        sts_set_summary(c, STS_KV_B("priority_applied", mem->run.priority_applied != 0));
-    /* round robin at each tick among equal priorities: what the study's
-     * ThreadX did; POSIX's fair scheduler shares otherwise */
-    sts_set_summary(c, STS_KV_B("time_slicing", mem->run.time_slice_applied != 0));
-    if (mem->storage_stack_used) /* measured by an RTOS port: docs/porting.md */
-        sts_set_summary(c, STS_KV_U("storage_task_stack_used_bytes", mem->storage_stack_used));
-    if (mem->load_stack_used)
-        sts_set_summary(c, STS_KV_U("load_task_stack_used_bytes", mem->load_stack_used));
+            for (size_t k = 0; k < n_chunks && !rc; k++)
+                rc = s1_chunk(c, mem, mode, w, chunks[k], ops, pin, &step, steps);
+    s1_summary(c, mem);
     int r1 = wl_remove(c, "s1_a.dat"), r2 = wl_remove(c, "s1_b.dat");
     return rc ? rc : r1 ? r1 : r2;
 }
