@@ -284,6 +284,12 @@ def s2_exponent(doc):
     return None, None
 
 
+def has_filex(bin_):
+    """Whether the storscope at bin_ was built with FileX (+filex)."""
+    probe = subprocess.run([bin_, "list", "targets"], capture_output=True, text=True)
+    return "+filex" in probe.stdout
+
+
 def run(bin_, params, filex=""):
     spec = "sim:emmc-stm32u5" + ("," + params if params else "") + "+filex" + (
         "," + filex if filex else "")
@@ -392,8 +398,7 @@ def main():
             sys.exit(f"study.py: --s1 {a.s1}: {e}")
         if not s1_rates(s1, "read", 0):
             sys.exit(f"study.py: --s1 {a.s1}: no S1 points of the direct mode in it")
-    probe = subprocess.run([a.bin, "list", "targets"], capture_output=True, text=True)
-    if "+filex" not in probe.stdout:
+    if not has_filex(a.bin):
         print("study.py: skipped: this storscope has no +filex (build it with "
               "-DSTORSCOPE_FILEX_DIR=<FileX source>)")
         return 2
