@@ -13,6 +13,7 @@ int cmd_report(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_log(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
+int cmd_plan(int argc, char **argv);
 
 struct sts_analysis;
 #include <stdio.h>

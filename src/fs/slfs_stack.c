@@ -1,7 +1,7 @@
 /* sensorlog stacked on any block device, as a storscope filesystem (its
  * files are streams): the memory a firmware would give it statically, the
  * defaults a logger would pick for the medium, and +sensorlog's options
- * (chunk=, segment=, buffer=, erase_unit=, verify=). The one place a target kind
+ * (chunk=, segment=, buffer=, erase_unit=, files=, verify=). The one place a target kind
  * opens `+sensorlog`: sim: and raw: both do it here. */
 #include "sensorlog/sl_crc_fast.h"
 #include "storscope/error.h"
@@ -77,7 +77,7 @@ int sts_slfs_stack_open(struct sts_slfs_stack **stack, struct sts_bd bd,
                         const struct sts_target_spec *spec, uint64_t base, struct sts_fs *out,
                         char *err, size_t errlen)
 {
-    uint64_t chunk = 0, seg = 0, buffer = 256u << 10, erase_unit = UINT64_MAX;
+    uint64_t chunk = 0, seg = 0, buffer = 256u << 10, erase_unit = UINT64_MAX, files = SLFS_FILES;
     int verify = -1; /* default: on real raw flash (a chip can lie), off on a model (it
                         lies only when asked, errors_silent=1: then the option shows why) */
     for (uint32_t i = 0; i < spec->n_fs_opts; i++) {
@@ -91,11 +91,23 @@ int sts_slfs_stack_open(struct sts_slfs_stack **stack, struct sts_bd bd,
         }
         uint64_t *dst = !strcmp(k, "chunk") ? &chunk : !strcmp(k, "segment") ? &seg
                         : !strcmp(k, "buffer") ? &buffer
-                        : !strcmp(k, "erase_unit") ? &erase_unit : NULL;
+                        : !strcmp(k, "erase_unit") ? &erase_unit
+                        : !strcmp(k, "files") ? &files : NULL;
         if (!dst) {
             snprintf(err, errlen, "+sensorlog: unknown option '%s' (chunk=, segment=, buffer=, "
-                                  "erase_unit=, verify=)", k);
+                                  "erase_unit=, files=, verify=)", k);
             return STS_EINVAL;
+        }
+        if (dst == &files) { /* a count, not a size: "2K" would be 2048 files */
+            char *end = NULL;
+            unsigned long long n = strtoull(v, &end, 10);
+            if (!*v || *end || n < 1 || n > SLFS_FILES) {
+                snprintf(err, errlen, "+sensorlog: files= takes 1 .. %u (the files the log can "
+                                      "name; each costs RAM), not '%s'", (unsigned)SLFS_FILES, v);
+                return STS_EINVAL;
+            }
+            files = n;
+            continue;
         }
         if (sts_parse_size(v, dst) || (*dst == 0 && dst != &erase_unit) || *dst > (1u << 30)) {
             snprintf(err, errlen, "+sensorlog: bad value '%s' for '%s'", v, k);
@@ -147,8 +159,8 @@ int sts_slfs_stack_open(struct sts_slfs_stack **stack, struct sts_bd bd,
     uint32_t n_segs = (uint32_t)((g.capacity - base) / seg);
     if (m) {
         m->segs = calloc(n_segs ? n_segs : 1, sizeof(*m->segs));
-        m->files = calloc(SLFS_FILES, sizeof(*m->files));
-        m->streams = calloc(SLFS_FILES, sizeof(*m->streams));
+        m->files = calloc(files, sizeof(*m->files));
+        m->streams = calloc(files, sizeof(*m->streams));
         m->ring = malloc(buffer);
         m->chunk = malloc(chunk);
         m->read = malloc(chunk);
@@ -165,9 +177,9 @@ int sts_slfs_stack_open(struct sts_slfs_stack **stack, struct sts_bd bd,
                 .erase_unit_bytes = (uint32_t)erase_unit, .buffer = m->ring,
                 .buffer_bytes = buffer, .chunk_buf = m->chunk, .read_buf = m->read,
                 .segs = m->segs, .n_segs = n_segs, .streams = m->streams,
-                .max_streams = SLFS_FILES, .crc32c = sl_crc32c_fast},
+                .max_streams = (uint32_t)files, .crc32c = sl_crc32c_fast},
         .files = m->files,
-        .n_files = SLFS_FILES,
+        .n_files = (uint32_t)files,
     };
     int rc = sts_slfs_init(&m->fs, &cfg, out);
     if (rc == STS_EIO) { /* the device failed while the log was laid: not the geometry */
@@ -196,7 +208,7 @@ int sts_slfs_stack_open(struct sts_slfs_stack **stack, struct sts_bd bd,
                               "segment and two chunks of records; give a larger segment= "
                               "(default 1M)",
                  (unsigned long long)seg, (unsigned long long)(seg / chunk),
-                 (unsigned long long)chunk, (unsigned)SLFS_FILES);
+                 (unsigned long long)chunk, (unsigned)files);
         sts_slfs_stack_close(m);
         return rc;
     }
@@ -231,5 +243,9 @@ void sts_slfs_stack_record(struct sts_slfs_stack *m, struct sts_target *t)
     sts_target_env(t, STS_KV_U("sensorlog_buffer_bytes", lg->cfg.buffer_bytes));
     sts_target_env(t, STS_KV_U("sensorlog_erase_unit_bytes", lg->erase_block));
     sts_target_env(t, STS_KV_U("sensorlog_max_files", lg->max_streams));
+    /* the log's own RAM (state, two chunk buffers, the segment table, the
+     * streams' table, the ring) as this host lays it out: a 32-bit MCU's
+     * pointers make its state smaller (docs/footprint.md) */
+    sts_target_env(t, STS_KV_U("sensorlog_ram_bytes", sl_ram_bytes(&lg->cfg)));
     sts_target_env(t, STS_KV_U("sensorlog_verify", m->guard.verify_buf != NULL));
 }

@@ -1913,7 +1913,7 @@ class Completion(unittest.TestCase):
         rows = [line.split("\t") for line in run("help", "--options").stdout.splitlines()]
         self.assertTrue(all(len(r) == 5 for r in rows), rows)
         cmds = {r[0] for r in rows}
-        self.assertEqual(cmds, {"run", "probe", "report", "compare", "log"})
+        self.assertEqual(cmds, {"run", "probe", "report", "compare", "log", "plan"})
         man = os.path.join(os.path.dirname(BIN), "storscope.1")
         with open(man) as f:
             page = f.read().replace("\\-", "-")
@@ -3315,6 +3315,157 @@ class FaultsOnModels(FaultHelpers, Base):
                 "--tests", "seq", "--size", "64K", "--verify", "-o", self.out)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("1 failed", r.stderr)
+
+
+class Plan(Base):
+    """storscope plan (issue 47): configurations run as L1, judged and
+    ranked; each figure checked against the run that measures it again
+    and the ranking recomputed here."""
+
+    STREAMS = "imu:1000Hz:12B,env:1Hz:32B"
+
+    def plan(self, *args, env=None):
+        env = dict(os.environ, TMPDIR=self.dir) if env is None else env
+        return run("plan", *args, env=env, timeout=600)
+
+    def load_plan(self, path):
+        with open(path) as f:
+            doc = json.load(f)
+        with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs",
+                               "storscope-plan.schema.json")) as f:
+            jsonschema.validate(doc, json.load(f), cls=jsonschema.Draft202012Validator)
+        return doc
+
+    def no_leftovers(self):
+        left = [n for n in os.listdir(self.dir) if n.startswith("storscope-plan.")]
+        self.assertEqual(left, [], "the plan left its runs' files behind")
+
+    def test_bad_specs_are_refused_before_anything_runs(self):
+        cases = [
+            (["--streams", "imu:0Hz:12B", "--ram", "16K"], "rate must be 1 to 1000000 Hz"),
+            (["--streams", "imu:1000Hz:300B", "--ram", "16K"], "a record must be 1 to 255 B"),
+            (["--streams", "imu:1000Hz:12B:burst=4", "--ram", "16K"], "bursts"),
+            (["--streams", "imu", "--ram", "16K"], "expected NAME:RATEHz:SIZEB"),
+            (["--streams", "a:1Hz:1B,a:2Hz:2B", "--ram", "16K"], "two streams are named 'a'"),
+            (["--streams", "imu:1Hz:1B", "--ram", "100"], "bad --ram '100'"),
+            (["--streams", "imu:1Hz:1B"], "needs --streams and --ram"),
+            (["--streams", "imu:1Hz:1B", "--ram", "4K", "--medium", "sim:emmc-stm32u5+sensorlog"],
+             "the plan chooses the store"),
+            (["--streams", "imu:1Hz:1B", "--ram", "4K", "--medium", "posix:/tmp"],
+             "simulated medium alone"),
+            (["--streams", "imu:1Hz:1B", "--ram", "4K", "--medium", "sim:nope"], "no profile 'nope'"),
+            # a parameter only the run can check: its first run fails alone
+            (["--streams", "imu:1Hz:1B", "--ram", "4K", "--medium", "sim:emmc-stm32u5,bogus=1",
+              "-d", "2s"], "unknown option 'bogus'"),
+        ]
+        for args, said in cases:
+            with self.subTest(args=args):
+                r = self.plan(*args, "-o", self.out)
+                self.assertEqual(r.returncode, 2, r.stderr)
+                self.assertIn(said, r.stderr)
+                self.assertFalse(os.path.exists(self.out))
+                self.no_leftovers()
+
+    def test_the_plan_ranks_what_it_measured_and_its_command_measures_it_again(self):
+        r = self.plan("--streams", self.STREAMS, "--ram", "4K", "-d", "20s", "-j", "2",
+                      "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.no_leftovers()
+        doc = self.load_plan(self.out)
+        cfgs = doc["configurations"]
+        payload = 1000 * 12 + 1 * 32  # B/s, from the streams as given
+        self.assertEqual(doc["spec"]["payload_bytes_per_second"], payload)
+        self.assertEqual(doc["runs"] * 3, len(cfgs))
+        self.assertTrue(any(c["store"].startswith("sensorlog") for c in cfgs))
+        for c in cfgs:
+            self.assertTrue(c["ran"], c)
+            self.assertEqual(c["ram_bytes"], c["buffer_bytes"] + c["store_ram_bytes"])
+            self.assertEqual(c["at_risk_bytes"], -(-payload * c["sync_interval_ns"] // 10**9))
+            fits = (c["records_lost"] == 0 and c["records_late"] == 0 and c["records_produced"] > 0
+                    and c["ram_bytes"] <= 4096 and c["sync_interval_ns"] <= 10**9)
+            self.assertEqual(c["fits"], fits, c)
+        # the ranking, recomputed: fitting ones by worst stall, RAM, risk
+        group = [0 if c["fits"] else 1 if c["lossless"] else 2 for c in cfgs]
+        self.assertEqual(group, sorted(group))
+        key = [(c["worst_stall_ns"], c["ram_bytes"], c["at_risk_bytes"]) for c in cfgs if c["fits"]]
+        self.assertEqual(key, sorted(key))
+        self.assertEqual(doc["recommended"], 1)
+        # the front: fitting, and dominated by no other fitting one
+        fit = [c for c in cfgs if c["fits"]]
+        for c in cfgs:
+            dominated = any(all(o[k] <= c[k] for k in ("ram_bytes", "worst_stall_ns", "at_risk_bytes"))
+                            and any(o[k] < c[k] for k in ("ram_bytes", "worst_stall_ns", "at_risk_bytes"))
+                            for o in fit if o is not c)
+            self.assertEqual(c["front"], c["fits"] and not dominated, c)
+        self.assertTrue(cfgs[0]["front"])
+        self.assertIn("recommended: %s, %s writer" % (cfgs[0]["store"], cfgs[0]["writer"]), r.stdout)
+        # the recommended one and the best sensorlog one, measured again by
+        # the command the plan gives: the same figures, to the record
+        again = [cfgs[0], next(c for c in cfgs if c["store"].startswith("sensorlog"))]
+        for c in again:
+            with self.subTest(store=c["store"], writer=c["writer"]):
+                l1 = os.path.join(self.dir, "again.json")
+                words = shlex.split(c["command"])
+                self.assertEqual(words[:2], ["storscope", "run"])
+                words = [BIN] + words[1:-1] + [l1]
+                p = subprocess.run(words, capture_output=True, text=True, timeout=300)
+                self.assertEqual(p.returncode, 0, p.stderr)
+                d = self.load(l1)
+                pt = next(p for p in d["tests"][0]["points"] if p["params"]["mode"] == c["writer"])
+                m = pt["metrics"]
+                self.assertEqual(m["records_lost"], c["records_lost"])
+                self.assertEqual(m["records_produced"], c["records_produced"])
+                self.assertEqual(m["worst_stall_ns"], c["worst_stall_ns"])
+                self.assertEqual(m["required_buffer_bytes"], c["backlog_peak_bytes"])
+                self.assertEqual(d["environment"].get("sensorlog_ram_bytes", 0), c["store_ram_bytes"])
+
+    def test_how_many_run_at_once_does_not_change_the_plan(self):
+        docs = []
+        for j in ("1", "2"):
+            out = os.path.join(self.dir, "j%s.json" % j)
+            r = self.plan("--streams", self.STREAMS, "--ram", "2K", "-d", "3s", "-j", j, "-q",
+                          "-o", out)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(r.stdout, "")
+            docs.append(self.load_plan(out)["configurations"])
+        self.assertEqual(docs[0], docs[1])
+
+    def test_nothing_fits_says_what_the_smallest_lossless_one_needs(self):
+        r = self.plan("--streams", "imu:1000Hz:255B,ppg:500Hz:200B", "--ram", "1K", "-d", "3s",
+                      "-o", self.out)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        doc = self.load_plan(self.out)
+        self.assertIsNone(doc["recommended"])
+        self.assertFalse(any(c["fits"] for c in doc["configurations"]))
+        least = min(c["ram_bytes"] for c in doc["configurations"] if c["lossless"])
+        units = "%d KiB" % (least // 1024) if least % 1024 == 0 else "%d B" % least
+        self.assertIn("no configuration fits 1 KiB; the smallest lossless one needs %s" % units,
+                      r.stderr)
+
+    def test_ctrl_c_keeps_the_runs_that_finished(self):
+        p = subprocess.Popen([BIN, "plan", "--streams", self.STREAMS, "--ram", "4K", "-d", "10m",
+                              "-j", "1", "-q", "-o", self.out], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True,
+                             env=dict(os.environ, TMPDIR=self.dir))
+        # stopped once a few runs have finished (their results are in its directory)
+        deadline = time.time() + 120
+        while time.time() < deadline:
+            runs = [n for d in os.listdir(self.dir) if d.startswith("storscope-plan.")
+                    for n in os.listdir(os.path.join(self.dir, d)) if n.endswith(".json")]
+            if len(runs) >= 3:
+                break
+            time.sleep(0.05)
+        p.send_signal(signal.SIGINT)
+        _, err = p.communicate(timeout=120)
+        self.assertEqual(p.returncode, 130, err)
+        self.assertIn("stopped", err)
+        doc = self.load_plan(self.out)
+        self.assertTrue(doc["interrupted"])
+        ran = [c for c in doc["configurations"] if c["ran"]]
+        self.assertGreaterEqual(len(ran), 3 * 2, "the runs that finished are kept")
+        self.assertLess(len(ran), len(doc["configurations"]))
+        self.assertEqual(doc["configurations"][-1]["ran"], False)
+        self.no_leftovers()
 
 
 if __name__ == "__main__":

@@ -1,0 +1,200 @@
+/* storscope plan: runs each configuration of plan_spec.c (plan_pool.c),
+ * then judges and ranks them: lossless, within the RAM given, no more at
+ * risk at a power cut than allowed; the fitting ones by worst stall, then
+ * RAM (plan_out.c says it). */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+#include "cli_options.h"
+#include "plan.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t stop_asked; /* 1: Ctrl-C (plan.h) */
+static void on_signal(int sig)
+{
+    (void)sig;
+    stop_asked = 1;
+}
+
+#define PO(f) CLI_AT(0, struct plan_opts, f)
+static const struct cli_opt plan_opts_table[] = {
+    {"streams", 0, CLI_TEXT, "SPEC",
+     "the logger's streams: NAME:RATEHz:SIZEB,... (e.g. imu:1000Hz:12B,env:1Hz:32B)",
+     PO(streams)},
+    {"medium", 0, CLI_TARGET, "SPEC",
+     "the simulated medium alone: sim:PROFILE[,PARAM=VALUE...] (default sim:emmc-stm32u5)",
+     PO(medium)},
+    {"ram", 0, CLI_SIZE, "SIZE", "RAM the logger can give its storage: 16K, 64K", PO(ram_bytes),
+     .min = 256, .hint = "at least 256 bytes, e.g. 16K"},
+    {"lose-at-most", 0, CLI_TIME, "TIME",
+     "the records a power cut may take, as time: 1s (default), 100ms", PO(lose_ns), .min = 1000000,
+     .hint = "at least 1ms, e.g. 1s"},
+    {"duration", 'd', CLI_TIME, "TIME",
+     "simulated time each configuration runs (default 1h): longer sees rarer stalls",
+     PO(duration_ns), .min = 1000000000, .hint = "at least 1s, e.g. 1h"},
+    {"jobs", 'j', CLI_COUNT, "N", "configurations run at once (default: one per CPU)", PO(jobs),
+     .min = 1, .max = 256, .hint = "1 to 256"},
+    {"seed", 0, CLI_COUNT, "N", "the runs' seed (default 1)", PO(seed)},
+    {"output", 'o', CLI_FILE, "FILE", "also write the plan as JSON (storscope-plan/1)",
+     PO(output)},
+    {"quiet", 'q', CLI_FLAG, "", "no table on stdout, no progress line", PO(quiet)},
+};
+
+const struct cli_command cli_plan_command = {
+    "plan",
+    "usage: storscope plan --streams SPEC --ram SIZE [options]\n"
+    "\n"
+    "Decides a logger's storage by simulation before any hardware exists: runs\n"
+    "every configuration - store (bare extents, sensorlog), RAM buffer, sync\n"
+    "interval, writer (direct, mutex, I/O task) - with the logger's streams\n"
+    "on the medium in virtual time (L1), and ranks them: lossless, within the\n"
+    "RAM given, no more at risk at a power cut than allowed, least worst stall.\n",
+    plan_opts_table,
+    sizeof(plan_opts_table) / sizeof(plan_opts_table[0]),
+    "\nexit status: 0 a configuration fits, 1 none does (the plan says what the\n"
+    "smallest lossless one needs), 2 bad input, 130 stopped (finished runs kept).\n",
+};
+
+/* ---- judging and ranking -------------------------------------------- */
+
+/* a no worse than b on RAM, worst stall and data at risk, better on one */
+static int dominates(const struct plan_config *a, const struct plan_config *b)
+{
+    int le = a->ram <= b->ram && a->worst_stall <= b->worst_stall &&
+             a->at_risk_bytes <= b->at_risk_bytes;
+    int lt = a->ram < b->ram || a->worst_stall < b->worst_stall ||
+             a->at_risk_bytes < b->at_risk_bytes;
+    return le && lt;
+}
+
+static void judge(const struct plan_opts *o, const struct plan_spec *spec, struct plan_config *c,
+                  size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        double risk = spec->payload_bps * (double)c[i].run->sync_ns / 1e9;
+        c[i].at_risk_bytes = (uint64_t)risk + (risk > (double)(uint64_t)risk);
+        c[i].fits = c[i].done && c[i].lossless && c[i].ram <= o->ram_bytes &&
+                    c[i].run->sync_ns <= o->lose_ns;
+    }
+    for (size_t i = 0; i < n; i++) {
+        c[i].front = c[i].fits;
+        for (size_t j = 0; j < n && c[i].front; j++)
+            if (j != i && c[j].fits && dominates(&c[j], &c[i]))
+                c[i].front = 0;
+    }
+}
+
+/* fitting ones by worst stall, RAM, data at risk; then lossless ones by
+ * RAM; then the rest by records lost; ones that did not run last */
+static int cmp_u64(uint64_t a, uint64_t b)
+{
+    return a < b ? -1 : a > b;
+}
+static int rank_cmp(const void *pa, const void *pb)
+{
+    const struct plan_config *a = pa, *b = pb;
+    int ga = !a->done ? 3 : a->fits ? 0 : a->lossless ? 1 : 2;
+    int gb = !b->done ? 3 : b->fits ? 0 : b->lossless ? 1 : 2;
+    int r = cmp_u64((uint64_t)ga, (uint64_t)gb);
+    if (!r && ga == 0)
+        r = cmp_u64(a->worst_stall, b->worst_stall);
+    if (!r && ga <= 1)
+        r = cmp_u64(a->ram, b->ram);
+    if (!r && ga == 0)
+        r = cmp_u64(a->at_risk_bytes, b->at_risk_bytes);
+    if (!r && ga == 2)
+        r = cmp_u64(a->lost + a->late, b->lost + b->late);
+    if (!r) /* the order they were laid out in: a plan ranks the same every time */
+        r = a->run != b->run ? (a->run < b->run ? -1 : 1) : a->writer - b->writer;
+    return r;
+}
+
+int cmd_plan(int argc, char **argv)
+{
+    struct plan_opts o = {.medium = "sim:emmc-stm32u5", .lose_ns = 1000000000ull,
+                          .duration_ns = 3600000000000ull, .seed = 1};
+    void *const into[] = {&o};
+    int first = cli_parse(&cli_plan_command, argc, argv, into, NULL);
+    if (first == CLI_HELP_SHOWN)
+        return EXIT_OK;
+    if (first < 0)
+        return EXIT_USAGE;
+    if (first < argc) {
+        cli_error("plan takes no operands ('%s')", argv[first]);
+        return EXIT_USAGE;
+    }
+    if (!o.streams || !o.ram_bytes) {
+        cli_error("plan needs --streams and --ram (storscope plan --help)");
+        return EXIT_USAGE;
+    }
+    if (!o.jobs) {
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        o.jobs = cpus > 0 ? (uint32_t)(cpus < 256 ? cpus : 256) : 1;
+    }
+    struct plan_spec spec;
+    char why[300];
+    if (plan_spec_read(&o, &spec, why, sizeof(why))) {
+        cli_error("%s", why);
+        return EXIT_USAGE;
+    }
+    static struct plan_run runs[PLAN_MAX_RUNS];
+    size_t n = plan_runs(&o, &spec, runs, PLAN_MAX_RUNS);
+    struct plan_config *cfg = calloc(3 * n, sizeof(*cfg));
+    struct plan_pool p = {.stop = &stop_asked, .o = &o, .spec = &spec, .runs = runs, .n = n, .cfg = cfg};
+    const char *tmp = getenv("TMPDIR");
+    snprintf(p.dir, sizeof(p.dir), "%s/storscope-plan.XXXXXX", tmp && *tmp && strlen(tmp) < 32 ? tmp : "/tmp");
+    ssize_t len = readlink("/proc/self/exe", p.self, sizeof(p.self) - 1);
+    if (!cfg || len <= 0 || !mkdtemp(p.dir)) {
+        cli_error("plan: cannot set up its runs: %s", !cfg ? "out of memory" : strerror(errno));
+        free(cfg);
+        return EXIT_RUN_FAILED;
+    }
+    p.self[len] = '\0';
+    for (size_t i = 0; i < 3 * n; i++) {
+        cfg[i].run = &runs[i / 3];
+        cfg[i].writer = (int)(i % 3);
+    }
+    cli_catch_stop_signals(on_signal);
+    if (!o.quiet)
+        plan_print_head(&o, &spec, n);
+    fflush(stdout);
+    int stopped = plan_pool_run(&p) != 0;
+    plan_pool_clean(&p);
+    if (p.failed && p.failed == plan_pool_done(&p)) { /* the medium, not a configuration */
+        cli_error("plan: %s", p.failed_first);
+        free(cfg);
+        return EXIT_USAGE;
+    }
+    if (p.failed)
+        fprintf(stderr, "storscope: plan: %zu of %zu runs failed (listed as not run); the "
+                        "first: %s\n", p.failed, n, p.failed_first);
+    judge(&o, &spec, cfg, 3 * n);
+    qsort(cfg, 3 * n, sizeof(*cfg), rank_cmp);
+    if (!o.quiet) {
+        if (cfg[0].fits) {
+            char cmd[1024];
+            fputs("recommended: ", stdout);
+            plan_print_config(stdout, &cfg[0]);
+            plan_command_text(&o, &spec, cfg[0].run, cmd, sizeof(cmd));
+            printf("  measure it again: %s\n", cmd);
+        }
+        plan_print_table(stdout, cfg, 3 * n, 20);
+        plan_print_stores(stdout, cfg, 3 * n);
+    }
+    int rc = o.output ? plan_write_json(&o, &spec, cfg, 3 * n, n, stopped) : 0;
+    int fits = cfg[0].fits;
+    if (!fits && !stopped)
+        plan_say_nothing_fits(&o, cfg, 3 * n);
+    free(cfg);
+    if (stopped) {
+        cli_error("plan: stopped; the runs that finished are ranked above%s",
+                  o.output ? " and in the JSON" : "");
+        return EXIT_INTERRUPTED;
+    }
+    return rc ? EXIT_RUN_FAILED : fits ? EXIT_OK : EXIT_RUN_FAILED;
+}

@@ -1,0 +1,107 @@
+/* storscope plan: a logger's storage decided by simulation (issue 47).
+ * plan_spec.c reads what the logger needs (its streams, its medium) and
+ * lays out the configurations to judge; cmd_plan.c runs each as an L1 run
+ * of this same program, judges and ranks them. */
+#ifndef STORSCOPE_CLI_PLAN_H
+#define STORSCOPE_CLI_PLAN_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define PLAN_MAX_STREAMS 8
+#define PLAN_MAX_RUNS 512
+
+struct plan_stream {
+    char name[12];
+    uint32_t rate_hz, record_bytes;
+};
+
+/* What the command line asked for. */
+struct plan_opts {
+    char *streams;        /* "imu:1000Hz:12B,..." */
+    char *medium;         /* a sim: profile and its parameters, no +FS */
+    uint64_t ram_bytes;   /* RAM the logger can give its storage */
+    uint64_t lose_ns;     /* the data a power cut may take, as time */
+    uint64_t duration_ns; /* simulated time each configuration runs */
+    uint32_t jobs;        /* runs at once (0: one per CPU) */
+    uint64_t seed;
+    char *output;
+    int quiet;
+};
+
+struct plan_spec {
+    struct plan_stream s[PLAN_MAX_STREAMS];
+    uint32_t n;
+    char l1_streams[256];    /* the same streams as L1's --streams takes them */
+    double payload_bps;      /* bytes per second of records, all streams */
+    uint64_t capacity_bytes; /* the medium's */
+};
+
+/* One L1 run: a store on the medium, L1's buffer and sync interval. Each
+ * gives three configurations, one per writer (direct, mutex, iotask). */
+struct plan_run {
+    char target[200];      /* sim:...[+sensorlog,...] */
+    char store[80];        /* "bare extents" or "sensorlog, 2K ring, 64M segments" */
+    uint64_t buffer_bytes; /* L1 --buffer: records waiting to be written */
+    uint64_t sync_ns;      /* L1 --sync-every */
+};
+
+/* Reads --streams and --medium into spec; NULL, or what is wrong. */
+const char *plan_spec_read(const struct plan_opts *o, struct plan_spec *spec, char *why,
+                           size_t why_len);
+
+/* The runs to make, at most max; their number. */
+size_t plan_runs(const struct plan_opts *o, const struct plan_spec *spec, struct plan_run *runs,
+                 size_t max);
+
+/* ---- plan_pool.c: the runs, several at once ---- */
+
+extern const char *const plan_writers[3]; /* "direct", "mutex", "iotask" */
+
+/* One configuration: a run's store, buffer and sync, and one writer. */
+struct plan_config {
+    const struct plan_run *run;
+    int writer; /* index into plan_writers */
+    int done;   /* its run finished */
+    uint64_t produced, lost, late, backlog_peak, store_ram, ram, worst_stall, written;
+    uint64_t at_risk_bytes;
+    int lossless, fits, front;
+};
+
+struct plan_pool {
+    const struct plan_opts *o;
+    const struct plan_spec *spec;
+    const struct plan_run *runs;
+    size_t n;
+    struct plan_config *cfg;        /* 3 a run, in the runs' order */
+    volatile sig_atomic_t *stop;    /* set to 1 by Ctrl-C; 2: the first run failed */
+    char dir[64], self[4096];       /* the runs' files; this program */
+    char failed_first[480];         /* the first run that failed, and why */
+    size_t failed;
+};
+
+/* Runs every run, o->jobs at once (the first alone: a medium its
+ * parameters make unusable fails it, and the plan stops there); 0, or -1
+ * when Ctrl-C stopped it. */
+int plan_pool_run(struct plan_pool *p);
+/* Runs that finished or failed. */
+size_t plan_pool_done(const struct plan_pool *p);
+/* Removes the runs' files and their directory. */
+void plan_pool_clean(const struct plan_pool *p);
+/* The `storscope run` that measures r again, as a shell command. */
+void plan_command_text(const struct plan_opts *o, const struct plan_spec *spec,
+                       const struct plan_run *r, char *b, size_t n);
+
+/* ---- plan_out.c: what the plan says ---- */
+
+void plan_print_head(const struct plan_opts *o, const struct plan_spec *spec, size_t runs);
+void plan_print_config(FILE *f, const struct plan_config *c);
+void plan_print_table(FILE *f, const struct plan_config *c, size_t n, size_t shown);
+void plan_print_stores(FILE *f, const struct plan_config *c, size_t n);
+void plan_say_nothing_fits(const struct plan_opts *o, const struct plan_config *c, size_t n);
+int plan_write_json(const struct plan_opts *o, const struct plan_spec *spec,
+                    const struct plan_config *c, size_t n, size_t runs, int interrupted);
+
+#endif

@@ -1,0 +1,216 @@
+/* What storscope plan says: the head, the recommendation, the ranked
+ * table, each store's best, and the JSON (storscope-plan/1,
+ * docs/storscope-plan.schema.json). */
+#include "cli.h"
+#include "plan.h"
+#include "storscope/output.h"
+#include "storscope/suite.h"
+#include "storscope/units.h"
+
+#include <cjson/cJSON.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void plan_print_config(FILE *f, const struct plan_config *c)
+{
+    char buf[24], sync[24], ram[24], peak[24], store[24], stall[24], risk[24];
+    sts_fmt_bytes(buf, sizeof(buf), c->run->buffer_bytes);
+    sts_fmt_ns(sync, sizeof(sync), (double)c->run->sync_ns);
+    sts_fmt_bytes(ram, sizeof(ram), c->ram);
+    sts_fmt_bytes(peak, sizeof(peak), c->backlog_peak);
+    sts_fmt_bytes(store, sizeof(store), c->store_ram);
+    sts_fmt_ns(stall, sizeof(stall), (double)c->worst_stall);
+    sts_fmt_bytes(risk, sizeof(risk), c->at_risk_bytes);
+    fprintf(f, "%s, %s writer, %s buffer, sync every %s\n", c->run->store, plan_writers[c->writer],
+            buf, sync);
+    fprintf(f, "  %llu of %llu records lost, RAM %s (the buffer %s, its peak %s; the store "
+               "%s), worst stall %s, a power cut takes at most %s (%s)\n",
+            (unsigned long long)(c->lost + c->late), (unsigned long long)c->produced, ram, buf,
+            peak, store, stall, sync, risk);
+}
+
+void plan_print_table(FILE *f, const struct plan_config *c, size_t n, size_t shown)
+{
+    fprintf(f, "\n%4s  %-36s %-6s %9s %9s %9s %9s %11s %9s  %s\n", "rank", "store", "writer",
+            "buffer", "sync", "lost", "RAM", "worst stall", "at risk", "front");
+    for (size_t i = 0; i < n && i < shown; i++) {
+        char buf[24], sync[24], ram[24], stall[24], risk[24];
+        sts_fmt_bytes(buf, sizeof(buf), c[i].run->buffer_bytes);
+        sts_fmt_ns(sync, sizeof(sync), (double)c[i].run->sync_ns);
+        sts_fmt_bytes(ram, sizeof(ram), c[i].ram);
+        sts_fmt_ns(stall, sizeof(stall), (double)c[i].worst_stall);
+        sts_fmt_bytes(risk, sizeof(risk), c[i].at_risk_bytes);
+        if (!c[i].done) {
+            fprintf(f, "%4zu  %-36s %-6s %9s %9s  (did not run)\n", i + 1, c[i].run->store,
+                    plan_writers[c[i].writer], buf, sync);
+            continue;
+        }
+        fprintf(f, "%4zu  %-36s %-6s %9s %9s %9llu %9s %11s %9s  %s\n", i + 1, c[i].run->store,
+                plan_writers[c[i].writer], buf, sync, (unsigned long long)(c[i].lost + c[i].late),
+                ram, stall, risk, c[i].front ? "*" : c[i].fits ? "" : "-");
+    }
+    if (n > shown)
+        fprintf(f, "(the first %zu of %zu; -o FILE holds them all)\n", shown, n);
+    fputs("front *: no other fitting configuration is as good in RAM, worst stall and data at\n"
+          "risk and better in one; -: does not fit (loses records, or needs more RAM)\n",
+          f);
+}
+
+struct named_u64 {
+    const char *name;
+    uint64_t value;
+};
+static void add_numbers(cJSON *to, const struct named_u64 *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        cJSON_AddNumberToObject(to, v[i].name, (double)v[i].value);
+}
+
+static cJSON *config_json(const struct plan_opts *o, const struct plan_spec *spec,
+                          const struct plan_config *c, size_t rank)
+{
+    cJSON *j = cJSON_CreateObject();
+    char cmd[1024];
+    plan_command_text(o, spec, c->run, cmd, sizeof(cmd));
+    cJSON_AddNumberToObject(j, "rank", (double)rank);
+    cJSON_AddStringToObject(j, "store", c->run->store);
+    cJSON_AddStringToObject(j, "target", c->run->target);
+    cJSON_AddStringToObject(j, "writer", plan_writers[c->writer]);
+    cJSON_AddNumberToObject(j, "buffer_bytes", (double)c->run->buffer_bytes);
+    cJSON_AddNumberToObject(j, "sync_interval_ns", (double)c->run->sync_ns);
+    cJSON_AddBoolToObject(j, "ran", c->done);
+    if (c->done) {
+        const struct named_u64 figures[] = {
+            {"records_produced", c->produced}, {"records_lost", c->lost},
+            {"records_late", c->late},         {"backlog_peak_bytes", c->backlog_peak},
+            {"store_ram_bytes", c->store_ram}, {"ram_bytes", c->ram},
+            {"worst_stall_ns", c->worst_stall}, {"at_risk_bytes", c->at_risk_bytes},
+            {"bytes_written", c->written},
+        };
+        add_numbers(j, figures, sizeof(figures) / sizeof(figures[0]));
+        cJSON_AddBoolToObject(j, "lossless", c->lossless);
+        cJSON_AddBoolToObject(j, "fits", c->fits);
+        cJSON_AddBoolToObject(j, "front", c->front);
+    }
+    cJSON_AddStringToObject(j, "command", cmd);
+    return j;
+}
+
+int plan_write_json(const struct plan_opts *o, const struct plan_spec *spec,
+                      const struct plan_config *c, size_t n, size_t runs, int interrupted)
+{
+    cJSON *doc = cJSON_CreateObject();
+    cJSON_AddStringToObject(doc, "schema", "storscope-plan/1");
+    cJSON *tool = cJSON_AddObjectToObject(doc, "tool");
+    cJSON_AddStringToObject(tool, "name", "storscope");
+    cJSON_AddStringToObject(tool, "version", STORSCOPE_VERSION);
+    cJSON *sp = cJSON_AddObjectToObject(doc, "spec");
+    cJSON *ss = cJSON_AddArrayToObject(sp, "streams");
+    for (uint32_t i = 0; i < spec->n; i++) {
+        cJSON *s = cJSON_CreateObject();
+        cJSON_AddStringToObject(s, "name", spec->s[i].name);
+        cJSON_AddNumberToObject(s, "rate_hz", spec->s[i].rate_hz);
+        cJSON_AddNumberToObject(s, "record_bytes", spec->s[i].record_bytes);
+        cJSON_AddItemToArray(ss, s);
+    }
+    cJSON_AddNumberToObject(sp, "payload_bytes_per_second", spec->payload_bps);
+    cJSON_AddStringToObject(sp, "medium", o->medium);
+    const struct named_u64 asked[] = {
+        {"medium_capacity_bytes", spec->capacity_bytes}, {"ram_bytes", o->ram_bytes},
+        {"lose_at_most_ns", o->lose_ns}, {"duration_ns", o->duration_ns}, {"seed", o->seed},
+    };
+    add_numbers(sp, asked, sizeof(asked) / sizeof(asked[0]));
+    cJSON_AddNumberToObject(doc, "runs", (double)runs);
+    cJSON_AddBoolToObject(doc, "interrupted", interrupted);
+    if (n && c[0].fits)
+        cJSON_AddNumberToObject(doc, "recommended", 1);
+    else
+        cJSON_AddNullToObject(doc, "recommended");
+    cJSON *arr = cJSON_AddArrayToObject(doc, "configurations");
+    for (size_t i = 0; i < n; i++)
+        cJSON_AddItemToArray(arr, config_json(o, spec, &c[i], i + 1));
+    char *text = cJSON_Print(doc);
+    cJSON_Delete(doc);
+    struct cli_out out;
+    int rc = -1;
+    if (text && !cli_out_open(&out, "-o", o->output)) {
+        (void)cli_out_write(&out, text, strlen(text));
+        (void)cli_out_write(&out, "\n", 1);
+        rc = cli_out_close(&out, 1);
+    }
+    free(text);
+    return rc;
+}
+
+/* Per store: how many fit, the best rank, or what the smallest lossless
+ * configuration needs (c is ranked). */
+void plan_print_stores(FILE *f, const struct plan_config *c, size_t n)
+{
+    fputc('\n', f);
+    for (size_t i = 0; i < n; i++) {
+        int seen = 0;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = !strcmp(c[j].run->store, c[i].run->store);
+        if (seen)
+            continue;
+        size_t fit = 0, all = 0, lossless = SIZE_MAX;
+        for (size_t j = i; j < n; j++)
+            if (!strcmp(c[j].run->store, c[i].run->store)) {
+                all++;
+                fit += (size_t)c[j].fits;
+                if (lossless == SIZE_MAX && c[j].done && c[j].lossless)
+                    lossless = j;
+            }
+        fprintf(f, "%s: %zu of %zu fit", c[i].run->store, fit, all);
+        if (fit)
+            fprintf(f, ", the best at rank %zu\n", i + 1);
+        else if (lossless != SIZE_MAX) {
+            char need[24];
+            sts_fmt_bytes(need, sizeof(need), c[lossless].ram);
+            fprintf(f, "; the smallest lossless one needs %s of RAM (rank %zu)\n", need,
+                    lossless + 1);
+        } else
+            fputs("; none is lossless\n", f);
+    }
+}
+
+/* Nothing fits: what the smallest lossless configuration needs, or the
+ * fewest records any lost. */
+void plan_say_nothing_fits(const struct plan_opts *o, const struct plan_config *c, size_t n)
+{
+    char ram[24], need[24];
+    sts_fmt_bytes(ram, sizeof(ram), o->ram_bytes);
+    for (size_t i = 0; i < n; i++)
+        if (c[i].done && c[i].lossless) { /* ranked by RAM among the lossless */
+            sts_fmt_bytes(need, sizeof(need), c[i].ram);
+            cli_error("no configuration fits %s; the smallest lossless one needs %s "
+                      "(rank %zu)", ram, need, i + 1);
+            return;
+        }
+    for (size_t i = 0; i < n; i++)
+        if (c[i].done) {
+            cli_error("no configuration is lossless on this medium; the best lost %llu "
+                      "records (rank %zu)", (unsigned long long)(c[i].lost + c[i].late), i + 1);
+            return;
+        }
+    cli_error("no configuration ran");
+}
+
+void plan_print_head(const struct plan_opts *o, const struct plan_spec *spec, size_t runs)
+{
+    char ram[24], lose[24], dur[24];
+    sts_fmt_bytes(ram, sizeof(ram), o->ram_bytes);
+    sts_fmt_ns(lose, sizeof(lose), (double)o->lose_ns);
+    sts_fmt_ns(dur, sizeof(dur), (double)o->duration_ns);
+    printf("plan for %u stream%s (", spec->n, spec->n == 1 ? "" : "s");
+    for (uint32_t i = 0; i < spec->n; i++)
+        printf("%s%s %u Hz x %u B", i ? ", " : "", spec->s[i].name, spec->s[i].rate_hz,
+               spec->s[i].record_bytes);
+    char rate[24];
+    sts_fmt_rate(rate, sizeof(rate), spec->payload_bps);
+    printf(": %s) on %s, RAM %s, at most %s lost at a power cut\n", rate, o->medium, ram, lose);
+    printf("%zu runs of %s simulated each, 3 writers a run: %zu configurations\n", runs, dur,
+           3 * runs);
+}

@@ -1,0 +1,284 @@
+/* storscope plan's runs: each an L1 run of this same program, spawned
+ * (so `storscope run` with the printed command gives the same figures),
+ * several at once, its results file read back for its three writers. */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+#include "json_in.h"
+#include "plan.h"
+#include "storscope/units.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+const char *const plan_writers[3] = {"direct", "mutex", "iotask"};
+
+/* "250ms", "1s", "64K": exact, as `storscope run` reads them back. */
+static void fmt_time_arg(char *b, size_t n, uint64_t ns)
+{
+    if (ns % 1000000000ull == 0)
+        snprintf(b, n, "%llus", (unsigned long long)(ns / 1000000000ull));
+    else if (ns % 1000000ull == 0)
+        snprintf(b, n, "%llums", (unsigned long long)(ns / 1000000ull));
+    else if (ns % 1000ull == 0)
+        snprintf(b, n, "%lluus", (unsigned long long)(ns / 1000ull));
+    else
+        snprintf(b, n, "%lluns", (unsigned long long)ns);
+}
+static void fmt_size_arg(char *b, size_t n, uint64_t v)
+{
+    if (v >= 1024 && v % 1024 == 0)
+        snprintf(b, n, "%lluK", (unsigned long long)(v / 1024));
+    else
+        snprintf(b, n, "%llu", (unsigned long long)v);
+}
+
+/* The `storscope run` that measures a run, into cmd (for people) and argv
+ * (for the child; its strings point into `store`). */
+struct run_args {
+    char buf[24], sync[24], dur[24], seed[24];
+    char *argv[24];
+};
+static void run_argv(const struct plan_opts *o, const struct plan_spec *spec,
+                     const struct plan_run *r, const char *self, const char *out,
+                     struct run_args *a)
+{
+    fmt_size_arg(a->buf, sizeof(a->buf), r->buffer_bytes);
+    fmt_time_arg(a->sync, sizeof(a->sync), r->sync_ns);
+    fmt_time_arg(a->dur, sizeof(a->dur), o->duration_ns);
+    snprintf(a->seed, sizeof(a->seed), "%llu", (unsigned long long)o->seed);
+    const char *v[] = {self, "run", "-q", "-t", r->target, "--tests", "L1", "--streams",
+                       spec->l1_streams, "--buffer", a->buf, "--sync-every", a->sync, "-d",
+                       a->dur, "--seed", a->seed, "-o", out, NULL};
+    size_t i = 0;
+    for (; v[i]; i++)
+        a->argv[i] = (char *)(uintptr_t)v[i];
+    a->argv[i] = NULL;
+}
+
+void plan_command_text(const struct plan_opts *o, const struct plan_spec *spec,
+                         const struct plan_run *r, char *b, size_t n)
+{
+    struct run_args a;
+    run_argv(o, spec, r, "storscope", "l1.json", &a);
+    b[0] = '\0';
+    for (size_t i = 0; a.argv[i]; i++) {
+        if (i)
+            sts_strlcat(b, " ", n);
+        int quote = strchr(a.argv[i], ',') || strchr(a.argv[i], '+');
+        if (quote)
+            sts_strlcat(b, "'", n);
+        sts_strlcat(b, a.argv[i], n);
+        if (quote)
+            sts_strlcat(b, "'", n);
+    }
+}
+
+/* A finished run's three writers, from its results file. */
+static int collect(const char *path, const struct plan_run *r, struct plan_config *c,
+                   char *why, size_t len)
+{
+    cJSON *doc = cli_load_results(path);
+    if (!doc) {
+        snprintf(why, len, "its results file could not be read");
+        return -1;
+    }
+    const cJSON *t = cli_test(doc, "L1");
+    const cJSON *st = t ? cJSON_GetObjectItemCaseSensitive(t, "status") : NULL;
+    if (!cJSON_IsString(st) || strcmp(st->valuestring, "ok")) {
+        const cJSON *err = t ? cJSON_GetObjectItemCaseSensitive(t, "error") : NULL;
+        snprintf(why, len, "L1 %s: %s", cJSON_IsString(st) ? st->valuestring : "missing",
+                 cJSON_IsString(err) ? err->valuestring : "no reason given");
+        cJSON_Delete(doc);
+        return -1;
+    }
+    const cJSON *env = cJSON_GetObjectItemCaseSensitive(doc, "environment");
+    uint64_t store_ram = sts_d2u64(cli_num(env, "sensorlog_ram_bytes"));
+    const cJSON *p;
+    int seen = 0;
+    cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(t, "points"))
+    {
+        const cJSON *params = cJSON_GetObjectItemCaseSensitive(p, "params");
+        const cJSON *mode = cJSON_GetObjectItemCaseSensitive(params, "mode");
+        const cJSON *m = cJSON_GetObjectItemCaseSensitive(p, "metrics");
+        for (int w = 0; w < 3 && cJSON_IsString(mode) && m; w++) {
+            if (strcmp(mode->valuestring, plan_writers[w]))
+                continue;
+            struct plan_config *x = &c[w];
+            x->produced = sts_d2u64(cli_num(m, "records_produced"));
+            x->lost = sts_d2u64(cli_num(m, "records_lost"));
+            x->late = sts_d2u64(cli_num(m, "records_late"));
+            x->backlog_peak = sts_d2u64(cli_num(m, "required_buffer_bytes"));
+            x->worst_stall = sts_d2u64(cli_num(m, "worst_stall_ns"));
+            x->written = sts_d2u64(cli_num(m, "bytes_written"));
+            x->store_ram = store_ram;
+            x->ram = r->buffer_bytes + store_ram;
+            x->lossless = x->produced > 0 && !x->lost && !x->late;
+            x->done = 1;
+            seen |= 1 << w;
+        }
+    }
+    cJSON_Delete(doc);
+    if (seen != 7) {
+        snprintf(why, len, "L1 gave no point for every writer");
+        return -1;
+    }
+    return 0;
+}
+
+
+static void run_file(const struct plan_pool *p, size_t i, const char *ext, char *b, size_t n)
+{
+    snprintf(b, n, "%s/%zu.%s", p->dir, i, ext);
+}
+
+static pid_t spawn_run(struct plan_pool *p, size_t i)
+{
+    char out[128], err[128];
+    run_file(p, i, "json", out, sizeof(out));
+    run_file(p, i, "err", err, sizeof(err));
+    struct run_args a;
+    run_argv(p->o, p->spec, &p->runs[i], p->self, out, &a);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    pid_t pid = -1;
+    int rc = posix_spawn(&pid, p->self, &fa, NULL, a.argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    return rc ? -1 : pid;
+}
+
+/* The first line the run wrote on stderr, or its exit status. */
+static void run_error(const struct plan_pool *p, size_t i, int status, char *b, size_t n)
+{
+    char err[128];
+    run_file(p, i, "err", err, sizeof(err));
+    FILE *f = fopen(err, "re");
+    b[0] = '\0';
+    if (f) {
+        char line[400];
+        if (fgets(line, sizeof(line), f)) {
+            line[strcspn(line, "\n")] = '\0';
+            const char *msg = strncmp(line, "storscope: ", 11) ? line : line + 11;
+            snprintf(b, n, "%.200s", msg);
+        }
+        fclose(f);
+    }
+    if (!b[0])
+        snprintf(b, n, "exit status %d", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
+static void finished(struct plan_pool *p, size_t i, int status)
+{
+    char out[128], why[240];
+    run_file(p, i, "json", out, sizeof(out));
+    int ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    if (ok && !collect(out, &p->runs[i], &p->cfg[3 * i], why, sizeof(why)))
+        return;
+    if (*p->stop == 1) /* stopped by Ctrl-C: not a failure of the configuration */
+        return;
+    if (!ok) /* (else collect said why) */
+        run_error(p, i, status, why, sizeof(why));
+    if (!p->failed++)
+        snprintf(p->failed_first, sizeof(p->failed_first), "%s: %s", p->runs[i].target, why);
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void progress(const struct plan_pool *p, size_t done, double t0)
+{
+    if (p->o->quiet || !isatty(2))
+        return;
+    double el = now_s() - t0, eta = done ? el / (double)done * (double)(p->n - done) : 0;
+    fprintf(stderr, "\rplan: %zu of %zu runs, %.0f s, about %.0f s left   ", done, p->n, el,
+            eta);
+    if (done == p->n)
+        fputc('\n', stderr);
+}
+
+int plan_pool_run(struct plan_pool *p)
+{
+    pid_t pids[256];
+    size_t which[256], running = 0, next = 0, done = 0;
+    /* the first run alone: a medium its parameters make unusable fails it,
+     * and the plan stops there instead of failing every run */
+    uint32_t jobs = 1;
+    double t0 = now_s();
+    while (next < p->n || running) {
+        while (!*p->stop && running < jobs && next < p->n) {
+            pid_t pid = spawn_run(p, next);
+            if (pid < 0) {
+                if (!p->failed++)
+                    snprintf(p->failed_first, sizeof(p->failed_first), "cannot start %.300s: %s",
+                             p->self, strerror(errno));
+                *p->stop = 2;
+                break;
+            }
+            pids[running] = pid;
+            which[running++] = next++;
+        }
+        if (!running)
+            break;
+        int status = 0;
+        pid_t pid = waitpid(-1, &status, 0);
+        if (pid < 0) {
+            if (errno == EINTR) { /* Ctrl-C: the runs are asked to stop and keep nothing */
+                for (size_t k = 0; k < running; k++)
+                    kill(pids[k], SIGINT);
+                continue;
+            }
+            break;
+        }
+        for (size_t k = 0; k < running; k++)
+            if (pids[k] == pid) {
+                finished(p, which[k], status);
+                pids[k] = pids[running - 1];
+                which[k] = which[running - 1];
+                running--;
+                progress(p, ++done, t0);
+                if (done == 1 && p->failed) /* the first run failed: so would the rest */
+                    *p->stop = 2;
+                jobs = p->o->jobs;
+                break;
+            }
+    }
+    if (*p->stop == 1 && !p->o->quiet && isatty(2))
+        fputc('\n', stderr);
+    return *p->stop == 1 ? -1 : 0;
+}
+
+size_t plan_pool_done(const struct plan_pool *p)
+{
+    size_t k = p->failed;
+    for (size_t i = 0; i < p->n; i++)
+        k += (size_t)p->cfg[3 * i].done;
+    return k;
+}
+
+void plan_pool_clean(const struct plan_pool *p)
+{
+    char f[128];
+    for (size_t i = 0; i < p->n; i++) {
+        run_file(p, i, "json", f, sizeof(f));
+        (void)unlink(f);
+        run_file(p, i, "json.partial", f, sizeof(f));
+        (void)unlink(f);
+        run_file(p, i, "err", f, sizeof(f));
+        (void)unlink(f);
+    }
+    (void)rmdir(p->dir);
+}

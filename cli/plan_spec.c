@@ -1,0 +1,205 @@
+/* storscope plan: the logger's streams and medium, read and checked before
+ * anything runs, and the configurations to judge. */
+#define _POSIX_C_SOURCE 200809L
+#include "plan.h"
+#include "storscope/sensorlog_fs.h"
+#include "storscope/sim.h"
+#include "storscope/target.h"
+#include "storscope/units.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define STREAM_FORM "NAME:RATEHz:SIZEB[,...], e.g. imu:1000Hz:12B"
+
+/* A whole number at *p with an optional unit word (case ignored) after it:
+ * 0, or -1 when there is no number or another word. */
+static int number_with_unit(const char **p, const char *unit, uint64_t *v)
+{
+    const char *s = *p;
+    char *end = NULL;
+    if (*s < '0' || *s > '9')
+        return -1;
+    unsigned long long x = strtoull(s, &end, 10);
+    size_t n = strlen(unit);
+    if (!strncasecmp(end, unit, n))
+        end += n;
+    if (*end && *end != ':' && *end != ',')
+        return -1;
+    *p = end;
+    *v = x;
+    return 0;
+}
+
+static const char *read_stream(const char **pp, struct plan_stream *st, char *why, size_t len)
+{
+    const char *p = *pp;
+    size_t k = 0;
+    while (*p && *p != ':' && *p != ',') {
+        char c = *p++;
+        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                 c == '_' || c == '-';
+        if (!ok || k + 1 >= sizeof(st->name)) {
+            snprintf(why, len, "bad --streams: a stream's name is 1 to %zu letters, digits, '_' "
+                     "or '-' (" STREAM_FORM ")", sizeof(st->name) - 1);
+            return why;
+        }
+        st->name[k++] = c;
+    }
+    st->name[k] = '\0';
+    uint64_t hz = 0, bytes = 0;
+    if (!k || *p++ != ':' || number_with_unit(&p, "hz", &hz) || *p++ != ':' ||
+        number_with_unit(&p, "b", &bytes)) {
+        snprintf(why, len, "bad --streams near '%.40s' (expected " STREAM_FORM ")", *pp);
+        return why;
+    }
+    if (*p == ':') {
+        snprintf(why, len, "--streams: '%.40s': bursts and other stream options are not "
+                 "modelled yet; give steady streams (" STREAM_FORM ")", p + 1);
+        return why;
+    }
+    if (hz < 1 || hz > 1000000) {
+        snprintf(why, len, "--streams: %s's rate must be 1 to 1000000 Hz", st->name);
+        return why;
+    }
+    if (bytes < 1 || bytes > STS_SLFS_RECORD_MAX) {
+        snprintf(why, len, "--streams: %s's records of %llu B: a record must be 1 to %u B "
+                 "(the largest record L1 and sensorlog take)", st->name,
+                 (unsigned long long)bytes, STS_SLFS_RECORD_MAX);
+        return why;
+    }
+    st->rate_hz = (uint32_t)hz;
+    st->record_bytes = (uint32_t)bytes;
+    *pp = *p == ',' ? p + 1 : p;
+    return NULL;
+}
+
+static const char *read_streams(const char *text, struct plan_spec *spec, char *why, size_t len)
+{
+    spec->n = 0;
+    spec->payload_bps = 0;
+    spec->l1_streams[0] = '\0';
+    for (const char *p = text; *p;) {
+        if (spec->n == PLAN_MAX_STREAMS) {
+            snprintf(why, len, "--streams: at most %d streams", PLAN_MAX_STREAMS);
+            return why;
+        }
+        struct plan_stream *st = &spec->s[spec->n];
+        if (read_stream(&p, st, why, len))
+            return why;
+        for (uint32_t i = 0; i < spec->n; i++)
+            if (!strcmp(spec->s[i].name, st->name)) {
+                snprintf(why, len, "--streams: two streams are named '%s'", st->name);
+                return why;
+            }
+        char one[48];
+        snprintf(one, sizeof(one), "%s%s:%ux%u", spec->n ? "," : "", st->name, st->rate_hz,
+                 st->record_bytes);
+        sts_strlcat(spec->l1_streams, one, sizeof(spec->l1_streams));
+        spec->payload_bps += (double)st->rate_hz * st->record_bytes;
+        spec->n++;
+    }
+    if (!spec->n) {
+        snprintf(why, len, "--streams names no stream (" STREAM_FORM ")");
+        return why;
+    }
+    return NULL;
+}
+
+/* The medium alone (the plan chooses the store), a known profile; its
+ * capacity as its parameters leave it. */
+static const char *read_medium(const char *text, struct plan_spec *spec, char *why, size_t len)
+{
+    struct sts_target_spec t;
+    const char *bad = NULL;
+    if (sts_target_spec_parse(text, &t, &bad)) {
+        snprintf(why, len, "bad --medium '%s': %s", text, bad);
+        return why;
+    }
+    if (strcmp(t.kind, "sim") || t.fs[0]) {
+        snprintf(why, len, "--medium takes a simulated medium alone, sim:PROFILE[,PARAM=VALUE"
+                 "...] (storscope list devices), not '%s': the plan chooses the store", text);
+        return why;
+    }
+    const struct sts_sim_params *prof = sts_sim_profile_find(t.arg);
+    if (!prof) {
+        snprintf(why, len, "--medium: no profile '%s' (storscope list devices)", t.arg);
+        return why;
+    }
+    struct sts_sim_params params = *prof;
+    for (uint32_t i = 0; i < t.n_opts; i++)
+        if (!strcmp(t.opts[i].key, "capacity") &&
+            sts_sim_param_set(&params, "capacity", t.opts[i].value)) {
+            snprintf(why, len, "--medium: bad capacity '%s'", t.opts[i].value);
+            return why;
+        }
+    spec->capacity_bytes = params.capacity;
+    return NULL;
+}
+
+const char *plan_spec_read(const struct plan_opts *o, struct plan_spec *spec, char *why,
+                           size_t why_len)
+{
+    memset(spec, 0, sizeof(*spec));
+    if (read_streams(o->streams, spec, why, why_len) ||
+        read_medium(o->medium, spec, why, why_len))
+        return why;
+    return NULL;
+}
+
+/* Sensorlog's segments: 1 MiB, or larger where that keeps the segment
+ * table (32 B a segment in the logger's RAM) to 64 entries or fewer. */
+static uint64_t segment_for(uint64_t capacity)
+{
+    uint64_t seg = 1u << 20;
+    while (capacity / seg > 64 && seg < (1u << 30))
+        seg *= 2;
+    return seg;
+}
+
+size_t plan_runs(const struct plan_opts *o, const struct plan_spec *spec, struct plan_run *runs,
+                 size_t max)
+{
+    /* L1's buffers from its least (256 B) by doubling to the RAM given, or
+     * 64 KiB if that is more, so a plan that fits nothing can say what the
+     * smallest lossless configuration needs */
+    uint64_t top = o->ram_bytes > (64u << 10) ? o->ram_bytes : (64u << 10);
+    top = top < (1u << 20) ? top : (1u << 20);
+    /* syncs: as late as the loss allowed, and 4 and 16 times as often
+     * (never under 1 ms) */
+    uint64_t syncs[3] = {o->lose_ns, o->lose_ns / 4, o->lose_ns / 16};
+    /* sensorlog's ring: 512 B (a record of its largest size takes 267),
+     * 4 KiB and 16 KiB */
+    static const uint64_t rings[] = {512, 4096, 16384};
+    uint64_t seg = segment_for(spec->capacity_bytes);
+    size_t n = 0;
+    for (int store = 0; store <= (int)(sizeof(rings) / sizeof(rings[0])); store++)
+        for (uint64_t buf = 256; buf <= top; buf *= 2)
+            for (int k = 0; k < 3; k++) {
+                if (syncs[k] < 1000000 || (k && syncs[k] == syncs[k - 1]))
+                    continue;
+                if (n == max)
+                    return n;
+                struct plan_run *r = &runs[n++];
+                r->buffer_bytes = buf;
+                r->sync_ns = syncs[k];
+                if (!store) {
+                    snprintf(r->target, sizeof(r->target), "%s", o->medium);
+                    snprintf(r->store, sizeof(r->store), "bare extents");
+                    continue;
+                }
+                /* a file per stream, and the I/O task's one log */
+                snprintf(r->target, sizeof(r->target),
+                         "%s+sensorlog,files=%u,buffer=%llu,segment=%llu", o->medium,
+                         spec->n + 1, (unsigned long long)rings[store - 1],
+                         (unsigned long long)seg);
+                char ring[16], segs[16];
+                sts_fmt_bytes(ring, sizeof(ring), rings[store - 1]);
+                sts_fmt_bytes(segs, sizeof(segs), seg);
+                snprintf(r->store, sizeof(r->store), "sensorlog, %s ring, %s segments", ring,
+                         segs);
+            }
+    return n;
+}
