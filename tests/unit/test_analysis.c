@@ -338,14 +338,14 @@ static void five_runs(struct sts_sink *sink, const struct sts_test_info *ti, con
 }
 
 /* A real device drifts between executions by more than its rounds show
- * within one: B2's points moved 4-5 % from one run of storscope to the
- * next on this machine's ext4 and XFS. A knee 1.32x up, resting on five
- * rounds that agree within 0.2 %, stands on a noisy model (its 1 % floor:
- * 1.32 > 1.25 x 1.01 / 0.99) and on published figures without rounds
- * (the study's own knee is a 1.29x rise), and is unresolved in a real
- * device's sweep that ran in rounds (5 %: the rise could be 1.32 x 0.95 /
- * 1.05 = 1.19). Before, it was printed there and flipped between
- * executions (bench/verdicts_disks.py). */
+ * within one: B2's points moved 11-15 % (sd) from one run of storscope to
+ * the next on this machine's ext4 and XFS. A knee 1.32x up, resting on
+ * five rounds that agree within 0.2 %, stands on a noisy model (its 1 %
+ * floor: 1.32 > 1.25 x 1.01 / 0.99) and on published figures without
+ * rounds (the study's own knee is a 1.29x rise), and is unresolved in a
+ * real device's sweep that ran in rounds (10 %: the rise could be
+ * 1.32 x 0.90 / 1.10 = 1.08). Before, it was printed there and flipped
+ * between executions (bench/verdicts_disks.py). */
 static void a_real_devices_rounds_allow_for_drift_between_executions(void)
 {
     static const double curve[] = {100, 200, 400, 800, 1056, 1070, 1075, 1080}; /* KB/s */
@@ -366,7 +366,7 @@ static void a_real_devices_rounds_allow_for_drift_between_executions(void)
         CHECK_EQ(in.host_clock, host);
         CHECK_EQ(in.exact, 0);
         /* each interval: the floor's share of its figure */
-        CHECK_REL(in.fixed_write.ci[4], (rounds ? 0.05 : 0.01) * 1056e3, 1e-9);
+        CHECK_REL(in.fixed_write.ci[4], (rounds ? 0.10 : 0.01) * 1056e3, 1e-9);
         struct sts_an_config cfg;
         struct sts_analysis an;
         sts_an_config_default(&cfg);
@@ -379,6 +379,39 @@ static void a_real_devices_rounds_allow_for_drift_between_executions(void)
             CHECK(!has(&an, 0, "chunks of at least"));
             CHECK(has(&an, 1, "Unresolved within the noise (chunk size)"));
         }
+    }
+}
+
+/* Session 34's exception on XFS: a write curve rising 2.5 % a doubling,
+ * its rounds agreeing within 0.2 %. Nine executions in ten called a dip
+ * there unresolved; the tenth, its intervals at a 5 % floor, reached a
+ * 19.6 % dip against the detector's 20 % and said nothing. With the 10 %
+ * floor that run reads as far as the others (1.025 x (1 - 2.41 x 0.10) /
+ * (1 + 2.41 x 0.10) = 0.63: a dip the noise could hide), while a noisy
+ * model's 1 % floor still finds none to hide. */
+static void a_level_curve_in_rounds_is_not_declared_free_of_dips(void)
+{
+    for (int host = 0; host < 2; host++) {
+        struct sts_an_input in;
+        struct sts_sink sink;
+        sts_an_collector_init(&in, &sink);
+        struct sts_kv model[] = {STS_KV_S("clock", "virtual"), STS_KV_B("sim_noisy", 1)};
+        struct sts_run_info ri = {.target = host ? "posix:/var/tmp" : "sim:emmc-stm32u5",
+                                  .target_kind = host ? "posix" : "sim",
+                                  .env = host ? NULL : model, .n_env = host ? 0 : 2};
+        sink.ops->run_begin(sink.ctx, &ri);
+        struct sts_kv tp[] = {STS_KV_B("rounds", 1)};
+        struct sts_test_info ti = {"B2", "", tp, 1};
+        double v = 100e6;
+        for (uint32_t i = 14; i <= 18; i++, v *= 1.025) /* 16 KiB .. 256 KiB */
+            five_runs(&sink, &ti, "write", 1u << i, v, 0.001);
+        struct sts_an_config cfg;
+        struct sts_analysis an;
+        sts_an_config_default(&cfg);
+        sts_analyze(&in, &cfg, &an);
+        CHECK_EQ(an.write_dip_bytes, -1);
+        CHECK(!has(&an, 0, "avoid writes of"));
+        CHECK_EQ(has(&an, 1, "Unresolved within the noise (sizes to avoid)"), host);
     }
 }
 
@@ -1105,6 +1138,8 @@ const struct sts_test_case test_analysis_cases[] = {
     {"a_models_runs_that_differ_are_not_exact", a_models_runs_that_differ_are_not_exact},
     {"a_real_devices_rounds_allow_for_drift_between_executions",
      a_real_devices_rounds_allow_for_drift_between_executions},
+    {"a_level_curve_in_rounds_is_not_declared_free_of_dips",
+     a_level_curve_in_rounds_is_not_declared_free_of_dips},
     {"guidelines_carry_the_numbers_and_name_the_test", guidelines_carry_the_numbers_and_name_the_test},
     {"a_stall_seen_once_is_named_not_sized", a_stall_seen_once_is_named_not_sized},
     {"no_evidence_no_guideline", no_evidence_no_guideline},
