@@ -155,10 +155,11 @@ void plan_print_stores(FILE *f, const struct plan_config *c, size_t n)
             seen = !strcmp(c[j].run->store, c[i].run->store);
         if (seen)
             continue;
-        size_t fit = 0, all = 0, lossless = SIZE_MAX;
+        size_t fit = 0, all = 0, ran = 0, lossless = SIZE_MAX;
         for (size_t j = i; j < n; j++)
             if (!strcmp(c[j].run->store, c[i].run->store)) {
                 all++;
+                ran += (size_t)c[j].done;
                 fit += (size_t)c[j].fits;
                 if (lossless == SIZE_MAX && c[j].done && c[j].lossless)
                     lossless = j;
@@ -172,7 +173,7 @@ void plan_print_stores(FILE *f, const struct plan_config *c, size_t n)
             fprintf(f, "; the smallest lossless one needs %s of RAM (rank %zu)\n", need,
                     lossless + 1);
         } else
-            fputs("; none is lossless\n", f);
+            fputs(ran ? "; none is lossless\n" : "; none ran (the runs' error is above)\n", f);
     }
 }
 

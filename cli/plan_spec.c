@@ -175,16 +175,21 @@ size_t plan_runs(const struct plan_opts *o, const struct plan_spec *spec, struct
     static const uint64_t rings[] = {512, 4096, 16384};
     uint64_t seg = segment_for(spec->capacity_bytes);
     size_t n = 0;
-    for (int store = 0; store <= (int)(sizeof(rings) / sizeof(rings[0])); store++)
+    /* sensorlog's runs first: the first run runs alone and a failure there
+     * stops the plan, and bare extents can fail on a small medium where a
+     * log that wraps runs (an hour of the study's streams on a 16 MiB NOR) */
+    static const int order[] = {1, 2, 3, 0}; /* rings[k - 1]; 0: bare extents */
+    for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++) {
+        int store = order[k];
         for (uint64_t buf = 256; buf <= top; buf *= 2)
-            for (int k = 0; k < 3; k++) {
-                if (syncs[k] < 1000000 || (k && syncs[k] == syncs[k - 1]))
+            for (int y = 0; y < 3; y++) {
+                if (syncs[y] < 1000000 || (y && syncs[y] == syncs[y - 1]))
                     continue;
                 if (n == max)
                     return n;
                 struct plan_run *r = &runs[n++];
                 r->buffer_bytes = buf;
-                r->sync_ns = syncs[k];
+                r->sync_ns = syncs[y];
                 if (!store) {
                     snprintf(r->target, sizeof(r->target), "%s", o->medium);
                     snprintf(r->store, sizeof(r->store), "bare extents");
@@ -201,5 +206,6 @@ size_t plan_runs(const struct plan_opts *o, const struct plan_spec *spec, struct
                 snprintf(r->store, sizeof(r->store), "sensorlog, %s ring, %s segments", ring,
                          segs);
             }
+    }
     return n;
 }

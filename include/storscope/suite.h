@@ -127,6 +127,11 @@ struct sts_test_def {
      * not applicable where files cannot be rewritten (sts_target_no_rewrite):
      * a run there does not reserve its scratch space. */
     int rewrites_only;
+    /* 1: it only appends, and reads back nothing: on a store whose log
+     * wraps (sensorlog's, STS_T_APPEND_ONLY), where the oldest records
+     * make room for the newest as on a logger, it needs no room for what
+     * it writes (L1 for an hour on a 16 MiB NOR). */
+    int appends_only;
 };
 
 /* NULL when the target's files can be rewritten in place; else why not

@@ -155,5 +155,5 @@ static int seq_run(struct sts_ctx *c)
 
 const struct sts_test_def sts_test_seq = {
     "seq", "dd-style sequential write with fdatasync, uncached and cached reads (best of N)",
-    "seed 003 (dd/hdparm)", seq_size, seq_run, 0, 0,
+    "seed 003 (dd/hdparm)", seq_size, seq_run, 0, 0, 0,
 };

@@ -180,5 +180,5 @@ static uint64_t rand_scratch(const struct sts_plan *p)
 const struct sts_test_def sts_test_rand = {
     "rand", "Random read and write, blocks 512 B .. 1 MiB, aligned offsets each once per pass, "
             "one at a time (fio's randread/randwrite, iodepth 1)",
-    "fio randread/randwrite", rand_scratch, rand_run, 0, 0,
+    "fio randread/randwrite", rand_scratch, rand_run, 0, 0, 0,
 };

@@ -237,5 +237,5 @@ static int fsync_run(struct sts_ctx *c)
 
 const struct sts_test_def sts_test_fsync = {
     "fsync", "4 KiB random writes with a flush after each, time-based (fio fsync=1)",
-    "seed 001", fsync_size, fsync_run, FSYNC_BS, 1,
+    "seed 001", fsync_size, fsync_run, FSYNC_BS, 1, 0,
 };

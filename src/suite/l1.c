@@ -582,5 +582,5 @@ static uint64_t l1_scratch(const struct sts_plan *p)
 
 const struct sts_test_def sts_test_l1 = {
     "L1", "Sustained logging: streams at fixed rates through direct, mutex and iotask writers",
-    "issue L1 (the study's guidelines 6.2)", l1_scratch, l1_run, 0, 0,
+    "issue L1 (the study's guidelines 6.2)", l1_scratch, l1_run, 0, 0, 1,
 };

@@ -109,5 +109,5 @@ static uint64_t m1_scratch(const struct sts_plan *p)
 
 const struct sts_test_def sts_test_m1 = {
     "M1", "Random reads on one file, chunks 1 B .. 1 KiB, offsets at multiples of the chunk drawn with replacement (the study: 1 MiB, 1000 reads)", "study M1",
-    m1_scratch, m1_run, 0, 0,
+    m1_scratch, m1_run, 0, 0, 0,
 };

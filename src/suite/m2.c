@@ -509,5 +509,5 @@ static uint64_t m2_scratch(const struct sts_plan *p)
 const struct sts_test_def sts_test_m2 = {
     "M2", "Aging to saturation: 3 streams create, open, write, flush, close a file each "
           "interval until the free-space floor",
-    "study M2 (Figure 8)", m2_scratch, m2_run, 0, 0,
+    "study M2 (Figure 8)", m2_scratch, m2_run, 0, 0, 0,
 };

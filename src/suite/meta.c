@@ -249,5 +249,5 @@ static uint64_t s2_scratch(const struct sts_plan *p)
 
 const struct sts_test_def sts_test_s2 = {
     "S2", "Metadata bursts: create, open+close, delete N files, flat and in subdirectories",
-    "study S2 (Tables 3, 4)", s2_scratch, s2_run, 0, 0,
+    "study S2 (Tables 3, 4)", s2_scratch, s2_run, 0, 0, 0,
 };

@@ -171,5 +171,5 @@ static uint64_t nb_scratch(const struct sts_plan *p)
 
 const struct sts_test_def sts_test_nb = {
     "nb", "Time the caller is blocked: 10 KiB in 512 B blocks, blocking vs submit/poll",
-    "seed 002 (non-blocking littlefs)", nb_scratch, nb_run, 0, 0,
+    "seed 002 (non-blocking littlefs)", nb_scratch, nb_run, 0, 0, 0,
 };

@@ -543,5 +543,5 @@ static uint64_t s1_scratch(const struct sts_plan *p)
 
 const struct sts_test_def sts_test_s1 = {
     "S1", "Throughput with 0..4 CPU-load tasks: direct, mutex and I/O-task access",
-    "study S1", s1_scratch, s1_run, 0, 1,
+    "study S1", s1_scratch, s1_run, 0, 1, 0,
 };

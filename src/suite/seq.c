@@ -271,13 +271,13 @@ SWEEP_TEST(b2, b2_config)
 
 const struct sts_test_def sts_test_b0 = {
     "B0", "Sequential read/write of one file, chunks 1 B .. 1 KiB (the study: 1 MiB, 10 runs)", "study B0",
-    b0_scratch, b0_run, 0, 0,
+    b0_scratch, b0_run, 0, 0, 0,
 };
 const struct sts_test_def sts_test_b1 = {
     "B1", "Sequential read/write of one file, chunks up to 2 MiB (the study: 4 MiB, 10 runs)", "study B1",
-    b1_scratch, b1_run, 0, 0,
+    b1_scratch, b1_run, 0, 0, 0,
 };
 const struct sts_test_def sts_test_b2 = {
     "B2", "Fixed iterations per chunk size, 1 B .. 2 MiB, wrapping in a 4 MiB file (the study: 500)", "study B2",
-    b2_scratch, b2_run, 0, 0,
+    b2_scratch, b2_run, 0, 0, 0,
 };

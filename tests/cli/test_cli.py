@@ -3419,6 +3419,40 @@ class Plan(Base):
                 self.assertEqual(m["required_buffer_bytes"], c["backlog_peak_bytes"])
                 self.assertEqual(d["environment"].get("sensorlog_ram_bytes", 0), c["store_ram_bytes"])
 
+    def test_a_small_nor_is_planned_with_the_log_that_wraps(self):
+        # 3 minutes of the streams need more than bare extents can hold on
+        # a 16 MiB NOR (L1 sets aside 128 KiB a second): those runs are
+        # refused and listed as not run; sensorlog's log wraps and is
+        # planned (before, L1 refused it too, and the plan stopped)
+        r = self.plan("--streams", "imu:1000Hz:12B,ppg:100Hz:24B", "--medium", "sim:nor-spi",
+                      "--ram", "16K", "-d", "3m", "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertRegex(r.stderr, r"27 of 108 runs failed \(listed as not run\); the first: "
+                                   r"sim:nor-spi: not enough space")
+        self.assertIn("bare extents: 0 of 81 fit; none ran", r.stdout)
+        doc = self.load_plan(self.out)
+        cfgs = doc["configurations"]
+        self.assertTrue(cfgs[0]["fits"] and cfgs[0]["store"].startswith("sensorlog"))
+        self.assertEqual({c["store"] for c in cfgs if not c["ran"]}, {"bare extents"})
+        self.assertEqual([c["ran"] for c in cfgs], sorted((c["ran"] for c in cfgs), reverse=True))
+
+    def test_l1_runs_longer_than_the_medium_holds_on_a_log_that_wraps(self):
+        # 10 minutes of the default streams are 8.7 MB; a 4 MiB NOR holds
+        # them through sensorlog, whose oldest records make room (L1's
+        # space check refused it before: "L1 needs 75.1 MiB")
+        target = "sim:nor-spi,capacity=4M+sensorlog,files=4,buffer=4K"
+        r = run("run", "-q", "-t", target, "--tests", "L1", "-d", "10m", "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        t = self.load()["tests"][0]
+        self.assertEqual(t["status"], "ok")
+        direct = next(p for p in t["points"] if p["params"]["mode"] == "direct")
+        self.assertGreater(direct["metrics"]["payload_bytes"], 2 * 4 << 20)
+        self.assertGreater(direct["device"]["blocks_erased"], 1024)  # the log went round
+        # bare extents cannot wrap: refused before anything runs, as before
+        r = run("run", "-q", "-t", "sim:nor-spi,capacity=4M", "--tests", "L1", "-d", "10m")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("L1 needs", r.stderr)
+
     def test_how_many_run_at_once_does_not_change_the_plan(self):
         docs = []
         for j in ("1", "2"):
