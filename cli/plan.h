@@ -37,6 +37,7 @@ struct plan_spec {
     char l1_streams[256];    /* the same streams as L1's --streams takes them */
     double payload_bps;      /* bytes per second of records, all streams */
     uint64_t capacity_bytes; /* the medium's */
+    int suspends_erases;     /* the medium can suspend an erase (SPI NOR) */
 };
 
 /* One L1 run: a store on the medium, L1's buffer and sync interval. Each

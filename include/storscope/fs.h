@@ -47,7 +47,7 @@ struct sts_statvfs {
 /* The method table's layout, first field of every table: see
  * STS_BD_OPS_VERSION (device.h) for the rule; checked by sts_fs_ops_check
  * where a filesystem is handed to the engine. */
-#define STS_FS_OPS_VERSION 1u
+#define STS_FS_OPS_VERSION 2u /* 2: the optional idle */
 
 struct sts_fs_ops {
     uint32_t version; /* STS_FS_OPS_VERSION this table was written for */
@@ -73,6 +73,14 @@ struct sts_fs_ops {
      * also converts it, which is what fio's default layout measures).
      * NULL, or STS_ENOTSUP: the caller writes the file instead. */
     int (*allocate)(void *ctx, sts_fh fh, uint64_t size);
+    /* Optional (version 2; NULL: no work of its own): the caller has
+     * nothing to do for a while, as a logger's idle loop or I/O task
+     * between records. One step of the filesystem's background work (a
+     * log erasing ahead of its writer), its device time on the clock: 1
+     * when it did one, 0 when there is none, < 0 an error. A step may
+     * take longer than the caller had (an erase the device cannot
+     * suspend): the caller then waited for it. */
+    int (*idle)(void *ctx);
 };
 
 struct sts_fs {

@@ -445,6 +445,22 @@ static int fs_statvfs(void *ctx, struct sts_statvfs *st)
     return STS_OK;
 }
 
+/* A step of what a logger's idle loop does with sensorlog: keep
+ * free_segments erased ahead of the writer (one erase unit, or one slice
+ * of it with erase_slice_ns on a chip that suspends), so that the writes
+ * after find their segment erased instead of waiting for it. */
+static int fs_idle(void *ctx)
+{
+    struct sts_slfs *fs = ctx;
+    int rc = sl_maintain(&fs->log);
+    if (rc == SL_OK)
+        return 0; /* enough is erased ahead */
+    if (rc != SL_BUSY)
+        return sl_err(rc);
+    rc = pump_through(fs);
+    return rc ? sl_err(rc) : 1;
+}
+
 static const struct sts_fs_ops slfs_ops = {
     .version = STS_FS_OPS_VERSION,
     .open = fs_open,
@@ -459,6 +475,7 @@ static const struct sts_fs_ops slfs_ops = {
     .stat = fs_stat,
     .statvfs = fs_statvfs,
     .advise = NULL,
+    .idle = fs_idle,
 };
 
 /* One file after the remount: its stream's records read from the oldest. */

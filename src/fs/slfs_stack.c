@@ -1,8 +1,8 @@
 /* sensorlog stacked on any block device, as a storscope filesystem (its
  * files are streams): the memory a firmware would give it statically, the
  * defaults a logger would pick for the medium, and +sensorlog's options
- * (chunk=, segment=, buffer=, erase_unit=, files=, verify=). The one place a target kind
- * opens `+sensorlog`: sim: and raw: both do it here. */
+ * (chunk=, segment=, buffer=, erase_unit=, erase_slice=, files=, verify=). The
+ * one place a target kind opens `+sensorlog`: sim: and raw: both do it here. */
 #include "sensorlog/sl_crc_fast.h"
 #include "storscope/error.h"
 #include "storscope/sensorlog_fs.h"
@@ -78,6 +78,7 @@ int sts_slfs_stack_open(struct sts_slfs_stack **stack, struct sts_bd bd,
                         char *err, size_t errlen)
 {
     uint64_t chunk = 0, seg = 0, buffer = 256u << 10, erase_unit = UINT64_MAX, files = SLFS_FILES;
+    uint64_t erase_slice = 0; /* ns of device time an erase step may take; 0: to its end */
     int verify = -1; /* default: on real raw flash (a chip can lie), off on a model (it
                         lies only when asked, errors_silent=1: then the option shows why) */
     for (uint32_t i = 0; i < spec->n_fs_opts; i++) {
@@ -89,13 +90,21 @@ int sts_slfs_stack_open(struct sts_slfs_stack **stack, struct sts_bd bd,
             }
             continue;
         }
+        if (!strcmp(k, "erase_slice")) { /* a time: an erase step, then a suspend */
+            if (sts_parse_duration(v, &erase_slice) || erase_slice > 1000000000ull) {
+                snprintf(err, errlen, "+sensorlog: erase_slice= takes a time up to 1s (the "
+                                      "device time one erase step may take: 2ms), not '%s'", v);
+                return STS_EINVAL;
+            }
+            continue;
+        }
         uint64_t *dst = !strcmp(k, "chunk") ? &chunk : !strcmp(k, "segment") ? &seg
                         : !strcmp(k, "buffer") ? &buffer
                         : !strcmp(k, "erase_unit") ? &erase_unit
                         : !strcmp(k, "files") ? &files : NULL;
         if (!dst) {
             snprintf(err, errlen, "+sensorlog: unknown option '%s' (chunk=, segment=, buffer=, "
-                                  "erase_unit=, files=, verify=)", k);
+                                  "erase_unit=, erase_slice=, files=, verify=)", k);
             return STS_EINVAL;
         }
         if (dst == &files) { /* a count, not a size: "2K" would be 2048 files */
@@ -174,7 +183,8 @@ int sts_slfs_stack_open(struct sts_slfs_stack **stack, struct sts_bd bd,
     struct sts_slfs_config cfg = {
         .log = {.bd = bd, .offset = base, .chunk_bytes = (uint32_t)chunk,
                 .segment_bytes = (uint32_t)seg, .free_segments = 2,
-                .erase_unit_bytes = (uint32_t)erase_unit, .buffer = m->ring,
+                .erase_unit_bytes = (uint32_t)erase_unit,
+                .erase_slice_ns = (uint32_t)erase_slice, .buffer = m->ring,
                 .buffer_bytes = buffer, .chunk_buf = m->chunk, .read_buf = m->read,
                 .segs = m->segs, .n_segs = n_segs, .streams = m->streams,
                 .max_streams = (uint32_t)files, .crc32c = sl_crc32c_fast},
@@ -243,6 +253,7 @@ void sts_slfs_stack_record(struct sts_slfs_stack *m, struct sts_target *t)
     sts_target_env(t, STS_KV_U("sensorlog_buffer_bytes", lg->cfg.buffer_bytes));
     sts_target_env(t, STS_KV_U("sensorlog_erase_unit_bytes", lg->erase_block));
     sts_target_env(t, STS_KV_U("sensorlog_max_files", lg->max_streams));
+    sts_target_env(t, STS_KV_U("sensorlog_erase_slice_ns", lg->cfg.erase_slice_ns));
     /* the log's own RAM (state, two chunk buffers, the segment table, the
      * streams' table, the ring) as this host lays it out: a 32-bit MCU's
      * pointers make its state smaller (docs/footprint.md) */

@@ -245,15 +245,33 @@ static int step(struct l1 *l, int *idle)
     return write_one_record(l);
 }
 
-static void wait_for(struct l1 *l, uint64_t t)
+/* Until t: a filesystem with background work (fs ops idle: sensorlog
+ * erasing ahead) does it meanwhile, as a logger's idle loop would, its
+ * device time on the clock; the rest of the wait the device rests. A step
+ * that runs past t (an erase the device cannot suspend) holds the writer
+ * up, as it would the loop. */
+static int wait_for(struct l1 *l, uint64_t t)
 {
     uint64_t n = l1_now(l);
     if (t <= n)
-        return;
-    if (l->virtual_time)
-        l->idle_ns += t - n; /* nothing happens on the device meanwhile */
-    else
+        return STS_OK;
+    if (!l->virtual_time) {
         sts_port_wait_until(sts_clock_now(sts_port_clock()) + (t - n));
+        return STS_OK;
+    }
+    const struct sts_fs *fs = &l->c->target->fs;
+    int (*idle)(void *) = fs->ops->version >= 2 ? fs->ops->idle : NULL;
+    while (idle && (n = l1_now(l)) < t) {
+        int rc = idle(fs->ctx);
+        if (rc < 0)
+            return wl_fail_on(l->c, rc, "erase ahead (idle time) on", "the store");
+        if (!rc || l1_now(l) == n)
+            break; /* none left, or none that takes time */
+    }
+    n = l1_now(l);
+    if (t > n)
+        l->idle_ns += t - n; /* nothing happens on the device meanwhile */
+    return STS_OK;
 }
 
 /* Opens the run's files; *opened gets how many are open, whatever failed. */
@@ -331,7 +349,9 @@ static int run_loop(struct l1 *l)
             for (uint32_t i = 0; i < l->n; i++)
                 if (l->s[i].next_t < next)
                     next = l->s[i].next_t;
-            wait_for(l, next);
+            rc = wait_for(l, next);
+            if (rc)
+                break;
         }
     }
     return rc;

@@ -467,7 +467,7 @@ const struct sts_target_kind sts_target_sim = {
     "sim",
     "sim:PROFILE[,seed=N][,fill=PERCENT][,prefill=random|pattern|IMAGE[:PERCENT]][,data=0|1][,pack=0|1]"
     "[,clock=virtual|real][,cut_after=N]"
-    "[+sensorlog[,chunk=B][,segment=B][,buffer=B][,erase_unit=B][,files=N]]"
+    "[+sensorlog[,chunk=B][,segment=B][,buffer=B][,erase_unit=B][,erase_slice=T][,files=N]]"
     "[,read_errors=PPM]"
     "[,PARAM=VALUE...]",
     "a simulated medium in deterministic virtual time (`storscope list devices`)",

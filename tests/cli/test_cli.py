@@ -499,6 +499,38 @@ class WorkloadsOnSensorlog(Base):
     """The paper suite through sensorlog's facade: one thread, long; ASan
     and UBSan see it, TSan need not (ctest cli-sensorlog)."""
 
+    def test_l1_on_nor_erases_ahead_in_idle_time(self):
+        # the streams' gaps are a logger's idle time: sensorlog erases ahead
+        # then (fs ops idle), in 2 ms slices on a NOR that suspends erases,
+        # so a writer after the log wrapped waits for a slice, not an erase.
+        # Before, L1's idle left the device at rest: the hour lost 128,395
+        # records with unsliced erases and stalled 2.6 s with slices.
+        base = "sim:nor-spi+sensorlog,files=4,buffer=512,erase_slice="
+        res = {}
+        for cut in ("0", "2ms"):
+            r = run("run", "-q", "-t", base + cut, "--tests", "L1", "-d", "30m", "--buffer", "1K",
+                    "--sync-every", "250ms", "-o", self.out)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            doc = self.load()
+            self.assertEqual(doc["environment"]["sensorlog_erase_slice_ns"],
+                             0 if cut == "0" else 2000000)
+            res[cut] = {p["params"]["mode"]: p for p in doc["tests"][0]["points"]}
+        sliced, whole = res["2ms"]["direct"], res["0"]["direct"]
+        self.assertGreater(sliced["device"]["blocks_erased"], 1000)  # the log went round
+        self.assertEqual((sliced["metrics"]["records_lost"], sliced["metrics"]["records_late"]),
+                         (0, 0))
+        # virtual time: a slice and a chunk's program, not a 64 KiB erase
+        self.assertLess(sliced["metrics"]["worst_stall_ns"], 20e6)
+        self.assertGreater(whole["metrics"]["worst_stall_ns"], 10 * sliced["metrics"]["worst_stall_ns"])
+        # erases that fail for good while the writer idles: the run fails
+        # and names what failed
+        r = run("run", "-q", "-t", "sim:nor-spi,dev_fail_at=300,dev_fail_from=1,dev_fail_op=erase"
+                "+sensorlog,files=4,buffer=512,erase_slice=2ms", "--tests", "L1", "-d", "30m",
+                "--buffer", "1K", "-o", self.out)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertEqual(self.load()["tests"][0]["error"],
+                         "erase ahead (idle time) on the store: I/O error")
+
     def test_paper_suite_on_sensorlog(self):
         r = run("run", "--tables", "-t", "sim:emmc-stm32u5+sensorlog", "--tests", "B0,B1,B2,M1,S2",
                 "--verify", "--runs", "1", "-o", self.out)
