@@ -33,7 +33,10 @@ void plan_print_config(FILE *f, const struct plan_config *c)
 
 void plan_print_table(FILE *f, const struct plan_config *c, size_t n, size_t shown)
 {
-    fprintf(f, "\n%4s  %-36s %-6s %9s %9s %9s %9s %11s %9s  %s\n", "rank", "store", "writer",
+    int w = 5; /* the store column as wide as its longest name shown */
+    for (size_t i = 0; i < n && i < shown; i++)
+        w = (int)strlen(c[i].run->store) > w ? (int)strlen(c[i].run->store) : w;
+    fprintf(f, "\n%4s  %-*s %-6s %9s %9s %9s %9s %11s %9s  %s\n", "rank", w, "store", "writer",
             "buffer", "sync", "lost", "RAM", "worst stall", "at risk", "front");
     for (size_t i = 0; i < n && i < shown; i++) {
         char buf[24], sync[24], ram[24], stall[24], risk[24];
@@ -43,11 +46,11 @@ void plan_print_table(FILE *f, const struct plan_config *c, size_t n, size_t sho
         sts_fmt_ns(stall, sizeof(stall), (double)c[i].worst_stall);
         sts_fmt_bytes(risk, sizeof(risk), c[i].at_risk_bytes);
         if (!c[i].done) {
-            fprintf(f, "%4zu  %-36s %-6s %9s %9s  (did not run)\n", i + 1, c[i].run->store,
+            fprintf(f, "%4zu  %-*s %-6s %9s %9s  (did not run)\n", i + 1, w, c[i].run->store,
                     plan_writers[c[i].writer], buf, sync);
             continue;
         }
-        fprintf(f, "%4zu  %-36s %-6s %9s %9s %9llu %9s %11s %9s  %s\n", i + 1, c[i].run->store,
+        fprintf(f, "%4zu  %-*s %-6s %9s %9s %9llu %9s %11s %9s  %s\n", i + 1, w, c[i].run->store,
                 plan_writers[c[i].writer], buf, sync, (unsigned long long)(c[i].lost + c[i].late),
                 ram, stall, risk, c[i].front ? "*" : c[i].fits ? "" : "-");
     }
