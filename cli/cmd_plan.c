@@ -39,6 +39,9 @@ static const struct cli_opt plan_opts_table[] = {
      PO(duration_ns), .min = 1000000000, .hint = "at least 1s, e.g. 1h"},
     {"jobs", 'j', CLI_COUNT, "N", "configurations run at once (default: one per CPU)", PO(jobs),
      .min = 1, .max = 256, .hint = "1 to 256"},
+    {"lifetime", 0, CLI_TIME, "TIME",
+     "the years the medium must last at this wear: 5y, 700d (default: not judged)",
+     PO(lifetime_ns), .min = 86400000000000ull, .hint = "at least 1d, e.g. 5y"},
     {"seed", 0, CLI_COUNT, "N", "the runs' seed (default 1)", PO(seed)},
     {"output", 'o', CLI_FILE, "FILE", "also write the plan as JSON (storscope-plan/1)",
      PO(output)},
@@ -53,7 +56,8 @@ const struct cli_command cli_plan_command = {
     "every configuration - store (bare extents, sensorlog), RAM buffer, sync\n"
     "interval, writer (direct, mutex, I/O task) - with the logger's streams\n"
     "on the medium in virtual time (L1), and ranks them: lossless, within the\n"
-    "RAM given, no more at risk at a power cut than allowed, least worst stall.\n",
+    "RAM given, no more at risk at a power cut than allowed, lasting as long as\n"
+    "asked (--lifetime), least worst stall.\n",
     plan_opts_table,
     sizeof(plan_opts_table) / sizeof(plan_opts_table[0]),
     "\nexit status: 0 a configuration fits, 1 none does (the plan says what the\n"
@@ -72,14 +76,36 @@ static int dominates(const struct plan_config *a, const struct plan_config *b)
     return le && lt;
 }
 
+/* Wear: a block is erased once a lap of what the store programs, so its
+ * erases a day are the run's erases - or, where the run had not lapped
+ * the medium yet (a first fill erases nothing), the bytes it programmed
+ * over the erase block, whichever is more - over the medium's blocks and
+ * the run's days. The years to the first worn block assume even wear:
+ * sensorlog's log is a circle, a managed medium's FTL levels it (at the
+ * run's write amplification). */
+static void wear(const struct plan_opts *o, const struct plan_spec *spec, struct plan_config *c)
+{
+    uint64_t blocks = spec->erase_bytes ? spec->capacity_bytes / spec->erase_bytes : 0;
+    double by_bytes = spec->erase_bytes ? (double)c->device_bytes / spec->erase_bytes : 0;
+    double erases = (double)c->erased_blocks > by_bytes ? (double)c->erased_blocks : by_bytes;
+    double days = (double)o->duration_ns / 86400e9;
+    c->erases_per_block_day = blocks ? erases / (double)blocks / days : 0;
+    c->lifetime_years = !spec->endurance || c->erases_per_block_day <= 0
+                            ? -1
+                            : spec->endurance / c->erases_per_block_day / 365.0;
+}
+
 static void judge(const struct plan_opts *o, const struct plan_spec *spec, struct plan_config *c,
                   size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         double risk = spec->payload_bps * (double)c[i].run->sync_ns / 1e9;
         c[i].at_risk_bytes = (uint64_t)risk + (risk > (double)(uint64_t)risk);
+        wear(o, spec, &c[i]);
+        int lasts = !o->lifetime_ns || c[i].lifetime_years < 0 ||
+                    c[i].lifetime_years * 365.0 * 86400e9 >= (double)o->lifetime_ns;
         c[i].fits = c[i].done && c[i].lossless && c[i].ram <= o->ram_bytes &&
-                    c[i].run->sync_ns <= o->lose_ns;
+                    c[i].run->sync_ns <= o->lose_ns && lasts;
     }
     for (size_t i = 0; i < n; i++) {
         c[i].front = c[i].fits;

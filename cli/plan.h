@@ -25,6 +25,7 @@ struct plan_opts {
     uint64_t ram_bytes;   /* RAM the logger can give its storage */
     uint64_t lose_ns;     /* the data a power cut may take, as time */
     uint64_t duration_ns; /* simulated time each configuration runs */
+    uint64_t lifetime_ns; /* the years the medium must last (0: not judged) */
     uint32_t jobs;        /* runs at once (0: one per CPU) */
     uint64_t seed;
     char *output;
@@ -38,6 +39,8 @@ struct plan_spec {
     double payload_bps;      /* bytes per second of records, all streams */
     uint64_t capacity_bytes; /* the medium's */
     int suspends_erases;     /* the medium can suspend an erase (SPI NOR) */
+    uint32_t endurance;      /* erases a block takes before it wears out (0: unlimited) */
+    uint32_t erase_bytes;    /* the medium's erase block */
 };
 
 /* One L1 run: a store on the medium, L1's buffer and sync interval. Each
@@ -68,6 +71,8 @@ struct plan_config {
     int done;   /* its run finished */
     uint64_t produced, lost, late, backlog_peak, store_ram, ram, worst_stall, written;
     uint64_t at_risk_bytes;
+    uint64_t erased_blocks, device_bytes; /* the run's erases, bytes programmed */
+    double erases_per_block_day, lifetime_years; /* lifetime < 0: endurance unlimited */
     int lossless, fits, front;
 };
 

@@ -13,6 +13,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* "4.5 y", or "36.2 d" under a year, "5.3 h" under a day */
+static void fmt_lifetime(char *b, size_t n, double years)
+{
+    if (years >= 1)
+        snprintf(b, n, "%.1f y", years);
+    else if (years * 365 >= 1)
+        snprintf(b, n, "%.1f d", years * 365);
+    else
+        snprintf(b, n, "%.1f h", years * 365 * 24);
+}
+
 void plan_print_config(FILE *f, const struct plan_config *c)
 {
     char buf[24], sync[24], ram[24], peak[24], store[24], stall[24], risk[24];
@@ -26,9 +37,16 @@ void plan_print_config(FILE *f, const struct plan_config *c)
     fprintf(f, "%s, %s writer, %s buffer, sync every %s\n", c->run->store, plan_writers[c->writer],
             buf, sync);
     fprintf(f, "  %llu of %llu records lost, RAM %s (the buffer %s, its peak %s; the store "
-               "%s), worst stall %s, a power cut takes at most %s (%s)\n",
+               "%s), worst stall %s, a power cut takes at most %s (%s)",
             (unsigned long long)(c->lost + c->late), (unsigned long long)c->produced, ram, buf,
             peak, store, stall, sync, risk);
+    if (c->lifetime_years >= 0) {
+        char lasts[24];
+        fmt_lifetime(lasts, sizeof(lasts), c->lifetime_years);
+        fprintf(f, ", the medium's first block worn out in %s (%.2f erases a block a day)",
+                lasts, c->erases_per_block_day);
+    }
+    fputc('\n', f);
 }
 
 void plan_print_table(FILE *f, const struct plan_config *c, size_t n, size_t shown)
@@ -36,8 +54,8 @@ void plan_print_table(FILE *f, const struct plan_config *c, size_t n, size_t sho
     int w = 5; /* the store column as wide as its longest name shown */
     for (size_t i = 0; i < n && i < shown; i++)
         w = (int)strlen(c[i].run->store) > w ? (int)strlen(c[i].run->store) : w;
-    fprintf(f, "\n%4s  %-*s %-6s %9s %9s %9s %9s %11s %9s  %s\n", "rank", w, "store", "writer",
-            "buffer", "sync", "lost", "RAM", "worst stall", "at risk", "front");
+    fprintf(f, "\n%4s  %-*s %-6s %9s %9s %9s %9s %11s %9s %9s  %s\n", "rank", w, "store",
+            "writer", "buffer", "sync", "lost", "RAM", "worst stall", "at risk", "lasts", "front");
     for (size_t i = 0; i < n && i < shown; i++) {
         char buf[24], sync[24], ram[24], stall[24], risk[24];
         sts_fmt_bytes(buf, sizeof(buf), c[i].run->buffer_bytes);
@@ -50,14 +68,20 @@ void plan_print_table(FILE *f, const struct plan_config *c, size_t n, size_t sho
                     plan_writers[c[i].writer], buf, sync);
             continue;
         }
-        fprintf(f, "%4zu  %-*s %-6s %9s %9s %9llu %9s %11s %9s  %s\n", i + 1, w, c[i].run->store,
-                plan_writers[c[i].writer], buf, sync, (unsigned long long)(c[i].lost + c[i].late),
-                ram, stall, risk, c[i].front ? "*" : c[i].fits ? "" : "-");
+        char lasts[24] = "-";
+        if (c[i].lifetime_years >= 0)
+            fmt_lifetime(lasts, sizeof(lasts), c[i].lifetime_years);
+        fprintf(f, "%4zu  %-*s %-6s %9s %9s %9llu %9s %11s %9s %9s  %s\n", i + 1, w,
+                c[i].run->store, plan_writers[c[i].writer], buf, sync,
+                (unsigned long long)(c[i].lost + c[i].late), ram, stall, risk, lasts,
+                c[i].front ? "*" : c[i].fits ? "" : "-");
     }
     if (n > shown)
         fprintf(f, "(the first %zu of %zu; -o FILE holds them all)\n", shown, n);
-    fputs("front *: no other fitting configuration is as good in RAM, worst stall and data at\n"
-          "risk and better in one; -: does not fit (loses records, or needs more RAM)\n",
+    fputs("lasts: years to the first worn block at the run's wear (even wear; -: the medium's\n"
+          "endurance is not limited); front *: no other fitting configuration is as good in\n"
+          "RAM, worst stall and data at risk and better in one; -: does not fit (loses\n"
+          "records, needs more RAM, or wears out sooner than --lifetime)\n",
           f);
 }
 
@@ -93,6 +117,11 @@ static cJSON *config_json(const struct plan_opts *o, const struct plan_spec *spe
             {"bytes_written", c->written},
         };
         add_numbers(j, figures, sizeof(figures) / sizeof(figures[0]));
+        cJSON_AddNumberToObject(j, "erases_per_block_per_day", c->erases_per_block_day);
+        if (c->lifetime_years >= 0)
+            cJSON_AddNumberToObject(j, "lifetime_years", c->lifetime_years);
+        else
+            cJSON_AddNullToObject(j, "lifetime_years");
         cJSON_AddBoolToObject(j, "lossless", c->lossless);
         cJSON_AddBoolToObject(j, "fits", c->fits);
         cJSON_AddBoolToObject(j, "front", c->front);
@@ -123,6 +152,8 @@ int plan_write_json(const struct plan_opts *o, const struct plan_spec *spec,
     const struct named_u64 asked[] = {
         {"medium_capacity_bytes", spec->capacity_bytes}, {"ram_bytes", o->ram_bytes},
         {"lose_at_most_ns", o->lose_ns}, {"duration_ns", o->duration_ns}, {"seed", o->seed},
+        {"lifetime_ns", o->lifetime_ns}, {"medium_endurance", spec->endurance},
+        {"medium_erase_bytes", spec->erase_bytes},
     };
     add_numbers(sp, asked, sizeof(asked) / sizeof(asked[0]));
     cJSON_AddNumberToObject(doc, "runs", (double)runs);
@@ -186,6 +217,21 @@ void plan_say_nothing_fits(const struct plan_opts *o, const struct plan_config *
 {
     char ram[24], need[24];
     sts_fmt_bytes(ram, sizeof(ram), o->ram_bytes);
+    /* lossless within the RAM and syncing often enough: only --lifetime left */
+    size_t longest = n;
+    for (size_t i = 0; i < n; i++)
+        if (c[i].done && c[i].lossless && c[i].ram <= o->ram_bytes &&
+            c[i].run->sync_ns <= o->lose_ns &&
+            (longest == n || c[i].lifetime_years > c[longest].lifetime_years))
+            longest = i;
+    if (longest < n) {
+        char asked[24], lasts[24];
+        fmt_lifetime(asked, sizeof(asked), (double)o->lifetime_ns / 86400e9 / 365.0);
+        fmt_lifetime(lasts, sizeof(lasts), c[longest].lifetime_years);
+        cli_error("no configuration lasts %s on this medium; the longest-lasting lossless one "
+                  "within %s wears a block out in %s (rank %zu)", asked, ram, lasts, longest + 1);
+        return;
+    }
     for (size_t i = 0; i < n; i++)
         if (c[i].done && c[i].lossless) { /* ranked by RAM among the lossless */
             sts_fmt_bytes(need, sizeof(need), c[i].ram);

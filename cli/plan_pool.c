@@ -119,6 +119,9 @@ static int collect(const char *path, const struct plan_run *r, struct plan_confi
             x->backlog_peak = sts_d2u64(cli_num(m, "required_buffer_bytes"));
             x->worst_stall = sts_d2u64(cli_num(m, "worst_stall_ns"));
             x->written = sts_d2u64(cli_num(m, "bytes_written"));
+            const cJSON *dev = cJSON_GetObjectItemCaseSensitive(p, "device");
+            x->erased_blocks = sts_d2u64(cli_num(dev, "blocks_erased"));
+            x->device_bytes = sts_d2u64(cli_num(dev, "bytes_written"));
             x->store_ram = store_ram;
             x->ram = r->buffer_bytes + store_ram;
             x->lossless = x->produced > 0 && !x->lost && !x->late;

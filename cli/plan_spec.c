@@ -138,6 +138,8 @@ static const char *read_medium(const char *text, struct plan_spec *spec, char *w
     }
     spec->capacity_bytes = params.capacity;
     spec->suspends_erases = params.erase_suspend_ns > 0 && !params.managed;
+    spec->endurance = params.endurance;
+    spec->erase_bytes = params.erase_bytes;
     return NULL;
 }
 

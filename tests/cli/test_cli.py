@@ -3485,6 +3485,54 @@ class Plan(Base):
         self.assertEqual(r.returncode, 2)
         self.assertIn("L1 needs", r.stderr)
 
+    def test_the_projected_lifetime_is_where_an_accelerated_run_wears_out(self):
+        # issue 47: the years to the first worn block, from the run's wear,
+        # checked against a run to the end of life: a 4 MiB NOR whose blocks
+        # take 20 erases, written at 64 KB/s, wears out in minutes. The
+        # first writer (direct) runs on the fresh medium, so it is the one
+        # to check (the others find it as direct left it).
+        medium = "sim:nor-spi,capacity=4M,endurance=20"
+        r = self.plan("--streams", "a:1000Hz:64B", "--medium", medium, "--ram", "64K", "-d", "5m",
+                      "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        doc = self.load_plan(self.out)
+        self.assertEqual((doc["spec"]["medium_endurance"], doc["spec"]["medium_erase_bytes"]),
+                         (20, 4096))
+        c = next(x for x in doc["configurations"] if x["fits"] and x["writer"] == "direct")
+        args = shlex.split(c["command"])[1:-1]
+        l1 = os.path.join(self.dir, "again.json")
+        p = run(*args, l1)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        dev = self.load(l1)["tests"][0]["points"][0]["device"]
+        # the wear, from the run's own counters: erases, or bytes programmed
+        # over the 4 KiB block where more; 1,024 blocks; 300 s
+        erases = max(dev["blocks_erased"], dev["bytes_written"] / 4096)
+        self.assertAlmostEqual(c["erases_per_block_per_day"], erases / 1024 / (300 / 86400),
+                               delta=1e-6 * erases)
+        end = c["lifetime_years"] * 365 * 86400  # s
+        self.assertLess(end, 3600)
+        for share in (0.9, 1.1):
+            d = "%ds" % int(end * share)
+            i = args.index("-d")
+            p = run(*(args[:i + 1] + [d] + args[i + 2:]), l1)
+            t = self.load(l1)["tests"][0]
+            direct = [x for x in t["points"] if x["params"]["mode"] == "direct"]
+            if share < 1:  # not worn yet: every block under its 20 erases, nothing lost
+                self.assertEqual(len(direct), 1, p.stderr)
+                self.assertLess(direct[0]["device"]["erase_count_max"], 20)
+                self.assertEqual(direct[0]["metrics"]["records_lost"], 0)
+            else:  # worn: the direct writer's run met a block that failed its erase
+                self.assertEqual(p.returncode, 1)
+                self.assertTrue(not direct or direct[0]["device"]["erase_count_max"] >= 20, t)
+                self.assertIn("I/O error", t["error"])
+        # asked to last a day, nothing does, and the plan says why
+        r = self.plan("--streams", "a:1000Hz:64B", "--medium", medium, "--ram", "64K", "-d", "5m",
+                      "--lifetime", "1d", "-q", "-o", self.out)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn("no configuration lasts 1.0 d on this medium; the longest-lasting lossless "
+                      "one within 64 KiB wears a block out in", r.stderr)
+        self.assertIsNone(self.load_plan(self.out)["recommended"])
+
     def test_how_many_run_at_once_does_not_change_the_plan(self):
         docs = []
         for j in ("1", "2"):
