@@ -202,14 +202,17 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* On a terminal, one line rewritten after each run; into a log (CI, a
+ * pipe), a line at each tenth of the runs. */
 static void progress(const struct plan_pool *p, size_t done, double t0)
 {
-    if (p->o->quiet || !isatty(2))
+    int tty = isatty(2);
+    if (p->o->quiet || (!tty && done * 10 / p->n == (done - 1) * 10 / p->n))
         return;
     double el = now_s() - t0, eta = done ? el / (double)done * (double)(p->n - done) : 0;
-    fprintf(stderr, "\rplan: %zu of %zu runs, %.0f s, about %.0f s left   ", done, p->n, el,
-            eta);
-    if (done == p->n)
+    fprintf(stderr, "%splan: %zu of %zu runs, %.0f s, about %.0f s left%s", tty ? "\r" : "",
+            done, p->n, el, eta, tty ? "   " : "\n");
+    if (tty && done == p->n)
         fputc('\n', stderr);
 }
 
