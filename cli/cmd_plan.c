@@ -173,7 +173,9 @@ int cmd_plan(int argc, char **argv)
     struct plan_config *cfg = calloc(3 * n, sizeof(*cfg));
     struct plan_pool p = {.stop = &stop_asked, .o = &o, .spec = &spec, .runs = runs, .n = n, .cfg = cfg};
     const char *tmp = getenv("TMPDIR");
-    snprintf(p.dir, sizeof(p.dir), "%s/storscope-plan.XXXXXX", tmp && *tmp && strlen(tmp) < 32 ? tmp : "/tmp");
+    /* (a TMPDIR too long for the runs' file names: /tmp) */
+    int use_tmpdir = tmp && *tmp && strlen(tmp) + 24 < sizeof(p.dir);
+    snprintf(p.dir, sizeof(p.dir), "%s/storscope-plan.XXXXXX", use_tmpdir ? tmp : "/tmp");
     ssize_t len = readlink("/proc/self/exe", p.self, sizeof(p.self) - 1);
     if (!cfg || len <= 0 || !mkdtemp(p.dir)) {
         cli_error("plan: cannot set up its runs: %s", !cfg ? "out of memory" : strerror(errno));

@@ -12,6 +12,7 @@
 
 #define PLAN_MAX_STREAMS 8
 #define PLAN_MAX_RUNS 512
+#define PLAN_PATH 512 /* a run's file: the runs' directory (under TMPDIR) and "N.json" */
 
 struct plan_stream {
     char name[12];
@@ -83,7 +84,7 @@ struct plan_pool {
     size_t n;
     struct plan_config *cfg;        /* 3 a run, in the runs' order */
     volatile sig_atomic_t *stop;    /* set to 1 by Ctrl-C; 2: the first run failed */
-    char dir[64], self[4096];       /* the runs' files; this program */
+    char dir[PLAN_PATH - 64], self[4096]; /* the runs' files; this program */
     char failed_first[480];         /* the first run that failed, and why */
     size_t failed;
 };

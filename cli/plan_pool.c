@@ -137,7 +137,6 @@ static int collect(const char *path, const struct plan_run *r, struct plan_confi
     return 0;
 }
 
-
 static void run_file(const struct plan_pool *p, size_t i, const char *ext, char *b, size_t n)
 {
     snprintf(b, n, "%s/%zu.%s", p->dir, i, ext);
@@ -145,7 +144,7 @@ static void run_file(const struct plan_pool *p, size_t i, const char *ext, char 
 
 static pid_t spawn_run(struct plan_pool *p, size_t i)
 {
-    char out[128], err[128];
+    char out[PLAN_PATH], err[PLAN_PATH];
     run_file(p, i, "json", out, sizeof(out));
     run_file(p, i, "err", err, sizeof(err));
     struct run_args a;
@@ -163,7 +162,7 @@ static pid_t spawn_run(struct plan_pool *p, size_t i)
 /* The first line the run wrote on stderr, or its exit status. */
 static void run_error(const struct plan_pool *p, size_t i, int status, char *b, size_t n)
 {
-    char err[128];
+    char err[PLAN_PATH];
     run_file(p, i, "err", err, sizeof(err));
     FILE *f = fopen(err, "re");
     b[0] = '\0';
@@ -182,7 +181,7 @@ static void run_error(const struct plan_pool *p, size_t i, int status, char *b, 
 
 static void finished(struct plan_pool *p, size_t i, int status)
 {
-    char out[128], why[240];
+    char out[PLAN_PATH], why[240];
     run_file(p, i, "json", out, sizeof(out));
     int ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
     if (ok && !collect(out, &p->runs[i], &p->cfg[3 * i], why, sizeof(why)))
@@ -277,7 +276,7 @@ size_t plan_pool_done(const struct plan_pool *p)
 
 void plan_pool_clean(const struct plan_pool *p)
 {
-    char f[128];
+    char f[PLAN_PATH];
     for (size_t i = 0; i < p->n; i++) {
         run_file(p, i, "json", f, sizeof(f));
         (void)unlink(f);
