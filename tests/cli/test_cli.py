@@ -3452,12 +3452,12 @@ class Plan(Base):
                 self.assertEqual(d["environment"].get("sensorlog_ram_bytes", 0), c["store_ram_bytes"])
 
     def test_a_small_nor_is_planned_with_the_log_that_wraps(self):
-        # 3 minutes of the streams need more than bare extents can hold on
-        # a 16 MiB NOR (L1 sets aside 128 KiB a second): those runs are
+        # 150 s of the streams need more than bare extents can hold on a
+        # 16 MiB NOR (L1 sets aside 128 KiB a second): those runs are
         # refused and listed as not run; sensorlog's log wraps and is
         # planned (before, L1 refused it too, and the plan stopped)
         r = self.plan("--streams", "imu:1000Hz:12B,ppg:100Hz:24B", "--medium", "sim:nor-spi",
-                      "--ram", "16K", "-d", "3m", "-o", self.out)
+                      "--ram", "16K", "-d", "150s", "-o", self.out)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertRegex(r.stderr, r"27 of 108 runs failed \(listed as not run\); the first: "
                                    r"sim:nor-spi: not enough space")
@@ -3488,16 +3488,16 @@ class Plan(Base):
     def test_the_projected_lifetime_is_where_an_accelerated_run_wears_out(self):
         # issue 47: the years to the first worn block, from the run's wear,
         # checked against a run to the end of life: a 4 MiB NOR whose blocks
-        # take 20 erases, written at 64 KB/s, wears out in minutes. The
+        # take 10 erases, written at 64 KB/s, wears out in minutes. The
         # first writer (direct) runs on the fresh medium, so it is the one
         # to check (the others find it as direct left it).
-        medium = "sim:nor-spi,capacity=4M,endurance=20"
-        r = self.plan("--streams", "a:1000Hz:64B", "--medium", medium, "--ram", "64K", "-d", "5m",
+        medium = "sim:nor-spi,capacity=4M,endurance=10"
+        r = self.plan("--streams", "a:1000Hz:64B", "--medium", medium, "--ram", "64K", "-d", "2m",
                       "-o", self.out)
         self.assertEqual(r.returncode, 0, r.stderr)
         doc = self.load_plan(self.out)
         self.assertEqual((doc["spec"]["medium_endurance"], doc["spec"]["medium_erase_bytes"]),
-                         (20, 4096))
+                         (10, 4096))
         c = next(x for x in doc["configurations"] if x["fits"] and x["writer"] == "direct")
         args = shlex.split(c["command"])[1:-1]
         l1 = os.path.join(self.dir, "again.json")
@@ -3505,9 +3505,9 @@ class Plan(Base):
         self.assertEqual(p.returncode, 0, p.stderr)
         dev = self.load(l1)["tests"][0]["points"][0]["device"]
         # the wear, from the run's own counters: erases, or bytes programmed
-        # over the 4 KiB block where more; 1,024 blocks; 300 s
+        # over the 4 KiB block where more; 1,024 blocks; 120 s
         erases = max(dev["blocks_erased"], dev["bytes_written"] / 4096)
-        self.assertAlmostEqual(c["erases_per_block_per_day"], erases / 1024 / (300 / 86400),
+        self.assertAlmostEqual(c["erases_per_block_per_day"], erases / 1024 / (120 / 86400),
                                delta=1e-6 * erases)
         end = c["lifetime_years"] * 365 * 86400  # s
         self.assertLess(end, 3600)
@@ -3517,16 +3517,16 @@ class Plan(Base):
             p = run(*(args[:i + 1] + [d] + args[i + 2:]), l1)
             t = self.load(l1)["tests"][0]
             direct = [x for x in t["points"] if x["params"]["mode"] == "direct"]
-            if share < 1:  # not worn yet: every block under its 20 erases, nothing lost
+            if share < 1:  # not worn yet: every block under its 10 erases, nothing lost
                 self.assertEqual(len(direct), 1, p.stderr)
-                self.assertLess(direct[0]["device"]["erase_count_max"], 20)
+                self.assertLess(direct[0]["device"]["erase_count_max"], 10)
                 self.assertEqual(direct[0]["metrics"]["records_lost"], 0)
             else:  # worn: the direct writer's run met a block that failed its erase
                 self.assertEqual(p.returncode, 1)
-                self.assertTrue(not direct or direct[0]["device"]["erase_count_max"] >= 20, t)
+                self.assertTrue(not direct or direct[0]["device"]["erase_count_max"] >= 10, t)
                 self.assertIn("I/O error", t["error"])
         # asked to last a day, nothing does, and the plan says why
-        r = self.plan("--streams", "a:1000Hz:64B", "--medium", medium, "--ram", "64K", "-d", "5m",
+        r = self.plan("--streams", "a:1000Hz:64B", "--medium", medium, "--ram", "64K", "-d", "2m",
                       "--lifetime", "1d", "-q", "-o", self.out)
         self.assertEqual(r.returncode, 1, r.stderr)
         self.assertIn("no configuration lasts 1.0 d on this medium; the longest-lasting lossless "
