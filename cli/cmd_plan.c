@@ -39,9 +39,9 @@ static const struct cli_opt plan_opts_table[] = {
      PO(duration_ns), .min = 1000000000, .hint = "at least 1s, e.g. 1h"},
     {"jobs", 'j', CLI_COUNT, "N", "configurations run at once (default: one per CPU)", PO(jobs),
      .min = 1, .max = 256, .hint = "1 to 256"},
-    {"lifetime", 0, CLI_TIME, "TIME",
-     "the years the medium must last at this wear: 5y, 700d (default: not judged)",
-     PO(lifetime_ns), .min = 86400000000000ull, .hint = "at least 1d, e.g. 5y"},
+    {"lifetime", 0, CLI_TEXT, "TIME",
+     "how long the medium must last at this wear: 5y, 700d, 36h (default: not judged)",
+     PO(lifetime)},
     {"seed", 0, CLI_COUNT, "N", "the runs' seed (default 1)", PO(seed)},
     {"output", 'o', CLI_FILE, "FILE", "also write the plan as JSON (storscope-plan/1)",
      PO(output)},
@@ -93,6 +93,21 @@ static void wear(const struct plan_opts *o, const struct plan_spec *spec, struct
     c->lifetime_years = !spec->endurance || c->erases_per_block_day <= 0
                             ? -1
                             : spec->endurance / c->erases_per_block_day / 365.0;
+}
+
+/* --lifetime: a number and h, d or y (years of 365 days), at least an
+ * hour. Read here, not by the core's time parser: days and years would
+ * cost the engine's flash budget on an MCU, which never plans. */
+static int read_lifetime(const char *text, uint64_t *ns)
+{
+    char *end = NULL;
+    double v = strtod(text, &end);
+    double unit = !strcmp(end, "h") ? 3600e9 : !strcmp(end, "d") ? 86400e9
+                  : !strcmp(end, "y") ? 365 * 86400e9 : 0;
+    if (end == text || !unit || !(v * unit >= 3600e9) || v * unit > 500 * 365 * 86400e9)
+        return -1;
+    *ns = (uint64_t)(v * unit);
+    return 0;
 }
 
 static void judge(const struct plan_opts *o, const struct plan_spec *spec, struct plan_config *c,
@@ -156,6 +171,11 @@ int cmd_plan(int argc, char **argv)
     }
     if (!o.streams || !o.ram_bytes) {
         cli_error("plan needs --streams and --ram (storscope plan --help)");
+        return EXIT_USAGE;
+    }
+    if (o.lifetime && read_lifetime(o.lifetime, &o.lifetime_ns)) {
+        cli_error("bad --lifetime '%s' (a time in h, d or y from an hour to 500 years: 5y, "
+                  "700d, 36h)", o.lifetime);
         return EXIT_USAGE;
     }
     if (!o.jobs) {

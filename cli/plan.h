@@ -26,6 +26,7 @@ struct plan_opts {
     uint64_t ram_bytes;   /* RAM the logger can give its storage */
     uint64_t lose_ns;     /* the data a power cut may take, as time */
     uint64_t duration_ns; /* simulated time each configuration runs */
+    char *lifetime;       /* --lifetime as given: "5y" */
     uint64_t lifetime_ns; /* the years the medium must last (0: not judged) */
     uint32_t jobs;        /* runs at once (0: one per CPU) */
     uint64_t seed;

@@ -121,8 +121,6 @@ int sts_parse_duration(const char *s, uint64_t *ns)
         {"", 1000000000ull},  {"s", 1000000000ull}, {"ns", 1ull},
         {"us", 1000ull},      {"ms", 1000000ull},   {"m", 60000000000ull},
         {"min", 60000000000ull}, {"h", 3600000000000ull},
-        /* a medium's lifetime (plan --lifetime 5y): days, years of 365 */
-        {"d", 86400000000000ull}, {"y", 31536000000000000ull},
     };
     for (size_t u = 0; u < sizeof(units) / sizeof(units[0]); u++)
         if (suffix_is(end, units[u].sfx))

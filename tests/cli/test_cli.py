@@ -3386,6 +3386,9 @@ class Plan(Base):
             (["--streams", "imu:1Hz:1B", "--ram", "4K", "--medium", "posix:/tmp"],
              "simulated medium alone"),
             (["--streams", "imu:1Hz:1B", "--ram", "4K", "--medium", "sim:nope"], "no profile 'nope'"),
+            (["--streams", "imu:1Hz:1B", "--ram", "4K", "--lifetime", "5"], "bad --lifetime '5'"),
+            (["--streams", "imu:1Hz:1B", "--ram", "4K", "--lifetime", "10m"], "bad --lifetime"),
+            (["--streams", "imu:1Hz:1B", "--ram", "4K", "--lifetime", "600y"], "500 years"),
             # a parameter only the run can check: its first run fails alone
             (["--streams", "imu:1Hz:1B", "--ram", "4K", "--medium", "sim:emmc-stm32u5,bogus=1",
               "-d", "2s"], "unknown option 'bogus'"),
