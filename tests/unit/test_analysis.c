@@ -337,6 +337,17 @@ static void five_runs(struct sts_sink *sink, const struct sts_test_info *ti, con
     sink->ops->point(sink->ctx, ti, &p);
 }
 
+/* A collector begun on a real device's run (host) or a noisy model's. */
+static void collect_from(struct sts_an_input *in, struct sts_sink *sink, int host)
+{
+    sts_an_collector_init(in, sink);
+    struct sts_kv model[] = {STS_KV_S("clock", "virtual"), STS_KV_B("sim_noisy", 1)};
+    struct sts_run_info ri = {.target = host ? "posix:/var/tmp" : "sim:emmc-stm32u5",
+                              .target_kind = host ? "posix" : "sim",
+                              .env = host ? NULL : model, .n_env = host ? 0 : 2};
+    sink->ops->run_begin(sink->ctx, &ri);
+}
+
 /* A real device drifts between executions by more than its rounds show
  * within one: B2's points moved 11-15 % (sd) from one run of storscope to
  * the next on this machine's ext4 and XFS. A knee 1.32x up, resting on
@@ -353,12 +364,7 @@ static void a_real_devices_rounds_allow_for_drift_between_executions(void)
         int host = kind > 0, rounds = kind == 2;
         struct sts_an_input in;
         struct sts_sink sink;
-        sts_an_collector_init(&in, &sink);
-        struct sts_kv model[] = {STS_KV_S("clock", "virtual"), STS_KV_B("sim_noisy", 1)};
-        struct sts_run_info ri = {.target = host ? "posix:/var/tmp" : "sim:emmc-stm32u5",
-                                  .target_kind = host ? "posix" : "sim",
-                                  .env = host ? NULL : model, .n_env = host ? 0 : 2};
-        sink.ops->run_begin(sink.ctx, &ri);
+        collect_from(&in, &sink, host);
         struct sts_kv tp[] = {STS_KV_B("rounds", rounds)};
         struct sts_test_info ti = {"B2", "", tp, 1};
         for (uint32_t i = 0; i < 8; i++)
@@ -394,12 +400,7 @@ static void a_level_curve_in_rounds_is_not_declared_free_of_dips(void)
     for (int host = 0; host < 2; host++) {
         struct sts_an_input in;
         struct sts_sink sink;
-        sts_an_collector_init(&in, &sink);
-        struct sts_kv model[] = {STS_KV_S("clock", "virtual"), STS_KV_B("sim_noisy", 1)};
-        struct sts_run_info ri = {.target = host ? "posix:/var/tmp" : "sim:emmc-stm32u5",
-                                  .target_kind = host ? "posix" : "sim",
-                                  .env = host ? NULL : model, .n_env = host ? 0 : 2};
-        sink.ops->run_begin(sink.ctx, &ri);
+        collect_from(&in, &sink, host);
         struct sts_kv tp[] = {STS_KV_B("rounds", 1)};
         struct sts_test_info ti = {"B2", "", tp, 1};
         double v = 100e6;
