@@ -82,9 +82,9 @@ echo "== sensorlog's writer for one medium, linked for Cortex-M33: what it adds 
 # newlib, over an empty program, memcpy and memset excepted. The goal is
 # 8 KiB (issue 16's, which counted its own objects only and left out 1.6 KB
 # of 64-bit division, strcmp and memmove). Not met: the writers without
-# short pieces are ~120-190 B over it and the raw-flash default ~1.5 KB over
+# short pieces are ~20-90 B over it and the raw-flash default ~1.4 KB over
 # (docs/footprint.md). Held here to what they measure, so they only shrink.
-ceiling=8380
+ceiling=8280
 for opt in "-DSL_PARTS=0 -DSL_SHORT=0" -DSL_PIECES=0; do
     # shellcheck disable=SC2086 # (two options in one word on purpose)
     writer_bytes=$(sh scripts/sensorlog-linked-size.sh $opt)
@@ -96,8 +96,8 @@ for opt in "-DSL_PARTS=0 -DSL_SHORT=0" -DSL_PIECES=0; do
 done
 raw_bytes=$(sh scripts/sensorlog-linked-size.sh -DSL_PARTS=0)
 echo "writer (-DSL_PARTS=0, short pieces): $raw_bytes B linked ($((raw_bytes - 8192)) B over 8 KiB)"
-if [ "$raw_bytes" -gt 9706 ]; then
-    echo "sensorlog's raw-flash writer links $raw_bytes B, over its 9706 B (docs/footprint.md)" >&2
+if [ "$raw_bytes" -gt 9606 ]; then
+    echo "sensorlog's raw-flash writer links $raw_bytes B, over its 9606 B (docs/footprint.md)" >&2
     exit 1
 fi
 

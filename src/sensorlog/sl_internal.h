@@ -18,6 +18,13 @@
 #else
 #define SL_ASSERT(c) ((void)0)
 #endif
+/* Kept out of line where GCC would copy it into each caller: small code
+ * first (the 8 KiB writer goal). */
+#if defined(__GNUC__)
+#define SL_NOINLINE __attribute__((noinline))
+#else
+#define SL_NOINLINE
+#endif
 
 /* ---- layout, version 1 ------------------------------------------------ */
 #define SL_SEG_MAGIC 0x47534C53u   /* "SLSG" little-endian */
@@ -319,6 +326,8 @@ const struct sl_stream_info *sl_stream_find(const struct sl_log *log, uint16_t i
 int sl_geometry(struct sl_log *log, const struct sl_config *cfg);
 void sl_move(uint8_t *dst, const uint8_t *src, uint32_t n);
 uint64_t sl_div64(uint64_t n, uint64_t d, uint64_t *rem);
+void sl_count(uint64_t *counter, uint32_t n);
+uint64_t sl_bit(uint32_t k);
 uint64_t sl_seg_addr(const struct sl_log *log, uint32_t seg);
 uint64_t sl_chunk_addr(const struct sl_log *log, uint32_t seg, uint32_t chunk);
 

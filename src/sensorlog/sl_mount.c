@@ -95,7 +95,7 @@ static void drop_older_logs(struct sl_log *log, uint32_t head)
         for (struct sl_seg_info *o = segs; o < end && keep && s->rebuilt; o++)
             keep = o == s || o->seq != s->seq;
         if (keep) {
-            log->st.repaired += s->rebuilt;
+            sl_count(&log->st.repaired, s->rebuilt);
             continue;
         }
         s->seq = 0; /* (its erased flag is 0: it read as a header, or stood in for one) */
@@ -128,6 +128,15 @@ static uint32_t find_end(struct sl_log *log, uint32_t seg)
             hi = mid;
     }
     return lo;
+}
+
+/* The last chunk at or before `at` that checks, its header in *h and the
+ * chunk in read_buf; below hdr_chunks when none does. */
+static uint32_t last_good(struct sl_log *log, uint32_t seg, uint32_t at, struct sl_chunk_hdr *h)
+{
+    while (at >= log->hdr_chunks && sl_read_chunk(log, seg, at, h) != SL_OK)
+        at--;
+    return at;
 }
 
 static uint32_t seg_by_seq(const struct sl_log *log, uint32_t seq)
@@ -168,7 +177,7 @@ static int load_header_pages(struct sl_log *log, uint32_t seg, int depth)
     for (uint32_t k = 0; k < log->n_pages; k++) {
         int rc = apply_page(log, seg, 1 + k, &page);
         if (rc == SL_ENOENT || (rc == SL_OK && page != k))
-            bad |= 1ull << k;
+            bad |= sl_bit(k);
         else if (rc)
             return rc;
     }
@@ -176,15 +185,15 @@ static int load_header_pages(struct sl_log *log, uint32_t seg, int depth)
         return SL_OK;
     uint32_t prev = seg_by_seq(log, log->segs[seg].seq - 1);
     if (prev == SL_NO_SEG || depth <= 0) {
-        log->st.corrupt_chunks++; /* those streams' names are lost */
+        sl_count(&log->st.corrupt_chunks, 1); /* those streams' names are lost */
         return SL_OK;
     }
     int rc = load_catalog(log, prev, find_end(log, prev) - 1, depth - 1);
     for (uint32_t k = 0; k < log->n_pages && !rc; k++)
-        if (!(bad & (1ull << k)))
+        if (!(bad & sl_bit(k)))
             (void)apply_page(log, seg, 1 + k, &page); /* read before: it checks */
     if (!rc)
-        log->st.repaired++;
+        sl_count(&log->st.repaired, 1);
     return rc;
 }
 
@@ -198,9 +207,7 @@ static int load_catalog(struct sl_log *log, uint32_t seg, uint32_t last, int dep
     if (rc || last < log->hdr_chunks)
         return rc;
     struct sl_chunk_hdr h;
-    uint32_t at = last;
-    while (at >= log->hdr_chunks && sl_read_chunk(log, seg, at, &h) != SL_OK)
-        at--; /* the last chunk was damaged: the one before it links too */
+    uint32_t at = last_good(log, seg, last, &h); /* (a damaged one's predecessor links too) */
     if (at < log->hdr_chunks)
         return SL_OK;
     log->catalog_version = h.catalog_version;
@@ -218,8 +225,8 @@ static int load_catalog(struct sl_log *log, uint32_t seg, uint32_t last, int dep
             break;
         }
         uint32_t k = sl_get16(log->cfg.read_buf + SL_CHUNK_HDR);
-        if (k < SL_MAX_PAGES && !(seen & (1ull << k))) { /* the newest copy wins */
-            seen |= 1ull << k;
+        if (k < SL_MAX_PAGES && !(seen & sl_bit(k))) { /* the newest copy wins */
+            seen |= sl_bit(k);
             if (sl_catalog_page_decode(log, log->cfg.read_buf + SL_CHUNK_HDR, h.used))
                 broken = 1;
             else if (++found == log->n_pages)
@@ -235,7 +242,7 @@ static int load_catalog(struct sl_log *log, uint32_t seg, uint32_t last, int dep
         rc = apply_page(log, seg, i, &page);
         rc = rc == SL_ENOENT ? SL_OK : rc;
     }
-    log->st.repaired++;
+    sl_count(&log->st.repaired, 1);
     return rc;
 }
 
@@ -292,11 +299,7 @@ int sl_mount(struct sl_log *log, const struct sl_config *cfg)
         /* numbering goes on after the last chunk that checks; chunks after
          * it that were written but do not check still had their numbers */
         struct sl_chunk_hdr h;
-        uint32_t last = end - 1, damaged = 0;
-        while (last >= log->hdr_chunks && sl_read_chunk(log, head, last, &h) != SL_OK) {
-            last--;
-            damaged++;
-        }
+        uint32_t last = last_good(log, head, end - 1, &h), damaged = end - 1 - last;
         /* its last piece that checks numbers on (a torn one after it was
          * never synced) */
         /* (a short piece damaged after its sync hides the ones after it:
@@ -319,7 +322,7 @@ int sl_mount(struct sl_log *log, const struct sl_config *cfg)
         }
         log->next_gseq += (uint64_t)damaged * sl_chunk_max_records(log);
         SL_ASSERT(end <= log->chunks_per_seg); /* (numbers come from the medium: not asserted) */
-        log->st.corrupt_chunks += damaged;
+        sl_count(&log->st.corrupt_chunks, damaged);
         /* writing goes on in a fresh segment: the end of this one may be torn */
         log->cur_seg = head;
         log->next_chunk = log->chunks_per_seg;

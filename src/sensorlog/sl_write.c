@@ -35,7 +35,7 @@ static struct sl_stream_info *find_name(struct sl_log *log, const char *name)
 static void catalog_changed(struct sl_log *log, uint32_t slot)
 {
     log->catalog_version++;
-    log->dirty_pages |= 1ull << (slot / log->page_entries);
+    log->dirty_pages |= sl_bit(slot / log->page_entries);
 }
 
 static int stream_create(struct sl_log *log, const char *name, uint16_t *id)
@@ -222,19 +222,19 @@ int sl_append(struct sl_log *log, uint16_t stream, uint64_t ts, const void *data
     }
     while (log->cfg.buffer_bytes - log->fill < need) {
         if (log->cfg.full_policy != SL_DROP_OLDEST || !log->fill) {
-            log->st.rejected_records++;
+            sl_count(&log->st.rejected_records, 1);
             sl_unlock(log);
             return SL_EFULL;
         }
         ring_drop(log);
-        log->st.dropped_records++;
+        sl_count(&log->st.dropped_records, 1);
     }
     ring_write(log, hdr, sizeof(hdr));
     if (len) /* (an event marker may come without a pointer: memcpy takes none) */
         ring_write(log, data, len);
     log->fill += need;
-    log->st.appended_records++;
-    log->st.appended_bytes += len;
+    sl_count(&log->st.appended_records, 1);
+    sl_count(&log->st.appended_bytes, len);
     uint64_t dt = now(log) - t0; /* with the wait for the lock: what the producer paid */
     if (dt > log->st.worst_append_ns)
         log->st.worst_append_ns = dt;
@@ -399,14 +399,14 @@ static int program(struct sl_log *log, uint64_t addr, uint8_t *buf, uint32_t use
     uint32_t n = (used + log->prog_unit - 1) / log->prog_unit * log->prog_unit;
     SL_ASSERT(addr >= log->base && (addr - log->base) % log->chunk + n <= log->chunk &&
               addr + n <= log->base + (uint64_t)log->n_segs * log->seg_bytes);
-    log->st.programmed_bytes += n;
+    sl_count(&log->st.programmed_bytes, n);
     if (what == FLIGHT_DATA) { /* where the bytes of a data chunk go */
         uint32_t hdr = SL_SHORT && log->short_len ? log->short_len : log->data_off;
-        log->st.record_header_bytes += log->staged - log->staged_data;
-        log->st.chunk_header_bytes += hdr;
-        log->st.padding_bytes += n - hdr - log->staged;
+        sl_count(&log->st.record_header_bytes, log->staged - log->staged_data);
+        sl_count(&log->st.chunk_header_bytes, hdr);
+        sl_count(&log->st.padding_bytes, n - hdr - log->staged);
     } else {
-        log->st.meta_bytes += n;
+        sl_count(&log->st.meta_bytes, n);
     }
     log->in_flight = what; /* also when it fails at once: finish() sorts it out */
     if (ops->submit && ops->poll) {
@@ -567,7 +567,7 @@ static void written(struct sl_log *log)
  * worked around. */
 static int failed(struct sl_log *log, int rc)
 {
-    log->st.write_errors++;
+    sl_count(&log->st.write_errors, 1);
     return ++log->fail_streak > 3 ? rc : SL_BUSY;
 }
 
@@ -629,7 +629,7 @@ static void evict(struct sl_log *log, uint32_t seg)
         log->cfg.evict(log->cfg.evict_ctx, s->first_gseq, end);
     s->seq = 0;
     s->erased = 0;
-    log->st.evictions++;
+    sl_count(&log->st.evictions, 1);
 }
 
 /* Opens the next segment in circular order: evict, erase, header. */
@@ -679,7 +679,7 @@ static int write_page(struct sl_log *log, uint32_t k, int what)
                              log->cat_chunk, (uint16_t)log->next_chunk,
                              log->next_gseq - log->staged_records, log->ts_max, log->ts_max,
                              log->catalog_version};
-    log->dirty_pages &= ~(1ull << k); /* a change from here on dirties it again */
+    log->dirty_pages &= ~sl_bit(k); /* a change from here on dirties it again */
     return program_chunk(log, buf, &h, SL_CHUNK_HDR + (uint32_t)used, what);
 }
 
@@ -832,7 +832,7 @@ static int pump_step(struct sl_log *log)
         if (log->sync_requests == request) /* none came in meanwhile */
             log->sync_wanted = 0;
         sl_unlock(log);
-        log->st.syncs++;
+        sl_count(&log->st.syncs, 1);
         return SL_BUSY;
     }
     return log->cfg.manual_maintenance ? SL_OK : keep_floor(log);
