@@ -79,7 +79,7 @@ row "null + RAM block devices, null target" src/bd/null_bd.c src/bd/ram_bd.c src
 row "workloads S1, S2, M2, L1, nb" src/suite/s1.c src/suite/meta.c src/suite/m2.c src/suite/l1.c src/suite/l1_streams.c src/suite/l1_tasks.c src/suite/nb.c
 row "fits: Student's t, log-log slope, least squares (core; S2, M2 and the analysis use them)" src/core/fit.c
 row "analysis: text, system findings (S1, M2, L1), the probe's guidelines" src/analysis/an_text.c src/analysis/analysis_system.c src/analysis/analysis_probe.c
-row "**sensorlog** (format, mount, write + pump, read; needs only device.h)" src/sensorlog/sl_format.c src/sensorlog/sl_mount.c src/sensorlog/sl_write.c src/sensorlog/sl_read.c
+row "**sensorlog** (format, mount, write + pump, read; needs only device.h)" src/sensorlog/sl_layout.c src/sensorlog/sl_chunk.c src/sensorlog/sl_format.c src/sensorlog/sl_mount.c src/sensorlog/sl_stream.c src/sensorlog/sl_append.c src/sensorlog/sl_write.c src/sensorlog/sl_iter.c src/sensorlog/sl_read.c
 s=$(sizes $(for f in $core src/suite/seq.c src/bd/sim.c src/bd/sim_profiles.c src/fs/extentfs.c; do echo "$obj/$f.obj"; done))
 echo "$s" | awk '{ printf "| **engine core + JSON + one workload (B0) + simulator + extentfs** | **%d** | **%d** | **%d** |\n", $1, $2, $3 }'
 echo
@@ -141,10 +141,14 @@ echo "record before them (a steady stream's record synced alone: 19 bytes, not"
 echo "~66); a build without them writes version 5 there and refuses a log in 6 or 7 (ctest"
 echo "sensorlog-no-short)."
 echo
-echo "**The goal, 8 KiB for a writer, is not met.** Without short pieces the"
-echo "writers are $((writer_full - 8192)) B (raw flash) and $((writer_managed - 8192)) B (managed media) over"
-echo "it; the raw-flash default, with short pieces, is $((writer_raw - 8192)) B over it, and"
-echo "the build with both $((writer_both - 8192)) B. sensorlog divides 64-bit numbers, compares"
+# each build against the goal, in words that stay true whichever way it goes
+against() { # bytes
+    if [ "$1" -le 8192 ]; then echo "$((8192 - $1)) B within it"; else echo "$(($1 - 8192)) B over it"; fi
+}
+echo "**The goal, 8 KiB for a writer** (issue 40), build by build: managed media"
+echo "$(against "$writer_managed"), raw flash without short pieces $(against "$writer_full"),"
+echo "the raw-flash default, with short pieces, $(against "$writer_raw"), and the build"
+echo "with both $(against "$writer_both"). sensorlog divides 64-bit numbers, compares"
 echo "names and moves staged bytes with its own few dozen bytes each: libgcc's"
 echo "64-bit division (828 B), newlib's strcmp (444 B) and memmove (256 B) were"
 echo "linked for them before, and an own-objects count left them out."

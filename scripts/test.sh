@@ -81,14 +81,19 @@ echo "== sensorlog's writer for one medium, linked for Cortex-M33: what it adds 
 # Counted as issue 40 asks: its code and what it pulls in from libgcc and
 # newlib, over an empty program, memcpy and memset excepted. The goal is
 # 8 KiB (issue 16's, which counted its own objects only and left out 1.6 KB
-# of 64-bit division, strcmp and memmove). Not met: the writers without
-# short pieces are ~20-90 B over it and the raw-flash default ~1.4 KB over
-# (docs/footprint.md). Held here to what they measure, so they only shrink.
-ceiling=8280
+# of 64-bit division, strcmp and memmove). Met by the managed-media writer;
+# the raw-flash one without short pieces is ~40 B over it and the raw-flash
+# default ~1.4 KB over (docs/footprint.md). Held here to what they measure,
+# so they only shrink.
+ceiling=8228
 for opt in "-DSL_PARTS=0 -DSL_SHORT=0" -DSL_PIECES=0; do
     # shellcheck disable=SC2086 # (two options in one word on purpose)
     writer_bytes=$(sh scripts/sensorlog-linked-size.sh $opt)
-    echo "writer ($opt): $writer_bytes B linked ($((writer_bytes - 8192)) B over 8 KiB)"
+    if [ "$writer_bytes" -le 8192 ]; then
+        echo "writer ($opt): $writer_bytes B linked ($((8192 - writer_bytes)) B within 8 KiB)"
+    else
+        echo "writer ($opt): $writer_bytes B linked ($((writer_bytes - 8192)) B over 8 KiB)"
+    fi
     if [ "$writer_bytes" -gt "$ceiling" ]; then
         echo "sensorlog's writer built with $opt links $writer_bytes B, over its $ceiling B (docs/footprint.md)" >&2
         exit 1
@@ -96,8 +101,8 @@ for opt in "-DSL_PARTS=0 -DSL_SHORT=0" -DSL_PIECES=0; do
 done
 raw_bytes=$(sh scripts/sensorlog-linked-size.sh -DSL_PARTS=0)
 echo "writer (-DSL_PARTS=0, short pieces): $raw_bytes B linked ($((raw_bytes - 8192)) B over 8 KiB)"
-if [ "$raw_bytes" -gt 9606 ]; then
-    echo "sensorlog's raw-flash writer links $raw_bytes B, over its 9606 B (docs/footprint.md)" >&2
+if [ "$raw_bytes" -gt 9572 ]; then
+    echo "sensorlog's raw-flash writer links $raw_bytes B, over its 9572 B (docs/footprint.md)" >&2
     exit 1
 fi
 

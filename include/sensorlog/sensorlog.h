@@ -374,6 +374,8 @@ struct sl_log {
     uint32_t data_off;           /* where their records start: header, then part table */
     uint32_t part;               /* payload bytes a part of the data chunks written holds; 0
                                     none (version 3, or chunks too small to gain) */
+    uint32_t piece_off;          /* where in chunk next_chunk the next data goes: a chunk a
+                                    sync closed goes on there in a piece (version 5) */
     struct sl_seg_info *segs;    /* cfg.segs */
     /* catalog (cfg.streams, in pages of page_entries) */
     struct sl_stream_info *streams;
@@ -441,6 +443,8 @@ struct sl_log {
     uint32_t piece_sum;          /* the last 4 bytes of the last piece written, where the
                                     next short piece's CRC goes on from (version 6) */
     uint64_t base;
+    uint32_t piece_unit;         /* pieces start at multiples of this (the page); the
+                                    chunk: a sync ends the chunk (parts, version < 5) */
     uint32_t prog_unit;          /* the device's program unit: a write is rounded up to it */
     uint32_t hdr_read;           /* bytes a search reads of a chunk: its header and part
                                     table, rounded up to the device's read unit */
@@ -449,10 +453,6 @@ struct sl_log {
     uint32_t erase_off;          /* bytes of it erased so far */
     struct sl_stats st;
     struct sl_config cfg;
-    uint32_t piece_off;          /* where in chunk next_chunk the next data goes: a chunk a
-                                    sync closed goes on there in a piece (version 5) */
-    uint32_t piece_unit;         /* pieces start at multiples of this (the page); the
-                                    chunk: a sync ends the chunk (parts, version < 5) */
 };
 
 /* The sizes sl_format() and sl_mount() would use for cfg (its zero fields

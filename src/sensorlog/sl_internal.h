@@ -243,16 +243,8 @@ static inline uint64_t sl_get64(const uint8_t *p)
  * on every byte but the last); a timestamp is stored as the zigzag of its
  * difference from the record before it (the chunk's ts_base for the first),
  * so a delta of any size costs what it needs: 1 byte up to 63. */
-static inline size_t sl_put_varint(uint8_t *p, uint64_t v)
-{
-    size_t n = 0;
-    while (v >= 0x80) {
-        p[n++] = (uint8_t)(v | 0x80);
-        v >>= 7;
-    }
-    p[n++] = (uint8_t)v;
-    return n;
-}
+/* (sl_append.c: one copy for the writer's files) */
+size_t sl_put_varint(uint8_t *p, uint64_t v);
 static inline size_t sl_varint_len(uint64_t v)
 {
     size_t n = 1;
@@ -302,21 +294,61 @@ static inline uint64_t sl_unzigzag(uint64_t z)
 /* The two locks of the calling contract (sensorlog.h): lock guards the RAM
  * ring and what producers share with the pump; io_lock the device, the read
  * buffer, the segment table and the catalog. io_lock is taken first. */
-static inline void sl_call(void (*fn)(void *), void *ctx)
+void sl_lock(const struct sl_log *log);
+void sl_unlock(const struct sl_log *log);
+void sl_io_lock(const struct sl_log *log);
+void sl_io_unlock(const struct sl_log *log);
+
+/* ---- the RAM ring (sl_append.c) --------------------------------------- */
+/* Records as stream (2), len (2), ts (8), data. The ring never leaves RAM:
+ * its headers are in the CPU's own byte order, stored with memcpy (one
+ * store each, no byte loops on the append path). */
+static inline uint16_t sl_ring_u16(const uint8_t *p)
 {
-    if (fn)
-        fn(ctx);
+    uint16_t v;
+    memcpy(&v, p, 2);
+    return v;
 }
-static inline void sl_lock(const struct sl_log *log) { sl_call(log->cfg.lock, log->cfg.lock_ctx); }
-static inline void sl_unlock(const struct sl_log *log) { sl_call(log->cfg.unlock, log->cfg.lock_ctx); }
-static inline void sl_io_lock(const struct sl_log *log)
+static inline uint16_t sl_ring_hdr_stream(const uint8_t *hdr) { return sl_ring_u16(hdr); }
+static inline uint16_t sl_ring_hdr_len(const uint8_t *hdr) { return sl_ring_u16(hdr + 2); }
+/* A position n bytes on (n <= the ring's size): no division. */
+static inline size_t sl_ring_at(const struct sl_log *log, size_t at, size_t n)
 {
-    sl_call(log->cfg.io_lock, log->cfg.io_lock_ctx);
+    at += n;
+    return at >= log->cfg.buffer_bytes ? at - log->cfg.buffer_bytes : at;
 }
-static inline void sl_io_unlock(const struct sl_log *log)
-{
-    sl_call(log->cfg.io_unlock, log->cfg.io_lock_ctx);
-}
+void sl_ring_read(const struct sl_log *log, size_t at, void *dst, size_t n);
+/* The configured clock (ns), or 0 without one. */
+uint64_t sl_now(const struct sl_log *log);
+/* Records from the ring into the chunk being staged: 1 when the chunk
+ * cannot take the next record (it must be written). */
+int sl_stage(struct sl_log *log);
+
+/* ---- reading (sl_read.c), for where a read starts (sl_iter.c) --------- */
+struct sl_rec_state; /* (sensorlog.h) */
+/* The live segment after / before seg in log order; SL_NO_SEG at the end. */
+uint32_t sl_next_seg(const struct sl_log *log, uint32_t seg);
+uint32_t sl_prev_seg(const struct sl_log *log, uint32_t seg);
+/* The end of seg's data: chunks_per_seg but in the segment being written. */
+uint32_t sl_seg_end(const struct sl_log *log, uint32_t seg);
+/* The iterator goes on in the chunk h describes. */
+void sl_take_chunk(struct sl_iter *it, const struct sl_chunk_hdr *h);
+/* Bytes [from, to) of the iterator's chunk, widened to the read unit. */
+int sl_read_aligned(struct sl_log *log, const struct sl_iter *it, uint32_t from, uint32_t to);
+/* The header (and part table) of the iterator's chunk into its buffer. */
+int sl_hdr_to_buf(struct sl_log *log, struct sl_iter *it, int reuse, uint32_t lead,
+                  struct sl_chunk_hdr *h);
+/* The part of the iterator's chunk to start in, by sequence or time. */
+int sl_load_parts(struct sl_iter *it, int pick, int by_ts, uint64_t key);
+/* Record decoding: the next record after *s, a part's fresh start, and
+ * where decoding may resume after a damaged part. */
+int sl_next_record(const uint8_t **p, const uint8_t *end, struct sl_rec_state *s);
+int sl_part_start(uint32_t at, uint32_t part, uint32_t *part_end, struct sl_rec_state *s);
+uint32_t sl_resume(const struct sl_log *log, const uint8_t *buf, uint32_t part, uint32_t used,
+                   uint32_t at, uint32_t *first, uint32_t *index);
+/* 1 when a part of the chunk at `at` or after does not check. */
+int sl_damaged_in_parts(struct sl_log *log, const uint8_t *buf, uint32_t seg, uint32_t chunk,
+                        uint32_t at, struct sl_chunk_hdr *h, uint32_t *checked);
 
 /* ---- shared between the files ---------------------------------------- */
 /* The configured CRC-32C (cfg.crc32c), or the library's own. */
@@ -344,7 +376,16 @@ int sl_seg_hdr_decode(const struct sl_log *log, const uint8_t *buf, struct sl_se
 
 /* Bytes before a data chunk's records: the header, and the part table
  * when its parts hold `part` bytes (0: none). */
+#if SL_PARTS
 uint32_t sl_data_off(const struct sl_log *log, uint32_t part);
+#else /* (no parts: the header alone, known where it is used) */
+static inline uint32_t sl_data_off(const struct sl_log *log, uint32_t part)
+{
+    (void)log;
+    (void)part;
+    return SL_CHUNK_HDR;
+}
+#endif
 /* Writes header fields, the part CRCs and the CRCs over the header and
  * payload[0, used) (with parts: over the header and the table). */
 void sl_chunk_seal(const struct sl_log *log, uint8_t *buf, const struct sl_chunk_hdr *h);

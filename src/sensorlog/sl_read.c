@@ -1,9 +1,7 @@
-/* sensorlog: reading. A start position is found by bisection, first over
- * the segments (their first sequence number and starting timestamp are in
- * RAM since mount), then over the chunks of one segment (O(log n) reads);
- * from there records come out in log order. Timestamps are searched through
- * their running maximum, which only grows, so records appended slightly out
- * of order between streams are still found. */
+/* sensorlog: reading records. From the position sl_iter.c found, records
+ * come out in log order: chunk by chunk, piece by piece, each checked by
+ * its CRC (or its part's), across segments and the gaps lost headers
+ * leave. */
 #include "sl_internal.h"
 
 /* The live segment after seg: the next one in circular order that holds
@@ -11,7 +9,7 @@
  * log. A sequence number missing between them (a segment whose header and
  * stand-in were both lost) is a gap the reader steps over and counts: the
  * records after it are not hidden. */
-static uint32_t next_seg(const struct sl_log *log, uint32_t seg)
+uint32_t sl_next_seg(const struct sl_log *log, uint32_t seg)
 {
     const struct sl_seg_info *a = &log->segs[seg];
     for (uint32_t k = 1; a->seq && k < log->n_segs; k++) {
@@ -24,165 +22,52 @@ static uint32_t next_seg(const struct sl_log *log, uint32_t seg)
 }
 
 /* Chunks of a segment that may hold data. */
-static uint32_t seg_end(const struct sl_log *log, uint32_t seg)
+uint32_t sl_seg_end(const struct sl_log *log, uint32_t seg)
 {
     /* (the writer's chunk, once a sync wrote a piece of it) */
     return seg == log->cur_seg ? log->next_chunk + (SL_PIECE_OFF(log) != 0) : log->chunks_per_seg;
 }
 
-/* The last live segment whose key is below (ts) or at (gseq) the target:
- * bisection over circular offsets from the oldest to the writer's segment
- * (the newest: the free ones after it are not searched, which on a large
- * medium little written - a million segments - were most of a search),
- * passing over retired and lost ones (in RAM: no device reads). */
-static uint32_t find_seg(const struct sl_log *log, int by_ts, uint64_t key)
+/* The live segment before seg, if it comes earlier in the log (over a
+ * gap, as next_seg). */
+uint32_t sl_prev_seg(const struct sl_log *log, uint32_t seg)
 {
-    uint32_t oldest, count, n = log->n_segs;
-    sl_live_range(log, &oldest, &count);
-    if (!count)
-        return SL_NO_SEG;
-    /* offset lo is live and before the target (or the oldest) */
-    uint32_t lo = 0, hi = log->cur_seg < n ? (log->cur_seg + n - oldest) % n + 1 : n;
-    while (hi - lo > 1) {
-        uint32_t mid = lo + (hi - lo) / 2, m = mid;
-        while (m < hi && !log->segs[(oldest + m) % n].seq)
-            m++;
-        if (m == hi) { /* nothing live in [mid, hi) */
-            hi = mid;
-            continue;
-        }
-        const struct sl_seg_info *s = &log->segs[(oldest + m) % n];
-        if (by_ts ? s->ts_start < key : s->first_gseq <= key)
-            lo = m;
-        else
-            hi = mid;
+    const struct sl_seg_info *a = &log->segs[seg];
+    for (uint32_t k = 1; a->seq > 1 && k < log->n_segs; k++) {
+        uint32_t p = (seg + log->n_segs - k) % log->n_segs;
+        const struct sl_seg_info *b = &log->segs[p];
+        if (b->seq)
+            return b->seq < a->seq ? p : SL_NO_SEG;
     }
-    return (oldest + lo) % n;
+    return SL_NO_SEG;
 }
 
-/* 1 when every chunk before the one whose header h (and part table) is in
- * read_buf ends before the key: by number, its first record's says so; by
- * time, the running maximum before its first record, in its part table. */
-static int starts_past(const struct sl_log *log, const struct sl_chunk_hdr *h, int by_ts,
-                       uint64_t key)
+/* The iterator starts on the chunk (piece) now in it->buf, whose header is h. */
+void sl_take_chunk(struct sl_iter *it, const struct sl_chunk_hdr *h)
 {
-    if (!by_ts)
-        return h->first_gseq <= key;
-    uint32_t part = sl_flags_part(h->flags);
-    return part && sl_get64(log->cfg.read_buf + SL_CHUNK_HDR + 8) < key; /* checked with h */
+    it->gen = it->log->read_gen;
+    it->loaded = 1;
+    it->used = h->used;
+    it->n_left = h->type == SL_CHUNK_DATA ? h->n_records : 0;
+    it->part = sl_flags_part(h->flags);
+    it->data_off = it->pos = it->piece + sl_data_off(it->log, it->part);
+    it->avail = h->used;
+    it->part_end = it->part;
+    it->gseq = h->first_gseq;
+    it->ts_base = it->ts_last = h->ts_base; /* the first record's step is from it */
+    if (!sl_carries(it->log) || !(h->flags & SL_FLAG_SHORT))
+        it->rec = (struct sl_rec_state){0, 0, 0, 0};
+    /* (a carried piece goes on from the last record decoded; a first
+     * record like it has no head: a run of one, as the decoder reads it) */
+    it->rec.run_left = h->flags & SL_FLAG_LIKE ? 1 : 0;
+    it->seg_end_gseq = h->first_gseq + h->n_records;
+    _Static_assert(sizeof(*h) <= sizeof(it->piece_hdr), "sl_iter.piece_hdr holds a header");
+    memcpy(it->piece_hdr, h, sizeof(*h));
 }
-
-/* First chunk of seg that can hold the target, by its headers alone (a
- * header read costs a command, not a chunk's transfer), an unreadable
- * header counting as past the end. The first probe is where the key
- * should lie if keys grew evenly from the segment's start to the next
- * one's (both in RAM); from there probes gallop toward the target (2, 4,
- * 8 ... chunks on) until they pass it, and bisection finishes. A steady
- * stream, whose guess is off by two chunks at most, takes three reads;
- * keys that do not grow evenly (a facade's per-file offsets, a clock that
- * jumped) at most about twice bisection's log2(n). Where a probe can tell
- * that the chunk before it ends before the target (by number; by time
- * with parts, whose table holds the running maximum before the chunk), a
- * probe that lands on the target ends the search: a first probe short of
- * it aims the second by how far short it fell, and galloping steps by 1,
- * 2, 4 ... from there: a steady stream in one or two reads. */
-static uint32_t find_chunk(struct sl_log *log, uint32_t seg, int by_ts, uint64_t key)
-{
-    uint32_t lo = log->hdr_chunks, hi = seg_end(log, seg), next = next_seg(log, seg);
-    if (seg == log->cur_seg && log->mount_end)
-        hi = log->mount_end; /* after a mount: where the data ends (the rest is unwritten) */
-    const struct sl_seg_info *s = &log->segs[seg];
-    /* keys as chunk ends: the largest timestamp so far, or one past the
-     * last sequence number (the target's end is past `key`) */
-    uint64_t end = key + (!by_ts && key < UINT64_MAX);
-    uint64_t klo = by_ts ? s->ts_start : s->first_gseq;
-    uint64_t khi = next != SL_NO_SEG ? (by_ts ? log->segs[next].ts_start
-                                              : log->segs[next].first_gseq)
-                   : by_ts ? log->ts_max
-                           : log->next_gseq;
-    uint64_t per = khi > klo && hi > lo ? sl_div64(khi - klo, hi - lo, NULL) : 0; /* keys a chunk */
-    per += per < UINT64_MAX; /* (a damaged header's keys must not wrap it to 0) */
-    uint64_t mid = end <= klo ? lo : end >= khi ? hi : lo + sl_div64(end - klo, per, NULL);
-    int first = -1, after = 0; /* the first probe's answer; -1 once galloping is over */
-    /* a probe can tell that the chunk before it ends before the target (by
-     * number always, by time with parts): one read lands on the target. Else
-     * the target is two probes, before and after it */
-    int lands = !by_ts || log->part;
-    uint32_t jump = lands ? 1 : 2;
-    uint64_t reach = 0; /* where the last probe's chunk ended, when before the target */
-    uint32_t hit = UINT32_MAX; /* the probe that landed on the target */
-    int closed = -1; /* the chunk before lo was closed by a sync (-1: not read) */
-    for (int probe = 0, aimed = 0; lo < hi; probe++) {
-        if (probe == 1 && !after && lands) { /* short of the target by (end - reach) keys: aimed there,
-                                       and galloping starts over from that probe */
-            mid = lo - 1 + sl_div64(end - reach - 1, per, NULL) + 1;
-            aimed = 1;
-        } else if (probe && first == after) { /* still on the first probe's side: gallop */
-            mid = after ? (hi - lo > jump ? hi - jump : lo) : lo + jump - 1;
-            jump = jump < 0x40000000u ? 2 * jump : jump;
-        } else if (probe) { /* passed the target: bisection */
-            first = -1;
-            mid = lo + (hi - lo) / 2;
-        }
-        mid = mid < hi ? mid : hi - 1;
-        struct sl_chunk_hdr h;
-        after = 1;
-        int past = 0;
-        if (sl_read_chunk_hdr(log, seg, (uint32_t)mid, &h) == SL_OK) {
-            reach = by_ts ? h.ts_hi : h.first_gseq + h.n_records;
-            after = reach >= end;
-            past = after && starts_past(log, &h, by_ts, key);
-        }
-        if (!probe || aimed)
-            first = after;
-        aimed = 0;
-        if (after) {
-            hi = (uint32_t)mid;
-        } else {
-            lo = (uint32_t)mid + 1;
-            closed = h.flags & SL_FLAG_PADDED; /* (read: an unreadable one is after) */
-        }
-        if (past)
-            hit = lo = (uint32_t)mid; /* found: one read when the guess was right */
-    }
-    /* a probe's header is its chunk's first piece: the pieces a sync left
-     * after it may hold the target, so the chunk before the one found is
-     * read too when it was closed by a sync (version 5) */
-    struct sl_chunk_hdr h;
-    if (SL_PIECES && log->version >= SL_VERSION_PIECES && !log->part && lo > log->hdr_chunks &&
-        hit != lo &&
-        closed &&
-        (closed > 0 || (sl_read_chunk_hdr(log, seg, lo - 1, &h) == SL_OK &&
-                        (h.flags & SL_FLAG_PADDED))))
-        lo--;
-    return lo;
-}
-
-/* What every start shares: the device and read_buf to ourselves, the
- * stream known. */
-static int iter_begin(struct sl_log *log, struct sl_iter *it, uint16_t stream)
-{
-    memset(it, 0, sizeof(*it));
-    it->log = log;
-    it->buf = log->cfg.read_buf;
-    int rc = sl_settle(log);
-    if (rc)
-        return rc;
-    it->stream = stream;
-    if (stream) {
-        const struct sl_stream_info *s = sl_stream_find(log, stream);
-        if (!s)
-            return SL_ENOENT;
-        it->created_gseq = s->created_gseq;
-    }
-    return SL_OK;
-}
-
-static void take_chunk(struct sl_iter *it, const struct sl_chunk_hdr *h);
 
 /* Bytes [from, to) of the iterator's chunk into its buffer, widened to the
  * device's read unit (an eMMC reads 512-byte sectors). */
-static int read_aligned(struct sl_log *log, const struct sl_iter *it, uint32_t from, uint32_t to)
+int sl_read_aligned(struct sl_log *log, const struct sl_iter *it, uint32_t from, uint32_t to)
 {
     uint32_t u = log->read_unit;
     from -= from % u;
@@ -194,13 +79,13 @@ static int read_aligned(struct sl_log *log, const struct sl_iter *it, uint32_t f
 /* The header (and part table) of the iterator's chunk into its buffer:
  * already there when the last read was of this chunk (a search's probe,
  * the end of a segment found), else `lead` bytes read from its start. */
-static int hdr_to_buf(struct sl_log *log, struct sl_iter *it, int reuse, uint32_t lead,
+int sl_hdr_to_buf(struct sl_log *log, struct sl_iter *it, int reuse, uint32_t lead,
                       struct sl_chunk_hdr *h)
 {
     uint32_t seq = log->segs[it->seg].seq;
     if (reuse && sl_chunk_hdr_check(log, it->buf, seq, it->chunk, h) == SL_OK)
         return SL_OK;
-    if (read_aligned(log, it, 0, lead) || sl_chunk_hdr_check(log, it->buf, seq, it->chunk, h))
+    if (sl_read_aligned(log, it, 0, lead) || sl_chunk_hdr_check(log, it->buf, seq, it->chunk, h))
         return SL_ENOENT;
     return SL_OK;
 }
@@ -212,15 +97,15 @@ static int hdr_to_buf(struct sl_log *log, struct sl_iter *it, int reuse, uint32_
  * command). On managed media a chunk is 16 KiB, a part 2. 1 when loaded;
  * 0 when anything does not check, and the chunk is then read whole, as a
  * chunk without parts is, where damage is sorted out. */
-static int load_parts(struct sl_iter *it, int pick, int by_ts, uint64_t key)
+int sl_load_parts(struct sl_iter *it, int pick, int by_ts, uint64_t key)
 {
     struct sl_log *log = it->log;
     struct sl_chunk_hdr h;
     uint8_t *b = it->buf;
     uint32_t lead = pick ? log->hdr_read : log->data_off + 2 * log->part;
-    if (!SL_PARTS || !log->part || it->chunk >= seg_end(log, it->seg))
+    if (!SL_PARTS || !log->part || it->chunk >= sl_seg_end(log, it->seg))
         return 0; /* nothing on this medium has parts (raw flash): no read spent */
-    if (hdr_to_buf(log, it, pick, lead, &h) != SL_OK)
+    if (sl_hdr_to_buf(log, it, pick, lead, &h) != SL_OK)
         return 0;
     uint32_t part = sl_flags_part(h.flags), off = sl_data_off(log, part);
     if (!part || off > log->hdr_read)
@@ -239,13 +124,13 @@ static int load_parts(struct sl_iter *it, int pick, int by_ts, uint64_t key)
     uint32_t to = h.used - from > 2 * part ? from + 2 * part : h.used;
     uint32_t first = sl_get16(e + 4), index = sl_get16(e + 6);
     if (first < from || index >= h.n_records ||
-        ((pick || off + to > lead) && read_aligned(log, it, off + from, off + to)))
+        ((pick || off + to > lead) && sl_read_aligned(log, it, off + from, off + to)))
         return 0;
     /* the parts that check: a damaged one ends what this chunk gives */
     to = sl_part_sums(log, b, part, h.used, from, to, 0);
     if (first >= to)
         return 0;
-    take_chunk(it, &h);
+    sl_take_chunk(it, &h);
     it->pos = off + first;
     it->n_left -= index;
     it->gseq += index;
@@ -254,73 +139,10 @@ static int load_parts(struct sl_iter *it, int pick, int by_ts, uint64_t key)
     return 1;
 }
 
-static int iter_init(struct sl_log *log, struct sl_iter *it, uint16_t stream, int by_ts,
-                     uint64_t key)
-{
-    int rc = iter_begin(log, it, stream);
-    if (rc)
-        return rc;
-    if (by_ts)
-        it->from_ts = key;
-    else
-        it->from_gseq = key;
-    it->seg = find_seg(log, by_ts, key);
-    if (it->seg == SL_NO_SEG) {
-        it->done = 1;
-        return SL_OK;
-    }
-    it->chunk = find_chunk(log, it->seg, by_ts, key);
-    it->seg_seq = log->segs[it->seg].seq;
-    /* a search is how a reader after a few records starts: the chunk it
-     * lands in and the next are read in parts */
-    it->partial = load_parts(it, 1, by_ts, key);
-    return SL_OK;
-}
-
-/* The live segment before seg, if it comes earlier in the log (over a
- * gap, as next_seg). */
-static uint32_t prev_seg(const struct sl_log *log, uint32_t seg)
-{
-    const struct sl_seg_info *a = &log->segs[seg];
-    for (uint32_t k = 1; a->seq > 1 && k < log->n_segs; k++) {
-        uint32_t p = (seg + log->n_segs - k) % log->n_segs;
-        const struct sl_seg_info *b = &log->segs[p];
-        if (b->seq)
-            return b->seq < a->seq ? p : SL_NO_SEG;
-    }
-    return SL_NO_SEG;
-}
-
-/* One past the last chunk written in a segment: chunks are written in
- * order, so the written ones are a prefix, found by bisection over headers
- * when the last one is not written (a segment closed early - after a
- * remount the writer starts a new one - leaves its tail unwritten, and
- * walking back through it chunk by chunk read every empty one). */
-static uint32_t written_end(struct sl_log *log, uint32_t seg)
-{
-    uint32_t lo = log->hdr_chunks, hi = seg_end(log, seg);
-    if (seg == log->cur_seg) /* in RAM, no read: the writer's position, or where mount
-                                found the data to end (a torn last chunk there is
-                                passed over and counted by the reader) */
-        return log->mount_end ? log->mount_end : hi;
-    struct sl_chunk_hdr last;
-    if (hi > lo && sl_read_chunk_hdr(log, seg, hi - 1, &last) == SL_OK)
-        return hi; /* the usual case: one header read */
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        struct sl_chunk_hdr h;
-        if (sl_read_chunk_hdr(log, seg, mid, &h) == SL_OK)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 /* The next record of a chunk at *p (before end), after the one *s
  * describes: *s then describes it and *p points at its data; -1 when it
  * runs past end or makes no sense (a chunk sensorlog did not write). */
-static int next_record(const uint8_t **p, const uint8_t *end, struct sl_rec_state *s)
+int sl_next_record(const uint8_t **p, const uint8_t *end, struct sl_rec_state *s)
 {
     if (s->run_left) {
         s->run_left--;
@@ -351,7 +173,7 @@ static int next_record(const uint8_t **p, const uint8_t *end, struct sl_rec_stat
  * can start there), and neither does the decoder. 1 when it starts afresh,
  * 0 when not, -1 in the middle of a run (the writer never lets one cross
  * into a part: not sensorlog's writing). */
-static int part_start(uint32_t at, uint32_t part, uint32_t *part_end, struct sl_rec_state *s)
+int sl_part_start(uint32_t at, uint32_t part, uint32_t *part_end, struct sl_rec_state *s)
 {
     if (!part || at < *part_end)
         return 0;
@@ -369,7 +191,7 @@ static int part_start(uint32_t at, uint32_t part, uint32_t *part_end, struct sl_
  * record repeats nothing of the one before, so the records of a chunk's
  * other parts are not lost with one part's. The payload from there checks
  * up to the returned offset; 0 when no such part follows. */
-static uint32_t resume(const struct sl_log *log, const uint8_t *buf, uint32_t part,
+uint32_t sl_resume(const struct sl_log *log, const uint8_t *buf, uint32_t part,
                        uint32_t used, uint32_t at, uint32_t *first, uint32_t *index)
 {
     if (!SL_PARTS || !part)
@@ -392,7 +214,7 @@ static uint32_t resume(const struct sl_log *log, const uint8_t *buf, uint32_t pa
 /* 1 when the chunk in buf is one whose header and part table check but
  * some part does not (damage): *checked is where its payload stops
  * checking, from the part holding payload offset `at` on. */
-static int damaged_in_parts(struct sl_log *log, const uint8_t *buf, uint32_t seg,
+int sl_damaged_in_parts(struct sl_log *log, const uint8_t *buf, uint32_t seg,
                             uint32_t chunk, uint32_t at, struct sl_chunk_hdr *h,
                             uint32_t *checked)
 {
@@ -405,207 +227,6 @@ static int damaged_in_parts(struct sl_log *log, const uint8_t *buf, uint32_t seg
     return 1;
 }
 
-/* Counts the records of `it->stream` (every stream: 0) in the data chunk
- * in it->buf whose payload checks up to `checked`, oldest first, as the
- * forward read gives them (past a part that does not check); stops at the
- * stop_after-th (0: none), whose sequence number *gseq_of_last then holds. */
-static int64_t piece_matches(const struct sl_iter *it, uint32_t piece, const struct sl_chunk_hdr *h,
-                             uint32_t checked, uint64_t stop_after, uint64_t *gseq_of_last,
-                             struct sl_rec_state *carry)
-{
-    uint32_t part = sl_flags_part(h->flags), part_end = part;
-    const uint8_t *base = it->buf + piece + sl_data_off(it->log, part), *r = base,
-                  *end = r + checked;
-    uint64_t m = 0;
-    struct sl_rec_state s = *carry; /* the record before: a carried piece's goes on from it */
-    if (!sl_carries(it->log) || !(h->flags & SL_FLAG_SHORT))
-        s = (struct sl_rec_state){0, 0, 0, 0};
-    s.run_left = h->flags & SL_FLAG_LIKE ? 1 : 0; /* (as take_chunk) */
-    for (uint32_t i = 0; i < h->n_records; i++) {
-        uint32_t at = (uint32_t)(r - base);
-        if (part_start(at, part, &part_end, &s) < 0 || next_record(&r, end, &s)) {
-            uint32_t first, index, to = resume(it->log, it->buf, part, h->used, at, &first, &index);
-            if (!to || index < i) {
-                carry->run_left = 1; /* the forward read gives no more of this chunk either */
-                return (int64_t)m;
-            }
-            r = base + first;
-            end = base + to;
-            part_end = first / part * part; /* a part's start: afresh */
-            s = (struct sl_rec_state){0, 0, 0, 0};
-            i = index - 1; /* (index 0: wraps to 0 with the loop's i++) */
-            continue;
-        }
-        r += s.len;
-        uint64_t g = h->first_gseq + i;
-        if ((!it->stream || s.stream == it->stream) && g >= it->created_gseq) {
-            *gseq_of_last = g;
-            if (++m == stop_after)
-                break;
-        }
-    }
-    *carry = s;
-    return (int64_t)m;
-}
-
-/* piece_matches over the chunk's pieces, from its first (header h). */
-static int64_t chunk_matches(const struct sl_iter *it, const struct sl_chunk_hdr *h,
-                             uint32_t checked, uint64_t stop_after, uint64_t *gseq_of_last)
-{
-    struct sl_chunk_hdr p = *h;
-    struct sl_rec_state s = {0, 0, 0, 0};
-    uint32_t off = 0;
-    int64_t m = 0;
-    for (;;) {
-        m += piece_matches(it, off, &p, checked, stop_after ? stop_after - (uint64_t)m : 0,
-                           gseq_of_last, &s);
-        /* (a piece whose records did not parse leaves a carried piece after
-         * it nothing to go on from: run_left, which a piece's end clears, set) */
-        if (!SL_PIECES || (stop_after && (uint64_t)m == stop_after) ||
-            (sl_carries(it->log) && s.run_left) ||
-            sl_piece_next(it->log, it->buf, &off, &p) != SL_OK)
-            return m;
-        checked = p.used;
-    }
-}
-
-/* The iterator starts on the chunk (piece) now in it->buf, whose header is h. */
-static void take_chunk(struct sl_iter *it, const struct sl_chunk_hdr *h)
-{
-    it->gen = it->log->read_gen;
-    it->loaded = 1;
-    it->used = h->used;
-    it->n_left = h->type == SL_CHUNK_DATA ? h->n_records : 0;
-    it->part = sl_flags_part(h->flags);
-    it->data_off = it->pos = it->piece + sl_data_off(it->log, it->part);
-    it->avail = h->used;
-    it->part_end = it->part;
-    it->gseq = h->first_gseq;
-    it->ts_base = it->ts_last = h->ts_base; /* the first record's step is from it */
-    if (!sl_carries(it->log) || !(h->flags & SL_FLAG_SHORT))
-        it->rec = (struct sl_rec_state){0, 0, 0, 0};
-    /* (a carried piece goes on from the last record decoded; a first
-     * record like it has no head: a run of one, as the decoder reads it) */
-    it->rec.run_left = h->flags & SL_FLAG_LIKE ? 1 : 0;
-    it->seg_end_gseq = h->first_gseq + h->n_records;
-    _Static_assert(sizeof(*h) <= sizeof(it->piece_hdr), "sl_iter.piece_hdr holds a header");
-    memcpy(it->piece_hdr, h, sizeof(*h));
-}
-
-/* The newest chunk of a walk back, often closed early by a sync, read as
- * far as it is used: its header (and part table), then the rest of what
- * it holds - on managed media a sector or two instead of 16 KiB. */
-static int read_used(struct sl_log *log, struct sl_iter *it, struct sl_chunk_hdr *h)
-{
-    if (hdr_to_buf(log, it, 1, log->hdr_read, h) != SL_OK)
-        return SL_ENOENT;
-    uint32_t end = sl_data_off(log, sl_flags_part(h->flags)) + h->used;
-    if (end > log->hdr_read && read_aligned(log, it, log->hdr_read, end))
-        return SL_ENOENT;
-    return sl_chunk_check(log, it->buf, log->segs[it->seg].seq, it->chunk, h);
-}
-
-/* Walks back from the newest chunk written (its place is in RAM: no
- * search) until n records of the stream are behind the walk, then starts
- * the iterator at the chunk holding the n-th newest. Each chunk passed is
- * read once here and once more when the records are read forward. */
-static int iter_latest(struct sl_log *log, struct sl_iter *it, uint16_t stream, uint64_t n)
-{
-    int rc = iter_begin(log, it, stream);
-    if (rc)
-        return rc;
-    uint32_t seg = log->cur_seg, chunk = 0;
-    uint64_t found = 0;
-    int start = 0, reads = 0, small = 0; /* the newest chunk fits a load in parts */
-    struct sl_chunk_hdr start_hdr;
-    uint32_t start_checked = 0;
-    int next_ok = 0; /* the chunk after the one read checked (the walk goes back) */
-    it->done = seg == SL_NO_SEG || n == 0;
-    if (!it->done)
-        chunk = written_end(log, seg);
-    while (!it->done && found < n) {
-        if (chunk <= log->hdr_chunks) { /* on to the segment before, if the log goes on there */
-            uint32_t p = prev_seg(log, seg);
-            if (p == SL_NO_SEG)
-                break; /* fewer than n: all of them, from the oldest chunk reached */
-            seg = p;
-            chunk = written_end(log, seg);
-            next_ok = 0; /* its last chunk is where the forward read ends a segment */
-            continue;
-        }
-        chunk--;
-        struct sl_chunk_hdr h;
-        it->seg = seg;
-        it->chunk = chunk;
-        if (SL_PARTS && log->part && !reads++) { /* large chunks: the newest as far as used */
-            rc = read_used(log, it, &h);
-            small = rc == SL_OK && h.used <= 2 * log->part;
-        } else {
-            rc = sl_read_chunk_into(log, seg, chunk, it->buf, &h);
-        }
-        /* a damaged chunk's parts that check count when the chunk after it
-         * checks, as the forward read takes them (else it is a torn end) */
-        uint32_t checked = 0;
-        int inside = next_ok;
-        next_ok = rc == SL_OK;
-        if (rc == SL_OK)
-            checked = h.used;
-        else if (rc == SL_ENOENT && inside &&
-                 damaged_in_parts(log, it->buf, seg, chunk, 0, &h, &checked))
-            rc = SL_OK;
-        if (rc != SL_OK || h.type != SL_CHUNK_DATA)
-            continue; /* damaged (the forward read counts it) or a catalog page */
-        uint64_t last = 0;
-        int64_t m = chunk_matches(it, &h, checked, 0, &last);
-        if (m <= 0)
-            continue;
-        if (found + (uint64_t)m >= n) { /* the (m - (n - found) + 1)-th here is the start */
-            chunk_matches(it, &h, checked, (uint64_t)m - (n - found) + 1, &last);
-            it->from_gseq = last;
-            start = 1;
-            start_hdr = h;
-            start_checked = checked;
-            break;
-        }
-        found += (uint64_t)m;
-    }
-    it->seg = seg;
-    it->chunk = chunk;
-    it->seg_seq = seg == SL_NO_SEG ? 0 : log->segs[seg].seq;
-    it->loaded = 0;
-    if (start) { /* the chunk the walk stopped in is in the buffer: read once, not twice */
-        it->live = seg == log->cur_seg && chunk == log->next_chunk;
-        take_chunk(it, &start_hdr);
-        it->avail = start_checked;
-        it->partial = reads == 2 && small; /* the newest after it, in parts: a sync's few */
-    }
-    return SL_OK;
-}
-
-int sl_iter_latest(struct sl_log *log, struct sl_iter *it, uint16_t stream, uint64_t n)
-{
-    sl_io_lock(log);
-    int rc = iter_latest(log, it, stream, n);
-    sl_io_unlock(log);
-    return rc;
-}
-
-int sl_iter_from_gseq(struct sl_log *log, struct sl_iter *it, uint16_t stream, uint64_t gseq)
-{
-    sl_io_lock(log);
-    int rc = iter_init(log, it, stream, 0, gseq);
-    sl_io_unlock(log);
-    return rc;
-}
-
-int sl_iter_from_ts(struct sl_log *log, struct sl_iter *it, uint16_t stream, uint64_t ts)
-{
-    sl_io_lock(log);
-    int rc = iter_init(log, it, stream, 1, ts);
-    sl_io_unlock(log);
-    return rc;
-}
-
 /* Loads it->chunk (again, if the writer reused the buffer); 1 when there is
  * no chunk there, 0 loaded, < 0 an error. */
 static int load(struct sl_iter *it)
@@ -613,11 +234,11 @@ static int load(struct sl_iter *it)
     struct sl_log *log = it->log;
     if (log->segs[it->seg].seq != it->seg_seq)
         return SL_EOVERTAKEN; /* recycled under the reader: what is there is not its */
-    if (it->chunk >= seg_end(log, it->seg))
+    if (it->chunk >= sl_seg_end(log, it->seg))
         return 1;
     if (!it->loaded && it->partial) {
         it->partial = 0;
-        if (load_parts(it, 0, 0, 0))
+        if (sl_load_parts(it, 0, 0, 0))
             return 0;
     }
     struct sl_chunk_hdr h;
@@ -636,7 +257,7 @@ static int load(struct sl_iter *it)
                                        it->seg_end_gseq ? it->seg_end_gseq
                                                         : log->segs[it->seg].first_gseq);
         int damaged = 0;
-        for (uint32_t k = it->chunk + 1, end = seg_end(log, it->seg); k < end && !damaged; k++) {
+        for (uint32_t k = it->chunk + 1, end = sl_seg_end(log, it->seg); k < end && !damaged; k++) {
             if (k == it->chunk + 1)
                 damaged = sl_read_chunk_into(log, it->seg, k, it->buf, &h) == SL_OK;
             if (!written)
@@ -654,7 +275,7 @@ static int load(struct sl_iter *it)
          * (from where the reader is, on a reload) and the records of the
          * one that does not are counted and passed over (iter_next) */
         if (!SL_PARTS || sl_read_into(log, it->seg, it->chunk, it->buf) != SL_OK ||
-            !damaged_in_parts(log, it->buf, it->seg, it->chunk,
+            !sl_damaged_in_parts(log, it->buf, it->seg, it->chunk,
                               it->loaded ? it->pos - it->data_off : 0, &h, &checked)) {
             it->skipped++;
             log->st.corrupt_chunks++;
@@ -682,7 +303,7 @@ static int load(struct sl_iter *it)
             it->skipped++; /* numbers missing after the chunk before: a damaged piece */
             log->st.corrupt_chunks++;
         }
-        take_chunk(it, &h);
+        sl_take_chunk(it, &h);
         it->passed_over = 0;
     }
     it->avail = checked;
@@ -706,7 +327,7 @@ static int iter_next(struct sl_iter *it, struct sl_record *rec)
             if (rc) { /* past this segment's data: on to the next, if it is there */
                 if (it->seg == log->cur_seg && it->chunk >= log->next_chunk)
                     return SL_ENOENT; /* the writer's position: more may come */
-                uint32_t n = next_seg(log, it->seg);
+                uint32_t n = sl_next_seg(log, it->seg);
                 if (n == SL_NO_SEG)
                     return SL_ENOENT;
                 /* numbers missing between this segment's last chunk read and
@@ -726,7 +347,7 @@ static int iter_next(struct sl_iter *it, struct sl_record *rec)
                      * took those records, the log's oldest, by design; a
                      * segment whose data reaches its end lost its last
                      * records to damage (a piece) */
-                    if (prev_seg(log, it->seg) == SL_NO_SEG && it->chunk < seg_end(log, it->seg))
+                    if (sl_prev_seg(log, it->seg) == SL_NO_SEG && it->chunk < sl_seg_end(log, it->seg))
                         it->evicted += log->segs[n].first_gseq - it->seg_end_gseq;
                     else
                         it->torn++;
@@ -751,7 +372,7 @@ static int iter_next(struct sl_iter *it, struct sl_record *rec)
                     log->st.corrupt_chunks++;
                 }
                 it->piece = at;
-                take_chunk(it, &h);
+                sl_take_chunk(it, &h);
                 continue;
             }
             if (SL_PIECES && it->live) { /* the writer's chunk when read: a piece may follow */
@@ -767,18 +388,18 @@ static int iter_next(struct sl_iter *it, struct sl_record *rec)
         }
         const uint8_t *r = it->buf + it->pos;
         const uint8_t *end = it->buf + it->data_off + it->avail;
-        int fresh = part_start(it->pos - it->data_off, it->part, &it->part_end, &it->rec);
+        int fresh = sl_part_start(it->pos - it->data_off, it->part, &it->part_end, &it->rec);
         if (fresh > 0)
             it->ts_last = it->ts_base;
         struct sl_rec_state was = it->rec;
-        if (fresh < 0 || next_record(&r, end, &it->rec)) {
+        if (fresh < 0 || sl_next_record(&r, end, &it->rec)) {
             if (fresh >= 0 && it->avail < it->used) {
                 /* entered at a part: more of the chunk, now the records get there
                  * (up to twice the offset reached: a reader going on through the
                  * chunk reads it in a few commands, one that wanted 1 KiB in one) */
                 it->rec = was;
                 uint32_t from = it->avail, to = from < it->used / 2 ? 2 * from : it->used;
-                if (read_aligned(log, it, it->data_off + from, it->data_off + to) == SL_OK) {
+                if (sl_read_aligned(log, it, it->data_off + from, it->data_off + to) == SL_OK) {
                     it->gen = log->read_gen;
                     it->avail = sl_part_sums(log, it->buf, it->part, it->used, from, to, 0);
                     if (it->avail > from)
@@ -801,9 +422,9 @@ static int iter_next(struct sl_iter *it, struct sl_record *rec)
             uint32_t at = it->pos - it->data_off, first, index, to = 0;
             uint32_t next = it->part ? at / it->part * it->part + it->part : it->used;
             if (next < it->used &&
-                read_aligned(log, it, it->data_off + next, it->data_off + it->used) == SL_OK) {
+                sl_read_aligned(log, it, it->data_off + next, it->data_off + it->used) == SL_OK) {
                 it->gen = log->read_gen;
-                to = resume(log, it->buf, it->part, it->used, at, &first, &index);
+                to = sl_resume(log, it->buf, it->part, it->used, at, &first, &index);
             }
             uint64_t gseq = to ? sl_get64(it->buf + 16) + index : 0; /* the header's first + */
             if (to && gseq >= it->gseq) { /* never back */
