@@ -81,15 +81,6 @@ static uint64_t load64le(const uint8_t *p)
     return v;
 }
 
-/* the pattern's byte at `off`: the run's ragged ends only (core/rng.c
- * defines the pattern; a byte at a time is its slow path) */
-static uint8_t pattern_byte(uint64_t seed, uint64_t off)
-{
-    uint8_t b;
-    sts_pattern_fill(&b, off, 1, seed);
-    return b;
-}
-
 static size_t put_varint(uint8_t *o, uint64_t v)
 {
     size_t n = 0;
@@ -118,12 +109,18 @@ static int pattern_run(const uint8_t *p, size_t i, size_t floor, size_t len, uin
     if (word >= PK_MAX_WORD)
         return 0;
     size_t e = i + 8;
-    for (uint64_t w = word + 1; e + 8 <= len && load64le(p + e) == sts_mix64(seed ^ w); w++)
+    uint64_t w = word + 1;
+    for (; e + 8 <= len && load64le(p + e) == sts_mix64(seed ^ w); w++)
         e += 8;
-    while (e < len && p[e] == pattern_byte(seed, word * 8 + (e - i)))
+    /* the word that did not match whole, byte by byte (one mix for its
+     * bytes, not one each); a whole word before i would have been found
+     * there first, so the run goes back into one word at most */
+    uint64_t tail = sts_mix64(seed ^ w);
+    for (unsigned k = 0; k < 8 && e < len && p[e] == (uint8_t)(tail >> 8 * k); k++)
         e++;
     size_t b = i;
-    while (b > floor && word * 8 + b > i && p[b - 1] == pattern_byte(seed, word * 8 + b - 1 - i))
+    uint64_t head = word ? sts_mix64(seed ^ (word - 1)) : 0;
+    for (unsigned k = 7; word && k < 8 && b > floor && p[b - 1] == (uint8_t)(head >> 8 * k); k--)
         b--;
     *lo = b;
     *hi = e;
@@ -134,6 +131,9 @@ static int pattern_run(const uint8_t *p, size_t i, size_t floor, size_t len, uin
 static size_t same_run(const uint8_t *p, size_t i, size_t len)
 {
     size_t e = i + 1;
+    uint64_t all = 0x0101010101010101ull * p[i]; /* (erased pages: 0xFF, a word at a time) */
+    while (e + 8 <= len && load64le(p + e) == all)
+        e += 8;
     while (e < len && p[e] == p[i])
         e++;
     return e - i;
