@@ -17,6 +17,7 @@
 struct plan_stream {
     char name[12];
     uint32_t rate_hz, record_bytes;
+    uint32_t burst; /* records that arrive at once, every burst periods (1: steady) */
 };
 
 /* What the command line asked for. */

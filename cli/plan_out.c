@@ -145,6 +145,7 @@ int plan_write_json(const struct plan_opts *o, const struct plan_spec *spec,
         cJSON_AddStringToObject(s, "name", spec->s[i].name);
         cJSON_AddNumberToObject(s, "rate_hz", spec->s[i].rate_hz);
         cJSON_AddNumberToObject(s, "record_bytes", spec->s[i].record_bytes);
+        cJSON_AddNumberToObject(s, "burst", spec->s[i].burst);
         cJSON_AddItemToArray(ss, s);
     }
     cJSON_AddNumberToObject(sp, "payload_bytes_per_second", spec->payload_bps);
@@ -255,9 +256,12 @@ void plan_print_head(const struct plan_opts *o, const struct plan_spec *spec, si
     sts_fmt_ns(lose, sizeof(lose), (double)o->lose_ns);
     sts_fmt_ns(dur, sizeof(dur), (double)o->duration_ns);
     printf("plan for %u stream%s (", spec->n, spec->n == 1 ? "" : "s");
-    for (uint32_t i = 0; i < spec->n; i++)
+    for (uint32_t i = 0; i < spec->n; i++) {
         printf("%s%s %u Hz x %u B", i ? ", " : "", spec->s[i].name, spec->s[i].rate_hz,
                spec->s[i].record_bytes);
+        if (spec->s[i].burst > 1)
+            printf(" in bursts of %u", spec->s[i].burst);
+    }
     char rate[24];
     sts_fmt_rate(rate, sizeof(rate), spec->payload_bps);
     printf(": %s) on %s, RAM %s, at most %s lost at a power cut\n", rate, o->medium, ram, lose);

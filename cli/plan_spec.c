@@ -12,7 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
-#define STREAM_FORM "NAME:RATEHz:SIZEB[,...], e.g. imu:1000Hz:12B"
+#define STREAM_FORM "NAME:RATEHz:SIZEB[:burst=N][,...], e.g. imu:1000Hz:12B"
 
 /* A whole number at *p with an optional unit word (case ignored) after it:
  * 0, or -1 when there is no number or another word. */
@@ -55,9 +55,18 @@ static const char *read_stream(const char **pp, struct plan_stream *st, char *wh
         snprintf(why, len, "bad --streams near '%.40s' (expected " STREAM_FORM ")", *pp);
         return why;
     }
+    uint64_t burst = 1;
+    if (!strncmp(p, ":burst=", 7)) {
+        p += 7;
+        if (number_with_unit(&p, "", &burst) || burst < 1 || burst > 100000) {
+            snprintf(why, len, "--streams: %s's burst must be 1 to 100000 records "
+                     "(" STREAM_FORM ")", st->name);
+            return why;
+        }
+    }
     if (*p == ':') {
-        snprintf(why, len, "--streams: '%.40s': bursts and other stream options are not "
-                 "modelled yet; give steady streams (" STREAM_FORM ")", p + 1);
+        snprintf(why, len, "--streams: '%.40s': no such stream option (burst=N is the one "
+                 "there is; " STREAM_FORM ")", p + 1);
         return why;
     }
     if (hz < 1 || hz > 1000000) {
@@ -72,6 +81,7 @@ static const char *read_stream(const char **pp, struct plan_stream *st, char *wh
     }
     st->rate_hz = (uint32_t)hz;
     st->record_bytes = (uint32_t)bytes;
+    st->burst = (uint32_t)burst;
     *pp = *p == ',' ? p + 1 : p;
     return NULL;
 }
@@ -94,9 +104,11 @@ static const char *read_streams(const char *text, struct plan_spec *spec, char *
                 snprintf(why, len, "--streams: two streams are named '%s'", st->name);
                 return why;
             }
-        char one[48];
-        snprintf(one, sizeof(one), "%s%s:%ux%u", spec->n ? "," : "", st->name, st->rate_hz,
-                 st->record_bytes);
+        char one[64], burst[24] = "";
+        if (st->burst > 1)
+            snprintf(burst, sizeof(burst), ":burst=%u", st->burst);
+        snprintf(one, sizeof(one), "%s%s:%ux%u%s", spec->n ? "," : "", st->name, st->rate_hz,
+                 st->record_bytes, burst);
         sts_strlcat(spec->l1_streams, one, sizeof(spec->l1_streams));
         spec->payload_bps += (double)st->rate_hz * st->record_bytes;
         spec->n++;

@@ -50,7 +50,7 @@ static const struct cli_opt run_opts[] = {
      .hint = "a whole percentage from 1 to 99"},
     {"latency-threshold", 0, CLI_TIME, "TIME", "M2: create/open latency to stay under (200ms)",
      P(threshold_ns), .min = 1, .hint = "e.g. 200ms"},
-    {"streams", 0, CLI_TEXT, "SPEC", "L1: NAME:HZxBYTES,... (default imu:1000x12,ppg:100x24,env:1x64)",
+    {"streams", 0, CLI_TEXT, "SPEC", "L1: NAME:HZxBYTES[:burst=N],... (default imu:1000x12,ppg:100x24,env:1x64; burst=N: N records at once, every N periods)",
      P(streams)},
     {"deadline", 0, CLI_TIME, "TIME", "L1: a record durable later than this is late (default: 2s)",
      P(deadline_ns), .min = 1, .hint = "e.g. 2s, 500ms"},

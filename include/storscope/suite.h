@@ -51,7 +51,7 @@ struct sts_plan {
                                 the total; 0 = 50 (5 %) */
     uint64_t threshold_ns;   /* latency a guideline keeps create/open under; 0 = 200 ms */
     /* L1 (sustained logging). */
-    const char *streams;     /* "imu:1000x12,ppg:100x24,env:1x64" (name:HZxBYTES);
+    const char *streams;     /* "imu:1000x12,ppg:100x24,env:1x64" (name:HZxBYTES[:burst=N]);
                                 NULL = that default */
     uint64_t deadline_ns;    /* a record durable later than this after it was produced
                                 is late; 0 = 2 s */

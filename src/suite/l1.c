@@ -111,7 +111,8 @@ void l1_pop(struct l1 *l, struct l1_stream *s, uint64_t n, uint64_t t)
 void l1_produce_stream(struct l1 *l, struct l1_stream *s, uint64_t t)
 {
     uint32_t bytes = s->rec + (l->mode == MODE_IOTASK ? L1_HDR : 0);
-    for (; s->next_t <= t && s->next_t < l->duration_ns; s->next_t += s->period) {
+    /* (a burst the run ends before never arrives) */
+    for (; l1_arrival(s) < l->duration_ns && l1_arrival(s) <= t; s->next_t += s->period) {
         s->produced++;
         uint64_t used = l->mode == MODE_MUTEX ? s->pending_bytes : l->pending_total;
         if (used + bytes > fifo_limit(l) || track(s, s->next_t)) {
@@ -347,8 +348,8 @@ static int run_loop(struct l1 *l)
         if (idle) { /* until the next record or the next sync */
             uint64_t next = next_sync < l->duration_ns ? next_sync : l->duration_ns;
             for (uint32_t i = 0; i < l->n; i++)
-                if (l->s[i].next_t < next)
-                    next = l->s[i].next_t;
+                if (l1_arrival(&l->s[i]) < next)
+                    next = l1_arrival(&l->s[i]);
             rc = wait_for(l, next);
             if (rc)
                 break;

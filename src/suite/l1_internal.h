@@ -25,6 +25,8 @@ struct l1_stream {
     char name[L1_NAME_MAX];
     uint64_t period_ns;       /* at rate multiplier 1 */
     uint32_t rec;             /* bytes per record */
+    uint32_t burst;           /* records that arrive at once (a sensor's FIFO read out
+                                 every burst periods); 1: each as it is sampled */
     /* per run */
     uint64_t period, next_t, produced, lost, file_off;
     struct l1_span runs[L1_RUNS]; /* records not yet durable, oldest first */
@@ -55,9 +57,16 @@ struct l1 {
     struct l1_result r;
 };
 
-/* --streams' "name:HZxBYTES,..." into l->s and l->n (l1_streams.c): NULL,
- * or what is wrong with it. */
+/* --streams' "name:HZxBYTES[:burst=N],..." into l->s and l->n
+ * (l1_streams.c): NULL, or what is wrong with it. */
 const char *l1_parse_streams(struct l1 *l, const char *spec);
+/* When the next record of s arrives: sampled at next_t, it arrives with
+ * the last record of its burst (records are sampled one period apart, and
+ * next_t is the produced-th one's time). */
+static inline uint64_t l1_arrival(const struct l1_stream *s)
+{
+    return s->next_t + (s->burst - 1 - s->produced % s->burst) * s->period;
+}
 /* The run's clock: elapsed time since its start (virtual or real). */
 uint64_t l1_now(struct l1 *l);
 /* Every record of s due by t arrives: into its FIFO, or lost. */

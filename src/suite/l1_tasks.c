@@ -108,7 +108,7 @@ static int producer_step(void *arg)
     struct l1_tasks *k = p->k;
     struct l1 *l = k->l;
     /* next_t is written by this task only (under the lock, for the writers) */
-    uint64_t due = p->s->next_t;
+    uint64_t due = l1_arrival(p->s); /* (a burst the run ends before never arrives) */
     if (due >= l->duration_ns || aborted(k) || sts_should_stop(l->c))
         return STS_STEP_DONE;
     uint64_t t = l1_now(l);

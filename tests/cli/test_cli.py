@@ -3376,7 +3376,8 @@ class Plan(Base):
         cases = [
             (["--streams", "imu:0Hz:12B", "--ram", "16K"], "rate must be 1 to 1000000 Hz"),
             (["--streams", "imu:1000Hz:300B", "--ram", "16K"], "a record must be 1 to 255 B"),
-            (["--streams", "imu:1000Hz:12B:burst=4", "--ram", "16K"], "bursts"),
+            (["--streams", "imu:1000Hz:12B:burst=0", "--ram", "16K"], "imu's burst must be 1 to 100000"),
+            (["--streams", "imu:1000Hz:12B:jitter=4", "--ram", "16K"], "no such stream option"),
             (["--streams", "imu", "--ram", "16K"], "expected NAME:RATEHz:SIZEB"),
             (["--streams", "a:1Hz:1B,a:2Hz:2B", "--ram", "16K"], "two streams are named 'a'"),
             (["--streams", "imu:1Hz:1B", "--ram", "100"], "bad --ram '100'"),
@@ -3453,6 +3454,32 @@ class Plan(Base):
                 self.assertEqual(m["worst_stall_ns"], c["worst_stall_ns"])
                 self.assertEqual(m["required_buffer_bytes"], c["backlog_peak_bytes"])
                 self.assertEqual(d["environment"].get("sensorlog_ram_bytes", 0), c["store_ram_bytes"])
+
+    def test_a_burst_needs_ram_for_all_of_it(self):
+        # 1 kHz x 12 B read out 256 at a time: 3 KiB land at once every
+        # 256 ms. In 20 s, 78 whole bursts arrive (the 79th is due at
+        # 20.223 s); a direct writer whose buffer holds b // 12 records
+        # loses the rest of every burst, and none once a burst fits
+        r = self.plan("--streams", "imu:1000Hz:12B:burst=256", "--ram", "4K", "-d", "20s",
+                      "-j", "2", "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("imu 1000 Hz x 12 B in bursts of 256", r.stdout)
+        doc = self.load_plan(self.out)
+        self.assertEqual(doc["spec"]["streams"][0]["burst"], 256)
+        direct = [c for c in doc["configurations"]
+                  if c["store"] == "bare extents" and c["writer"] == "direct"]
+        self.assertTrue(direct)
+        for c in direct:
+            b = c["buffer_bytes"]
+            self.assertEqual(c["records_produced"], 78 * 256, c)
+            self.assertEqual(c["records_lost"], 78 * max(0, 256 - b // 12), c)
+        # the same rate, steady: no buffer of the plan loses a record
+        r = self.plan("--streams", "imu:1000Hz:12B", "--ram", "4K", "-d", "20s", "-j", "2",
+                      "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        steady = [c for c in self.load_plan(self.out)["configurations"]
+                  if c["store"] == "bare extents" and c["writer"] == "direct"]
+        self.assertEqual({c["records_lost"] for c in steady}, {0})
 
     def test_a_small_nor_is_planned_with_the_log_that_wraps(self):
         # 150 s of the streams need more than bare extents can hold on a

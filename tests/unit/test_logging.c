@@ -268,6 +268,40 @@ static void lost_records_are_named_by_stream(void)
     CHECK_EQ(lost_of[IOTASK][0], 0);
 }
 
+/* Bursts: 1 kHz x 16 B arriving 50 at a time (a sensor's FIFO read out
+ * every 50 ms), 10 us a write, 1 s: the 1,000 records arrive in 20 bursts,
+ * the last at 999 ms. Each burst is in RAM at once, so the backlog reaches
+ * 50 x 16 B where the same stream sampled one by one never holds two
+ * records; and a FIFO of 49 records (784 B) takes 49 of each burst: 20
+ * lost, one a burst, where the steady stream loses none in it. */
+static void a_burst_arrives_at_once(void)
+{
+    stallfs_reset(10000, 0, 0);
+    CHECK_EQ(run_l1("s:1000x16", 1000000000ull, 0, 0, 0), 0);
+    CHECK_EQ(res[DIRECT].produced, 1000);
+    CHECK(res[DIRECT].need <= 2 * 16);
+    stallfs_reset(10000, 0, 0);
+    CHECK_EQ(run_l1("s:1000x16:burst=50", 1000000000ull, 0, 0, 0), 0);
+    CHECK_EQ(status, STS_TEST_OK);
+    for (int i = DIRECT; i <= MUTEX; i++) {
+        CHECK_EQ(res[i].produced, 1000);
+        CHECK_EQ(res[i].lost, 0);
+        CHECK(res[i].need >= 50 * 16 && res[i].need <= 51 * 16);
+    }
+    stallfs_reset(10000, 0, 0);
+    CHECK_EQ(run_l1("s:1000x16", 1000000000ull, 49 * 16, 0, 0), 0);
+    CHECK_EQ(res[DIRECT].lost, 0);
+    stallfs_reset(10000, 0, 0);
+    CHECK_EQ(run_l1("s:1000x16:burst=50", 1000000000ull, 49 * 16, 0, 0), 0);
+    CHECK_EQ(res[DIRECT].produced, 1000);
+    CHECK_EQ(res[DIRECT].lost, 20);
+    /* a burst the run ends before never arrives: 1,000 records sampled in
+     * 1 s, 30 a burst, 33 whole bursts by 990 ms, the 34th due at 1,019 ms */
+    stallfs_reset(10000, 0, 0);
+    CHECK_EQ(run_l1("s:1000x16:burst=30", 1000000000ull, 0, 0, 0), 0);
+    CHECK_EQ(res[DIRECT].produced, 33 * 30);
+}
+
 /* Bisection: 100 Hz x 16 B, 100 us per write, 20 ms per sync every 250 ms,
  * 16 KiB of RAM, 1 s. direct saturates near 94x (a record write per 100 us,
  * less three syncs) plus what the buffer absorbs in 1 s (10x); iotask when
@@ -402,6 +436,7 @@ const struct sts_test_case test_logging_cases[] = {
     {"worst_stall_and_buffer_match_the_schedule", worst_stall_and_buffer_match_the_schedule},
     {"a_stall_past_the_deadline_makes_records_late", a_stall_past_the_deadline_makes_records_late},
     {"a_rate_above_capacity_is_lossy", a_rate_above_capacity_is_lossy},
+    {"a_burst_arrives_at_once", a_burst_arrives_at_once},
     {"lost_records_are_named_by_stream", lost_records_are_named_by_stream},
     {"bisection_finds_the_highest_lossless_rate", bisection_finds_the_highest_lossless_rate},
     {"bisection_stays_inside_the_space_allowed", bisection_stays_inside_the_space_allowed},
