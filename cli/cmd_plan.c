@@ -43,6 +43,9 @@ static const struct cli_opt plan_opts_table[] = {
      "how long the medium must last at this wear: 5y, 700d, 36h (default: not judged)",
      PO(lifetime)},
     {"seed", 0, CLI_COUNT, "N", "the runs' seed (default 1)", PO(seed)},
+    {"repeat", 0, CLI_COUNT, "N",
+     "seeds each configuration runs with, judged on the worst (default 1; 3 on a noisy medium)",
+     PO(repeat), .min = 1, .max = 100, .hint = "1 to 100"},
     {"output", 'o', CLI_FILE, "FILE", "also write the plan as JSON (storscope-plan/1)",
      PO(output)},
     {"quiet", 'q', CLI_FLAG, "", "no table on stdout, no progress line", PO(quiet)},
@@ -188,6 +191,10 @@ int cmd_plan(int argc, char **argv)
         cli_error("%s", why);
         return EXIT_USAGE;
     }
+    /* on a noisy medium one seed's figures are one draw: a verdict another
+     * seed could flip is not given as one */
+    if (!o.repeat)
+        o.repeat = spec.noisy ? 3 : 1;
     static struct plan_run runs[PLAN_MAX_RUNS];
     size_t n = plan_runs(&o, &spec, runs, PLAN_MAX_RUNS);
     struct plan_config *cfg = calloc(3 * n, sizeof(*cfg));
@@ -228,7 +235,7 @@ int cmd_plan(int argc, char **argv)
             char cmd[1024];
             fputs("recommended: ", stdout);
             plan_print_config(stdout, &cfg[0]);
-            plan_command_text(&o, &spec, cfg[0].run, cmd, sizeof(cmd));
+            plan_command_text(&o, &spec, cfg[0].run, cfg[0].worst_seed, cmd, sizeof(cmd));
             printf("  measure it again: %s\n", cmd);
         }
         plan_print_table(stdout, cfg, 3 * n, 20);

@@ -30,7 +30,9 @@ struct plan_opts {
     char *lifetime;       /* --lifetime as given: "5y" */
     uint64_t lifetime_ns; /* the years the medium must last (0: not judged) */
     uint32_t jobs;        /* runs at once (0: one per CPU) */
-    uint64_t seed;
+    uint64_t seed;        /* the first run's; repeats take seed + 1, seed + 2... */
+    uint32_t repeat;      /* seeds each configuration runs with (0: 1, or 3 on a noisy
+                             medium, whose figures change with the seed) */
     char *output;
     int quiet;
 };
@@ -44,6 +46,7 @@ struct plan_spec {
     int suspends_erases;     /* the medium can suspend an erase (SPI NOR) */
     uint32_t endurance;      /* erases a block takes before it wears out (0: unlimited) */
     uint32_t erase_bytes;    /* the medium's erase block */
+    int noisy;               /* the medium has noise=, stalls=, bimodal= or drift= */
 };
 
 /* One L1 run: a store on the medium, L1's buffer and sync interval. Each
@@ -75,6 +78,10 @@ struct plan_config {
     uint64_t produced, lost, late, backlog_peak, store_ram, ram, worst_stall, written;
     uint64_t at_risk_bytes;
     uint64_t erased_blocks, device_bytes; /* the run's erases, bytes programmed */
+    /* over the seeds it ran with: the figures above are the worst of them
+     * (the fewest records produced, the most lost, the longest stall...) */
+    uint32_t repeats_done, seeds_lossless;
+    uint64_t worst_seed; /* the seed of its longest stall: the run to measure again */
     double erases_per_block_day, lifetime_years; /* lifetime < 0: endurance unlimited */
     int lossless, fits, front;
 };
@@ -83,7 +90,7 @@ struct plan_pool {
     const struct plan_opts *o;
     const struct plan_spec *spec;
     const struct plan_run *runs;
-    size_t n;
+    size_t n;                       /* runs, each made o->repeat times */
     struct plan_config *cfg;        /* 3 a run, in the runs' order */
     volatile sig_atomic_t *stop;    /* set to 1 by Ctrl-C; 2: the first run failed */
     char dir[PLAN_PATH - 64], self[4096]; /* the runs' files; this program */
@@ -95,13 +102,13 @@ struct plan_pool {
  * parameters make unusable fails it, and the plan stops there); 0, or -1
  * when Ctrl-C stopped it. */
 int plan_pool_run(struct plan_pool *p);
-/* Runs that finished or failed. */
+/* Runs (each seed's) that finished or failed. */
 size_t plan_pool_done(const struct plan_pool *p);
 /* Removes the runs' files and their directory. */
 void plan_pool_clean(const struct plan_pool *p);
-/* The `storscope run` that measures r again, as a shell command. */
+/* The `storscope run` that measures r again with seed, as a shell command. */
 void plan_command_text(const struct plan_opts *o, const struct plan_spec *spec,
-                       const struct plan_run *r, char *b, size_t n);
+                       const struct plan_run *r, uint64_t seed, char *b, size_t n);
 
 /* ---- plan_out.c: what the plan says ---- */
 

@@ -46,6 +46,9 @@ void plan_print_config(FILE *f, const struct plan_config *c)
         fprintf(f, ", the medium's first block worn out in %s (%.2f erases a block a day)",
                 lasts, c->erases_per_block_day);
     }
+    if (c->repeats_done > 1)
+        fprintf(f, "; the worst of %u seeds (lossless with %u; the longest stall with seed %llu)",
+                c->repeats_done, c->seeds_lossless, (unsigned long long)c->worst_seed);
     fputc('\n', f);
 }
 
@@ -100,7 +103,8 @@ static cJSON *config_json(const struct plan_opts *o, const struct plan_spec *spe
 {
     cJSON *j = cJSON_CreateObject();
     char cmd[1024];
-    plan_command_text(o, spec, c->run, cmd, sizeof(cmd));
+    plan_command_text(o, spec, c->run, c->repeats_done ? c->worst_seed : o->seed, cmd,
+                      sizeof(cmd));
     cJSON_AddNumberToObject(j, "rank", (double)rank);
     cJSON_AddStringToObject(j, "store", c->run->store);
     cJSON_AddStringToObject(j, "target", c->run->target);
@@ -122,6 +126,9 @@ static cJSON *config_json(const struct plan_opts *o, const struct plan_spec *spe
             cJSON_AddNumberToObject(j, "lifetime_years", c->lifetime_years);
         else
             cJSON_AddNullToObject(j, "lifetime_years");
+        cJSON_AddNumberToObject(j, "seeds_run", c->repeats_done);
+        cJSON_AddNumberToObject(j, "seeds_lossless", c->seeds_lossless);
+        cJSON_AddNumberToObject(j, "worst_seed", (double)c->worst_seed);
         cJSON_AddBoolToObject(j, "lossless", c->lossless);
         cJSON_AddBoolToObject(j, "fits", c->fits);
         cJSON_AddBoolToObject(j, "front", c->front);
@@ -158,6 +165,8 @@ int plan_write_json(const struct plan_opts *o, const struct plan_spec *spec,
     };
     add_numbers(sp, asked, sizeof(asked) / sizeof(asked[0]));
     cJSON_AddNumberToObject(doc, "runs", (double)runs);
+    cJSON_AddNumberToObject(doc, "repeats", o->repeat);
+    cJSON_AddBoolToObject(sp, "medium_noisy", spec->noisy);
     cJSON_AddBoolToObject(doc, "interrupted", interrupted);
     if (n && c[0].fits)
         cJSON_AddNumberToObject(doc, "recommended", 1);
@@ -267,4 +276,9 @@ void plan_print_head(const struct plan_opts *o, const struct plan_spec *spec, si
     printf(": %s) on %s, RAM %s, at most %s lost at a power cut\n", rate, o->medium, ram, lose);
     printf("%zu runs of %s simulated each, 3 writers a run: %zu configurations\n", runs, dur,
            3 * runs);
+    if (o->repeat > 1)
+        printf("each run with %u seeds (%s), judged on the worst of them: a configuration "
+               "fits only if it fits with every seed\n", o->repeat,
+               spec->noisy ? "the medium is noisy: its figures change with the seed"
+                           : "--repeat");
 }

@@ -48,13 +48,13 @@ struct run_args {
     char *argv[24];
 };
 static void run_argv(const struct plan_opts *o, const struct plan_spec *spec,
-                     const struct plan_run *r, const char *self, const char *out,
+                     const struct plan_run *r, uint64_t seed, const char *self, const char *out,
                      struct run_args *a)
 {
     fmt_size_arg(a->buf, sizeof(a->buf), r->buffer_bytes);
     fmt_time_arg(a->sync, sizeof(a->sync), r->sync_ns);
     fmt_time_arg(a->dur, sizeof(a->dur), o->duration_ns);
-    snprintf(a->seed, sizeof(a->seed), "%llu", (unsigned long long)o->seed);
+    snprintf(a->seed, sizeof(a->seed), "%llu", (unsigned long long)seed);
     const char *v[] = {self, "run", "-q", "-t", r->target, "--tests", "L1", "--streams",
                        spec->l1_streams, "--buffer", a->buf, "--sync-every", a->sync, "-d",
                        a->dur, "--seed", a->seed, "-o", out, NULL};
@@ -65,10 +65,10 @@ static void run_argv(const struct plan_opts *o, const struct plan_spec *spec,
 }
 
 void plan_command_text(const struct plan_opts *o, const struct plan_spec *spec,
-                         const struct plan_run *r, char *b, size_t n)
+                       const struct plan_run *r, uint64_t seed, char *b, size_t n)
 {
     struct run_args a;
-    run_argv(o, spec, r, "storscope", "l1.json", &a);
+    run_argv(o, spec, r, seed, "storscope", "l1.json", &a);
     b[0] = '\0';
     for (size_t i = 0; a.argv[i]; i++) {
         if (i)
@@ -82,9 +82,45 @@ void plan_command_text(const struct plan_opts *o, const struct plan_spec *spec,
     }
 }
 
-/* A finished run's three writers, from its results file. */
-static int collect(const char *path, const struct plan_run *r, struct plan_config *c,
-                   char *why, size_t len)
+static uint64_t max_u64(uint64_t a, uint64_t b)
+{
+    return a > b ? a : b;
+}
+
+/* A seed's figures x into a configuration's c: the first as they are, the
+ * others as the worst of them. */
+static void merge(struct plan_config *c, const struct plan_config *x, uint64_t seed)
+{
+    if (!c->repeats_done++) {
+        uint32_t r = c->repeats_done;
+        *c = *x;
+        c->repeats_done = r;
+        c->seeds_lossless = x->lossless;
+        c->worst_seed = seed;
+        return;
+    }
+    c->seeds_lossless += (uint32_t)x->lossless;
+    /* (seeds finish in any order: on a tie the smaller seed, so -j does not
+     * change which run the plan names) */
+    if (x->worst_stall > c->worst_stall || (x->worst_stall == c->worst_stall && seed < c->worst_seed))
+        c->worst_seed = seed;
+    c->produced = x->produced < c->produced ? x->produced : c->produced;
+    c->lost = max_u64(c->lost, x->lost);
+    c->late = max_u64(c->late, x->late);
+    c->backlog_peak = max_u64(c->backlog_peak, x->backlog_peak);
+    c->worst_stall = max_u64(c->worst_stall, x->worst_stall);
+    c->written = max_u64(c->written, x->written);
+    c->erased_blocks = max_u64(c->erased_blocks, x->erased_blocks);
+    c->device_bytes = max_u64(c->device_bytes, x->device_bytes);
+    c->store_ram = max_u64(c->store_ram, x->store_ram);
+    c->ram = max_u64(c->ram, x->ram);
+    c->lossless = c->lossless && x->lossless;
+}
+
+/* A finished run's three writers, from its results file, into c (its
+ * seed's figures merged with the seeds' before). */
+static int collect(const char *path, const struct plan_run *r, uint64_t seed,
+                   struct plan_config *c, char *why, size_t len)
 {
     cJSON *doc = cli_load_results(path);
     if (!doc) {
@@ -112,7 +148,7 @@ static int collect(const char *path, const struct plan_run *r, struct plan_confi
         for (int w = 0; w < 3 && cJSON_IsString(mode) && m; w++) {
             if (strcmp(mode->valuestring, plan_writers[w]))
                 continue;
-            struct plan_config *x = &c[w];
+            struct plan_config one = {.run = c[w].run, .writer = w}, *x = &one;
             x->produced = sts_d2u64(cli_num(m, "records_produced"));
             x->lost = sts_d2u64(cli_num(m, "records_lost"));
             x->late = sts_d2u64(cli_num(m, "records_late"));
@@ -126,6 +162,7 @@ static int collect(const char *path, const struct plan_run *r, struct plan_confi
             x->ram = r->buffer_bytes + store_ram;
             x->lossless = x->produced > 0 && !x->lost && !x->late;
             x->done = 1;
+            merge(&c[w], x, seed);
             seen |= 1 << w;
         }
     }
@@ -148,7 +185,8 @@ static pid_t spawn_run(struct plan_pool *p, size_t i)
     run_file(p, i, "json", out, sizeof(out));
     run_file(p, i, "err", err, sizeof(err));
     struct run_args a;
-    run_argv(p->o, p->spec, &p->runs[i], p->self, out, &a);
+    uint32_t rep = p->o->repeat;
+    run_argv(p->o, p->spec, &p->runs[i / rep], p->o->seed + i % rep, p->self, out, &a);
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
@@ -184,14 +222,16 @@ static void finished(struct plan_pool *p, size_t i, int status)
     char out[PLAN_PATH], why[240];
     run_file(p, i, "json", out, sizeof(out));
     int ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-    if (ok && !collect(out, &p->runs[i], &p->cfg[3 * i], why, sizeof(why)))
+    uint32_t rep = p->o->repeat;
+    if (ok && !collect(out, &p->runs[i / rep], p->o->seed + i % rep, &p->cfg[3 * (i / rep)], why,
+                       sizeof(why)))
         return;
     if (*p->stop == 1) /* stopped by Ctrl-C: not a failure of the configuration */
         return;
     if (!ok) /* (else collect said why) */
         run_error(p, i, status, why, sizeof(why));
     if (!p->failed++)
-        snprintf(p->failed_first, sizeof(p->failed_first), "%s: %s", p->runs[i].target, why);
+        snprintf(p->failed_first, sizeof(p->failed_first), "%s: %s", p->runs[i / rep].target, why);
 }
 
 static double now_s(void)
@@ -206,12 +246,13 @@ static double now_s(void)
 static void progress(const struct plan_pool *p, size_t done, double t0)
 {
     int tty = isatty(2);
-    if (p->o->quiet || (!tty && done * 10 / p->n == (done - 1) * 10 / p->n))
+    size_t total = p->n * p->o->repeat;
+    if (p->o->quiet || (!tty && done * 10 / total == (done - 1) * 10 / total))
         return;
-    double el = now_s() - t0, eta = done ? el / (double)done * (double)(p->n - done) : 0;
+    double el = now_s() - t0, eta = done ? el / (double)done * (double)(total - done) : 0;
     fprintf(stderr, "%splan: %zu of %zu runs, %.0f s, about %.0f s left%s", tty ? "\r" : "",
-            done, p->n, el, eta, tty ? "   " : "\n");
-    if (tty && done == p->n)
+            done, total, el, eta, tty ? "   " : "\n");
+    if (tty && done == total)
         fputc('\n', stderr);
 }
 
@@ -223,8 +264,9 @@ int plan_pool_run(struct plan_pool *p)
      * and the plan stops there instead of failing every run */
     uint32_t jobs = 1;
     double t0 = now_s();
-    while (next < p->n || running) {
-        while (!*p->stop && running < jobs && next < p->n) {
+    size_t total = p->n * p->o->repeat;
+    while (next < total || running) {
+        while (!*p->stop && running < jobs && next < total) {
             pid_t pid = spawn_run(p, next);
             if (pid < 0) {
                 if (!p->failed++)
@@ -270,14 +312,14 @@ size_t plan_pool_done(const struct plan_pool *p)
 {
     size_t k = p->failed;
     for (size_t i = 0; i < p->n; i++)
-        k += (size_t)p->cfg[3 * i].done;
+        k += p->cfg[3 * i].repeats_done;
     return k;
 }
 
 void plan_pool_clean(const struct plan_pool *p)
 {
     char f[PLAN_PATH];
-    for (size_t i = 0; i < p->n; i++) {
+    for (size_t i = 0; i < p->n * p->o->repeat; i++) {
         run_file(p, i, "json", f, sizeof(f));
         (void)unlink(f);
         run_file(p, i, "json.partial", f, sizeof(f));

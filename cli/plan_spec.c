@@ -141,7 +141,10 @@ static const char *read_medium(const char *text, struct plan_spec *spec, char *w
         return why;
     }
     struct sts_sim_params params = *prof;
+    struct sts_sim_noise noise = {0};
     for (uint32_t i = 0; i < t.n_opts; i++) {
+        const char *bad_noise = NULL;
+        (void)sts_sim_noise_parse(&noise, t.opts[i].key, t.opts[i].value, &bad_noise);
         int refused = sts_sim_param_set(&params, t.opts[i].key, t.opts[i].value);
         if (refused && !strcmp(t.opts[i].key, "capacity")) {
             snprintf(why, len, "--medium: bad capacity '%s'", t.opts[i].value);
@@ -152,6 +155,9 @@ static const char *read_medium(const char *text, struct plan_spec *spec, char *w
     spec->suspends_erases = params.erase_suspend_ns > 0 && !params.managed;
     spec->endurance = params.endurance;
     spec->erase_bytes = params.erase_bytes;
+    /* (a bad noise value is the first run's to refuse, with the model's words) */
+    spec->noisy = noise.cv_permille || noise.stall_rate_millihz || noise.bimodal_permille ||
+                  noise.drift_cv_permille;
     return NULL;
 }
 
