@@ -357,15 +357,14 @@ static int unresolved(struct sts_analysis *out, const struct sts_series *s, cons
     return 1;
 }
 
-void sts_analyze(const struct sts_an_input *in, const struct sts_an_config *cfg,
-                 struct sts_analysis *out)
+/* The write knee: chunk size and alignment; small writes buffered. The
+ * series it read (NULL: none). */
+static const struct sts_series *knee_section(const struct sts_an_input *in,
+                                            const struct sts_an_config *cfg,
+                                            struct sts_analysis *out)
 {
     struct sts_series fig, wide;
-    memset(out, 0, sizeof(*out));
-    out->write_knee_bytes = out->read_plateau_bytes = out->write_dip_bytes = -1;
     char a[40], b[40], c[40], d[40];
-
-    /* write knee: chunk size and alignment; small writes buffered */
     const struct sts_series *w = pick(&in->seq_write, &in->fixed_write);
     int k = w ? sts_an_knee(w, cfg->knee_gain) : -1;
     if (w && unresolved(out, w, "chunk size", "the write knee",
@@ -398,8 +397,15 @@ void sts_analyze(const struct sts_an_input *in, const struct sts_an_config *cfg,
                 "-aligned chunks: writes of ", b, " ran ", c, " slower than writes of ", a,
                 " (", w->test, ", the smallest chunk it measured).");
     }
+    return w;
+}
 
-    /* read plateau: the read buffer that is enough */
+/* The read plateau: the read buffer that is enough. */
+static void plateau_section(const struct sts_an_input *in, const struct sts_an_config *cfg,
+                            struct sts_analysis *out)
+{
+    struct sts_series fig, wide;
+    char a[40], b[40], c[40], d[40];
     const struct sts_series *r = pick(&in->fixed_read, &in->seq_read);
     int p = r ? sts_an_plateau(r, cfg->plateau_band) : -1;
     if (r && unresolved(out, r, "read buffer", "the read plateau",
@@ -418,8 +424,15 @@ void sts_analyze(const struct sts_an_input *in, const struct sts_an_config *cfg,
             "A read buffer of ", a, " is enough: larger reads gain less than ", d, " % (",
             r->test, ": ", c, " at ", a, spread_known(r, r->n - 1) ? ")." : ")" UNPROVEN ".");
     }
+}
 
-    /* dips: sizes to avoid */
+/* Write dips: sizes to avoid (w: the knee's series, where the fixed one is
+ * short). */
+static void dip_section(const struct sts_an_input *in, const struct sts_an_config *cfg,
+                        const struct sts_series *w, struct sts_analysis *out)
+{
+    struct sts_series fig, wide;
+    char a[40], b[40], c[40], d[40];
     const struct sts_series *dw = in->fixed_write.n >= 3 ? &in->fixed_write : w;
     int dp = dw ? sts_an_dip(dw, 1, cfg->dip_drop) : -1;
     if (dw && unresolved(out, dw, "sizes to avoid", "a write dip",
@@ -445,8 +458,13 @@ void sts_analyze(const struct sts_an_input *in, const struct sts_an_config *cfg,
                   "study's B2): this guideline is its calibration, not a finding."
                 : "");
     }
+}
 
-    /* read/write asymmetry at the largest common chunk */
+/* Read/write asymmetry at the largest chunk both measured. */
+static void asymmetry_section(const struct sts_an_input *in, const struct sts_series *w,
+                              struct sts_analysis *out)
+{
+    char a[40], b[40];
     const struct sts_series *rw = pick(&in->seq_read, &in->fixed_read);
     if (w && rw && w->n && rw->n) {
         uint32_t i = (w->n < rw->n ? w->n : rw->n) - 1;
@@ -457,8 +475,12 @@ void sts_analyze(const struct sts_an_input *in, const struct sts_an_config *cfg,
                 " as fast as writes at ", b);
         }
     }
+}
 
-    /* random vs sequential penalty at the largest chunk both measured */
+/* Random against sequential reads at the largest chunk both measured. */
+static void random_section(const struct sts_an_input *in, struct sts_analysis *out)
+{
+    char a[40], b[40], c[40], d[40];
     if (in->rand_read.n && in->seq_read.n) {
         for (int i = (int)in->rand_read.n - 1; i >= 0; i--) {
             int j = -1;
@@ -477,8 +499,12 @@ void sts_analyze(const struct sts_an_input *in, const struct sts_an_config *cfg,
             break;
         }
     }
+}
 
-    /* metadata growth (S2) */
+/* Metadata growth (S2). */
+static void metadata_section(const struct sts_an_input *in, struct sts_analysis *out)
+{
+    char a[40], b[40], c[40], d[40];
     if (in->has_s2) {
         char cls[48], cls_sub[48];
         sts_an_growth_class(in->s2_exp_flat, in->s2_ci_flat, cls, sizeof(cls));
@@ -501,8 +527,13 @@ void sts_analyze(const struct sts_an_input *in, const struct sts_an_config *cfg,
                 "costs ", cls, " in the directory's size (S2: ", c, " at ", nlo, " files, ", d,
                 " at ", nhi, "); spread over subdirectories it costs ", sub_ns, ".");
     }
+}
 
-    /* tail and tier (fsync) */
+/* Tail and tier (fsync). */
+static void fsync_section(const struct sts_an_input *in, const struct sts_an_config *cfg,
+                          struct sts_analysis *out)
+{
+    char a[40], b[40], c[40], d[40];
     if (in->has_fsync) {
         an_ms(a, sizeof(a), in->fsync_max_ns);
         an_ms(b, sizeof(b), in->fsync_mean_ns);
@@ -546,6 +577,20 @@ void sts_analyze(const struct sts_an_input *in, const struct sts_an_config *cfg,
             "fsync beside the published tier table (seed 001): ", out->tier, "; this run ", iops,
             " fsync/s, mean ", b, " (figures compared, not media)");
     }
+}
+
+void sts_analyze(const struct sts_an_input *in, const struct sts_an_config *cfg,
+                 struct sts_analysis *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->write_knee_bytes = out->read_plateau_bytes = out->write_dip_bytes = -1;
+    const struct sts_series *w = knee_section(in, cfg, out);
+    plateau_section(in, cfg, out);
+    dip_section(in, cfg, w, out);
+    asymmetry_section(in, w, out);
+    random_section(in, out);
+    metadata_section(in, out);
+    fsync_section(in, cfg, out);
     an_system(in, cfg, out);
     name_the_layer(in, out);
     an_probe(in, out);
