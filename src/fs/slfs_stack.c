@@ -73,156 +73,136 @@ void sts_slfs_stack_close(struct sts_slfs_stack *m)
  * 1 MiB (the facade erases ahead as it writes, so a large segment costs no
  * wait; each segment opens with a copy of the catalog, 14 chunks of 4 KiB
  * for 2048 files), a 256 KiB RAM buffer. */
-int sts_slfs_stack_open(struct sts_slfs_stack **stack, struct sts_bd bd,
-                        const struct sts_target_spec *spec, uint64_t base, struct sts_fs *out,
-                        char *err, size_t errlen)
+/* +sensorlog's options: sizes in bytes, erase_slice in ns (0: an erase
+ * step runs to its end), verify -1 until the medium decides it. */
+struct slfs_opts {
+    uint64_t chunk, seg, buffer, erase_unit, files, erase_slice;
+    int verify;
+};
+
+/* One chunk=, segment=, buffer=, erase_unit= or files= into *o. */
+static int slfs_number(struct slfs_opts *o, const char *k, const char *v, char *err, size_t errlen)
 {
-    uint64_t chunk = 0, seg = 0, buffer = 256u << 10, erase_unit = UINT64_MAX, files = SLFS_FILES;
-    uint64_t erase_slice = 0; /* ns of device time an erase step may take; 0: to its end */
-    int verify = -1; /* default: on real raw flash (a chip can lie), off on a model (it
-                        lies only when asked, errors_silent=1: then the option shows why) */
+    uint64_t *dst = !strcmp(k, "chunk") ? &o->chunk : !strcmp(k, "segment") ? &o->seg
+                    : !strcmp(k, "buffer") ? &o->buffer
+                    : !strcmp(k, "erase_unit") ? &o->erase_unit
+                    : !strcmp(k, "files") ? &o->files : NULL;
+    if (!dst) {
+        snprintf(err, errlen, "+sensorlog: unknown option '%s' (chunk=, segment=, buffer=, "
+                              "erase_unit=, erase_slice=, files=, verify=)", k);
+        return STS_EINVAL;
+    }
+    if (dst == &o->files) { /* a count, not a size: "2K" would be 2048 files */
+        char *end = NULL;
+        unsigned long long n = strtoull(v, &end, 10);
+        if (!*v || *end || n < 1 || n > SLFS_FILES) {
+            snprintf(err, errlen, "+sensorlog: files= takes 1 .. %u (the files the log can "
+                                  "name; each costs RAM), not '%s'", (unsigned)SLFS_FILES, v);
+            return STS_EINVAL;
+        }
+        o->files = n;
+        return STS_OK;
+    }
+    if (sts_parse_size(v, dst) || (*dst == 0 && dst != &o->erase_unit) || *dst > (1u << 30)) {
+        snprintf(err, errlen, "+sensorlog: bad value '%s' for '%s'", v, k);
+        return STS_EINVAL;
+    }
+    return STS_OK;
+}
+
+static int slfs_parse(const struct sts_target_spec *spec, struct slfs_opts *o, char *err,
+                      size_t errlen)
+{
     for (uint32_t i = 0; i < spec->n_fs_opts; i++) {
         const char *k = spec->fs_opts[i].key, *v = spec->fs_opts[i].value;
+        int rc = STS_OK;
         if (!strcmp(k, "verify")) {
-            if (sts_parse_bool(v, &verify)) {
+            if (sts_parse_bool(v, &o->verify)) {
                 snprintf(err, errlen, "+sensorlog: verify= takes 0 or 1, not '%s'", v);
                 return STS_EINVAL;
             }
-            continue;
-        }
-        if (!strcmp(k, "erase_slice")) { /* a time: an erase step, then a suspend */
-            if (sts_parse_duration(v, &erase_slice) || erase_slice > 1000000000ull) {
+        } else if (!strcmp(k, "erase_slice")) { /* a time: an erase step, then a suspend */
+            if (sts_parse_duration(v, &o->erase_slice) || o->erase_slice > 1000000000ull) {
                 snprintf(err, errlen, "+sensorlog: erase_slice= takes a time up to 1s (the "
                                       "device time one erase step may take: 2ms), not '%s'", v);
                 return STS_EINVAL;
             }
-            continue;
-        }
-        uint64_t *dst = !strcmp(k, "chunk") ? &chunk : !strcmp(k, "segment") ? &seg
-                        : !strcmp(k, "buffer") ? &buffer
-                        : !strcmp(k, "erase_unit") ? &erase_unit
-                        : !strcmp(k, "files") ? &files : NULL;
-        if (!dst) {
-            snprintf(err, errlen, "+sensorlog: unknown option '%s' (chunk=, segment=, buffer=, "
-                                  "erase_unit=, erase_slice=, files=, verify=)", k);
-            return STS_EINVAL;
-        }
-        if (dst == &files) { /* a count, not a size: "2K" would be 2048 files */
-            char *end = NULL;
-            unsigned long long n = strtoull(v, &end, 10);
-            if (!*v || *end || n < 1 || n > SLFS_FILES) {
-                snprintf(err, errlen, "+sensorlog: files= takes 1 .. %u (the files the log can "
-                                      "name; each costs RAM), not '%s'", (unsigned)SLFS_FILES, v);
-                return STS_EINVAL;
-            }
-            files = n;
-            continue;
-        }
-        if (sts_parse_size(v, dst) || (*dst == 0 && dst != &erase_unit) || *dst > (1u << 30)) {
-            snprintf(err, errlen, "+sensorlog: bad value '%s' for '%s'", v, k);
-            return STS_EINVAL;
+        } else if ((rc = slfs_number(o, k, v, err, errlen)) != STS_OK) {
+            return rc;
         }
     }
-    if (buffer < STS_SLFS_MIN_BUFFER) {
+    if (o->buffer < STS_SLFS_MIN_BUFFER) {
         snprintf(err, errlen, "+sensorlog: buffer=%llu is too small: files are written in "
                               "records of up to %u B, which take %u B of buffer each; give "
                               "at least buffer=%u (default 256K)",
-                 (unsigned long long)buffer, STS_SLFS_RECORD_MAX, STS_SLFS_MIN_BUFFER,
+                 (unsigned long long)o->buffer, STS_SLFS_RECORD_MAX, STS_SLFS_MIN_BUFFER,
                  STS_SLFS_MIN_BUFFER);
         return STS_EINVAL;
     }
-    struct sts_bd_geometry g;
-    memset(&g, 0, sizeof(g));
-    bd.ops->geometry(bd.ctx, &g);
-    int raw = (g.flags & STS_BD_NEEDS_ERASE) != 0;
-    if (verify < 0)
-        verify = raw && strcmp(spec->kind, "sim") != 0;
-    if (!chunk) {
+    return STS_OK;
+}
+
+/* The sizes the options left to the medium (g: its geometry; base: where
+ * the log starts), checked. */
+static int slfs_layout(struct slfs_opts *o, struct sts_bd bd, const struct sts_bd_geometry *g,
+                       uint64_t base, char *err, size_t errlen)
+{
+    int raw = (g->flags & STS_BD_NEEDS_ERASE) != 0;
+    if (!o->chunk) {
         struct sl_layout l;
         struct sl_config probe = {.bd = bd};
         (void)sl_layout(&probe, &l); /* only its page size is wanted here */
-        chunk = raw && g.erase_size >= 1024 && g.erase_size < 8192 ? g.erase_size : 8192;
-        chunk = l.page_bytes > chunk ? l.page_bytes : chunk;
+        o->chunk = raw && g->erase_size >= 1024 && g->erase_size < 8192 ? g->erase_size : 8192;
+        o->chunk = l.page_bytes > o->chunk ? l.page_bytes : o->chunk;
     }
-    if (!seg)
-        seg = 1u << 20;
-    if (raw && g.erase_size > seg)
-        seg = g.erase_size;
+    if (!o->seg)
+        o->seg = 1u << 20;
+    if (raw && g->erase_size > o->seg)
+        o->seg = g->erase_size;
     /* the pump erases in the chip's large erase (SPI NOR: 64 KiB blocks in
      * 150 ms against 16 sectors' 720 ms) where the segments and the log's
      * start align to it: on NOR erasing is most of a log's device time.
      * erase_unit=0 takes the erase block, as a chip without one would */
-    if (erase_unit == UINT64_MAX)
-        erase_unit = raw && g.erase_large_size && seg % g.erase_large_size == 0 &&
-                             base % g.erase_large_size == 0
-                         ? g.erase_large_size
-                         : 0;
-    if (raw && erase_unit && (erase_unit % g.erase_size || seg % erase_unit || base % erase_unit)) {
+    if (o->erase_unit == UINT64_MAX)
+        o->erase_unit = raw && g->erase_large_size && o->seg % g->erase_large_size == 0 &&
+                                base % g->erase_large_size == 0
+                            ? g->erase_large_size
+                            : 0;
+    if (raw && o->erase_unit &&
+        (o->erase_unit % g->erase_size || o->seg % o->erase_unit || base % o->erase_unit)) {
         snprintf(err, errlen, "+sensorlog: erase_unit=%llu must be a multiple of the erase "
                               "block (%u B) that divides the segment (%llu B)%s",
-                 (unsigned long long)erase_unit, (unsigned)g.erase_size,
-                 (unsigned long long)seg, base ? " and the log's start" : "");
+                 (unsigned long long)o->erase_unit, (unsigned)g->erase_size,
+                 (unsigned long long)o->seg, base ? " and the log's start" : "");
         return STS_EINVAL;
     }
-    struct sts_slfs_stack *m = calloc(1, sizeof(*m));
-    uint32_t n_segs = (uint32_t)((g.capacity - base) / seg);
-    if (m) {
-        m->segs = calloc(n_segs ? n_segs : 1, sizeof(*m->segs));
-        m->files = calloc(files, sizeof(*m->files));
-        m->streams = calloc(files, sizeof(*m->streams));
-        m->ring = malloc(buffer);
-        m->chunk = malloc(chunk);
-        m->read = malloc(chunk);
-    }
-    if (!m || !m->segs || !m->files || !m->streams || !m->ring || !m->chunk || !m->read ||
-        sts_flash_guard_stack(&m->guard, &bd, chunk, verify)) {
-        sts_slfs_stack_close(m);
-        snprintf(err, errlen, "+sensorlog: out of memory");
-        return STS_ENOMEM;
-    }
-    struct sts_slfs_config cfg = {
-        .log = {.bd = bd, .offset = base, .chunk_bytes = (uint32_t)chunk,
-                .segment_bytes = (uint32_t)seg, .free_segments = 2,
-                .erase_unit_bytes = (uint32_t)erase_unit,
-                .erase_slice_ns = (uint32_t)erase_slice, .buffer = m->ring,
-                .buffer_bytes = buffer, .chunk_buf = m->chunk, .read_buf = m->read,
-                .segs = m->segs, .n_segs = n_segs, .streams = m->streams,
-                .max_streams = (uint32_t)files, .crc32c = sl_crc32c_fast},
-        .files = m->files,
-        .n_files = (uint32_t)files,
-    };
-    int rc = sts_slfs_init(&m->fs, &cfg, out);
-    if (rc == STS_EIO) { /* the device failed while the log was laid: not the geometry */
+    return STS_OK;
+}
+
+/* Why sts_slfs_init refused cfg (rc), in the options' words. */
+static void slfs_refused(int rc, const struct sts_slfs_config *cfg, const struct slfs_opts *o,
+                         const struct sts_bd_geometry *g, char *err, size_t errlen)
+{
+    struct sl_layout l;
+    int fits = rc == STS_EINVAL && !sl_layout(&cfg->log, &l);
+    if (rc == STS_EIO) /* the device failed while the log was laid: not the geometry */
         snprintf(err, errlen, "+sensorlog: formatting the log failed: the device returned an "
                               "I/O error");
-        sts_slfs_stack_close(m);
-        return rc;
-    }
-    struct sl_layout l;
-    int fits = rc == STS_EINVAL && !sl_layout(&cfg.log, &l);
-    if (fits && l.segments < 4) {
+    else if (fits && l.segments < 4)
         snprintf(err, errlen, "+sensorlog: the medium holds %llu segment%s of %llu B; the log "
                               "needs at least 4 (two kept erased ahead of the writer); give a "
                               "smaller segment= or a larger medium",
                  (unsigned long long)l.segments, l.segments == 1 ? "" : "s",
-                 (unsigned long long)seg);
-        sts_slfs_stack_close(m);
-        return rc;
-    }
-    if (fits) {
-        /* the geometry holds: what is left is each segment's opening copy
-         * of the catalog (the files' names), which must leave room for
-         * records */
+                 (unsigned long long)o->seg);
+    else if (fits) /* the geometry holds: what is left is each segment's opening copy of
+                      the catalog (the files' names), which must leave room for records */
         snprintf(err, errlen, "+sensorlog: segment=%llu holds %llu chunks of %llu B: too few "
                               "for the copy of the catalog of %u file names that opens each "
                               "segment and two chunks of records; give a larger segment= "
                               "(default 1M)",
-                 (unsigned long long)seg, (unsigned long long)(seg / chunk),
-                 (unsigned long long)chunk, (unsigned)files);
-        sts_slfs_stack_close(m);
-        return rc;
-    }
-    if (rc) {
+                 (unsigned long long)o->seg, (unsigned long long)(o->seg / o->chunk),
+                 (unsigned long long)o->chunk, (unsigned)o->files);
+    else
         snprintf(err, errlen, "+sensorlog: cannot lay a log on this medium with chunk=%llu "
                               "segment=%llu (%s): chunk must be 1 KiB..64 KiB and a multiple "
                               "of the medium's page (%u B: a smaller chunk would share a page "
@@ -230,8 +210,59 @@ int sts_slfs_stack_open(struct sts_slfs_stack **stack, struct sts_bd bd,
                               "segment a multiple of chunk and of the erase block (and of "
                               "erase_unit=, itself a multiple of the erase block), and the "
                               "medium must hold at least 4 segments",
-                 (unsigned long long)chunk,
-                 (unsigned long long)seg, sts_strerror(rc), (unsigned)g.page_size);
+                 (unsigned long long)o->chunk, (unsigned long long)o->seg, sts_strerror(rc),
+                 (unsigned)g->page_size);
+}
+
+int sts_slfs_stack_open(struct sts_slfs_stack **stack, struct sts_bd bd,
+                        const struct sts_target_spec *spec, uint64_t base, struct sts_fs *out,
+                        char *err, size_t errlen)
+{
+    /* verify: by default on real raw flash (a chip can lie), off on a model
+     * (it lies only when asked, errors_silent=1: then the option shows why) */
+    struct slfs_opts o = {.buffer = 256u << 10, .erase_unit = UINT64_MAX, .files = SLFS_FILES,
+                          .verify = -1};
+    int rc = slfs_parse(spec, &o, err, errlen);
+    if (rc)
+        return rc;
+    struct sts_bd_geometry g;
+    memset(&g, 0, sizeof(g));
+    bd.ops->geometry(bd.ctx, &g);
+    if (o.verify < 0)
+        o.verify = (g.flags & STS_BD_NEEDS_ERASE) && strcmp(spec->kind, "sim") != 0;
+    rc = slfs_layout(&o, bd, &g, base, err, errlen);
+    if (rc)
+        return rc;
+    struct sts_slfs_stack *m = calloc(1, sizeof(*m));
+    uint32_t n_segs = (uint32_t)((g.capacity - base) / o.seg);
+    if (m) {
+        m->segs = calloc(n_segs ? n_segs : 1, sizeof(*m->segs));
+        m->files = calloc(o.files, sizeof(*m->files));
+        m->streams = calloc(o.files, sizeof(*m->streams));
+        m->ring = malloc(o.buffer);
+        m->chunk = malloc(o.chunk);
+        m->read = malloc(o.chunk);
+    }
+    if (!m || !m->segs || !m->files || !m->streams || !m->ring || !m->chunk || !m->read ||
+        sts_flash_guard_stack(&m->guard, &bd, o.chunk, o.verify)) {
+        sts_slfs_stack_close(m);
+        snprintf(err, errlen, "+sensorlog: out of memory");
+        return STS_ENOMEM;
+    }
+    struct sts_slfs_config cfg = {
+        .log = {.bd = bd, .offset = base, .chunk_bytes = (uint32_t)o.chunk,
+                .segment_bytes = (uint32_t)o.seg, .free_segments = 2,
+                .erase_unit_bytes = (uint32_t)o.erase_unit,
+                .erase_slice_ns = (uint32_t)o.erase_slice, .buffer = m->ring,
+                .buffer_bytes = o.buffer, .chunk_buf = m->chunk, .read_buf = m->read,
+                .segs = m->segs, .n_segs = n_segs, .streams = m->streams,
+                .max_streams = (uint32_t)o.files, .crc32c = sl_crc32c_fast},
+        .files = m->files,
+        .n_files = (uint32_t)o.files,
+    };
+    rc = sts_slfs_init(&m->fs, &cfg, out);
+    if (rc) {
+        slfs_refused(rc, &cfg, &o, &g, err, errlen);
         sts_slfs_stack_close(m);
         return rc;
     }
