@@ -81,11 +81,11 @@ echo "== sensorlog's writer for one medium, linked for Cortex-M33: what it adds 
 # Counted as issue 40 asks: its code and what it pulls in from libgcc and
 # newlib, over an empty program, memcpy and memset excepted. The goal is
 # 8 KiB (issue 16's, which counted its own objects only and left out 1.6 KB
-# of 64-bit division, strcmp and memmove). Met by the managed-media writer;
-# the raw-flash one without short pieces is ~40 B over it and the raw-flash
-# default ~1.4 KB over (docs/footprint.md). Held here to what they measure,
-# so they only shrink.
-ceiling=8228
+# of 64-bit division, strcmp and memmove). Met by the writers for one
+# medium (managed, and raw flash without short pieces); the raw-flash
+# default, with short pieces, is ~1.3 KB over (docs/footprint.md). Held here
+# to what they measure, so they only shrink.
+ceiling=8186
 for opt in "-DSL_PARTS=0 -DSL_SHORT=0" -DSL_PIECES=0; do
     # shellcheck disable=SC2086 # (two options in one word on purpose)
     writer_bytes=$(sh scripts/sensorlog-linked-size.sh $opt)
@@ -101,8 +101,8 @@ for opt in "-DSL_PARTS=0 -DSL_SHORT=0" -DSL_PIECES=0; do
 done
 raw_bytes=$(sh scripts/sensorlog-linked-size.sh -DSL_PARTS=0)
 echo "writer (-DSL_PARTS=0, short pieces): $raw_bytes B linked ($((raw_bytes - 8192)) B over 8 KiB)"
-if [ "$raw_bytes" -gt 9572 ]; then
-    echo "sensorlog's raw-flash writer links $raw_bytes B, over its 9572 B (docs/footprint.md)" >&2
+if [ "$raw_bytes" -gt 9530 ]; then
+    echo "sensorlog's raw-flash writer links $raw_bytes B, over its 9530 B (docs/footprint.md)" >&2
     exit 1
 fi
 

@@ -372,8 +372,6 @@ struct sl_log {
     /* geometry */
     uint32_t chunk, chunks_per_seg, hdr_chunks, n_segs;
     uint32_t data_off;           /* where their records start: header, then part table */
-    uint32_t part;               /* payload bytes a part of the data chunks written holds; 0
-                                    none (version 3, or chunks too small to gain) */
     uint32_t piece_off;          /* where in chunk next_chunk the next data goes: a chunk a
                                     sync closed goes on there in a piece (version 5) */
     struct sl_seg_info *segs;    /* cfg.segs */
@@ -445,6 +443,8 @@ struct sl_log {
     uint64_t base;
     uint32_t piece_unit;         /* pieces start at multiples of this (the page); the
                                     chunk: a sync ends the chunk (parts, version < 5) */
+    uint32_t part;               /* payload bytes a part of the data chunks written holds; 0
+                                    none (version 3, or chunks too small to gain) */
     uint32_t prog_unit;          /* the device's program unit: a write is rounded up to it */
     uint32_t hdr_read;           /* bytes a search reads of a chunk: its header and part
                                     table, rounded up to the device's read unit */

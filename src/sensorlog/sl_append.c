@@ -76,7 +76,7 @@ static void ring_drop(struct sl_log *log)
 
 int sl_append(struct sl_log *log, uint16_t stream, uint64_t ts, const void *data, size_t len)
 {
-    if (len > log->chunk - log->data_off - SL_REC_HDR_MAX || (len && !data))
+    if (len > log->chunk - SL_DATA_OFF(log) - SL_REC_HDR_MAX || (len && !data))
         return SL_EINVAL;
     size_t need = SL_RING_HDR + len;
     if (need > log->cfg.buffer_bytes)
@@ -127,8 +127,8 @@ size_t sl_put_varint(uint8_t *p, uint64_t v)
 /* 1 when the chunk cannot take the next record (it must be written). */
 int sl_stage(struct sl_log *log)
 {
-    uint32_t cap = log->chunk - SL_PIECE_OFF(log) - log->data_off;
-    uint8_t *out = log->cfg.chunk_buf + log->data_off;
+    uint32_t cap = log->chunk - SL_PIECE_OFF(log) - SL_DATA_OFF(log);
+    uint8_t *out = log->cfg.chunk_buf + SL_DATA_OFF(log);
     for (;;) {
         sl_lock(log);
         /* a sync closes the chunk at the records appended before it; taking
@@ -160,7 +160,7 @@ int sl_stage(struct sl_log *log)
                 if (!SL_PIECES || !log->piece_off) /* the chunk's first number, for its bound */
                     log->staged_gseq = log->next_gseq;
                 if (part) /* the part table: no entry yet */
-                    memset(log->cfg.chunk_buf + SL_CHUNK_HDR, 0xFF, log->data_off - SL_CHUNK_HDR);
+                    memset(log->cfg.chunk_buf + SL_CHUNK_HDR, 0xFF, SL_DATA_OFF(log) - SL_CHUNK_HDR);
             }
             log->staged_ts_last = log->staged_ts_base;
             /* a carried short piece's first record goes on from the piece

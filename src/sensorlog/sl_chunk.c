@@ -272,7 +272,7 @@ uint32_t sl_chunk_max_records(const struct sl_log *log)
 
 uint32_t sl_record_max(const struct sl_log *log)
 {
-    return log->chunk - log->data_off - SL_REC_HDR_MAX;
+    return log->chunk - SL_DATA_OFF(log) - SL_REC_HDR_MAX;
 }
 
 void sl_live_range(const struct sl_log *log, uint32_t *oldest, uint32_t *count)

@@ -115,6 +115,9 @@ enum { SL_FLAG_PADDED = 0x1, SL_FLAG_SHORT = 0x2, SL_FLAG_LIKE = 0x4 };
 #define SL_PIECES 1
 #endif
 #define SL_PIECE_OFF(log) (SL_PIECES ? (log)->piece_off : 0u)
+/* Where a data chunk's records start: after its header, and its part table
+ * when it has parts (a build without them knows it is the header alone) */
+#define SL_DATA_OFF(log) (SL_PARTS ? (log)->data_off : SL_CHUNK_HDR)
 /* The version a new log is written in: 5 where it may hold pieces (its
  * pages are smaller than its chunks, and it has no parts), else 4, which
  * every reader since parts reads - and a build without pieces reads no

@@ -173,7 +173,7 @@ int sl_geometry(struct sl_log *log, const struct sl_config *cfg)
      * device reads at once */
     uint32_t unit = g.read_size ? g.read_size : 1;
     log->read_unit = unit;
-    log->hdr_read = (log->data_off + unit - 1) / unit * unit;
+    log->hdr_read = (SL_DATA_OFF(log) + unit - 1) / unit * unit;
     log->hdr_read = log->hdr_read < chunk ? log->hdr_read : chunk;
     log->seg_bytes = seg;
     log->chunks_per_seg = seg / chunk;

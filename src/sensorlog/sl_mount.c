@@ -287,7 +287,7 @@ int sl_mount(struct sl_log *log, const struct sl_config *cfg)
          * newest header says which; one rebuilt from its catalog page does
          * not, and the library's own is taken) */
         log->version = hs->version ? hs->version : sl_written_version(log);
-        if (log->version < SL_VERSION_PARTS) { /* written on without parts */
+        if (SL_PARTS && log->version < SL_VERSION_PARTS) { /* written on without parts */
             log->part = 0;
             log->data_off = SL_CHUNK_HDR;
         }

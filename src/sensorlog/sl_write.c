@@ -27,7 +27,7 @@ static int program(struct sl_log *log, uint64_t addr, uint8_t *buf, uint32_t use
               addr + n <= log->base + (uint64_t)log->n_segs * log->seg_bytes);
     sl_count(&log->st.programmed_bytes, n);
     if (what == FLIGHT_DATA) { /* where the bytes of a data chunk go */
-        uint32_t hdr = SL_SHORT && log->short_len ? log->short_len : log->data_off;
+        uint32_t hdr = SL_SHORT && log->short_len ? log->short_len : SL_DATA_OFF(log);
         sl_count(&log->st.record_header_bytes, log->staged - log->staged_data);
         sl_count(&log->st.chunk_header_bytes, hdr);
         sl_count(&log->st.padding_bytes, n - hdr - log->staged);
@@ -79,7 +79,7 @@ static void uncarry(struct sl_log *log)
     }
     if (!log->carried)
         return;
-    uint8_t *out = log->cfg.chunk_buf + log->data_off, h[SL_REC_HDR_MAX];
+    uint8_t *out = log->cfg.chunk_buf + SL_DATA_OFF(log), h[SL_REC_HDR_MAX];
     const uint8_t *p = out, *end = out + log->staged;
     /* (a carried piece's first record never opens a run: it is headless
      * when like the one before, and a run takes over only a one-byte head) */
@@ -170,7 +170,7 @@ static void written(struct sl_log *log)
         log->cat_chunk = (uint16_t)log->next_chunk;
     } else {
         uint32_t u = log->piece_unit,
-                 at = log->piece_off + (SL_SHORT && log->short_len ? log->short_len : log->data_off) +
+                 at = log->piece_off + (SL_SHORT && log->short_len ? log->short_len : SL_DATA_OFF(log)) +
                       log->staged;
         log->staged = log->staged_records = log->staged_data = log->staged_part_end = 0;
         if (SL_SHORT)
@@ -334,8 +334,8 @@ static uint32_t lowest_bit(uint64_t v)
 static int write_staged(struct sl_log *log, int closed_by_sync)
 {
     uint8_t *buf = log->cfg.chunk_buf;
-    uint32_t cap = log->chunk - log->data_off, v = 0;
-    memset(buf + log->data_off + log->staged, 0xFF, cap - log->staged); /* padding */
+    uint32_t cap = log->chunk - SL_DATA_OFF(log), v = 0;
+    memset(buf + SL_DATA_OFF(log) + log->staged, 0xFF, cap - log->staged); /* padding */
     while (SL_PARTS && log->part >> (v + 8)) /* flags hold log2(part) - 7 */
         v++;
     uint8_t flags = (uint8_t)(v << SL_FLAG_PART_SHIFT | (closed_by_sync ? SL_FLAG_PADDED : 0));
@@ -353,7 +353,7 @@ static int write_staged(struct sl_log *log, int closed_by_sync)
         for (int i = 0; i < 3; i++)
             if (i != 1 || !one)
                 k += (uint32_t)sl_put_varint(hd + k, f[i]);
-        p = memcpy(buf + log->data_off - k, hd, k);
+        p = memcpy(buf + SL_DATA_OFF(log) - k, hd, k);
         k += log->staged;
         log->piece_sum = sl_crc(log, log->piece_sum, p, k);
         sl_put32(p + k, log->piece_sum);
@@ -368,11 +368,11 @@ static int write_staged(struct sl_log *log, int closed_by_sync)
                              log->next_gseq - log->staged_records,
                              log->staged_ts_base, log->ts_max, log->catalog_version};
     if (!SL_SHORT)
-        return program_chunk(log, buf, &h, log->data_off + log->staged, FLIGHT_DATA);
+        return program_chunk(log, buf, &h, SL_DATA_OFF(log) + log->staged, FLIGHT_DATA);
     log->short_len = 0;
     /* (sealed first: a short piece after it goes on from its last 4 bytes) */
-    int rc = program_chunk(log, buf, &h, log->data_off + log->staged, FLIGHT_DATA);
-    log->piece_sum = sl_get32(buf + log->data_off + log->staged - 4);
+    int rc = program_chunk(log, buf, &h, SL_DATA_OFF(log) + log->staged, FLIGHT_DATA);
+    log->piece_sum = sl_get32(buf + SL_DATA_OFF(log) + log->staged - 4);
     return rc;
 }
 
