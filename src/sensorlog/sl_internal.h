@@ -332,7 +332,8 @@ struct sl_rec_state; /* (sensorlog.h) */
 /* The live segment after / before seg in log order; SL_NO_SEG at the end. */
 uint32_t sl_next_seg(const struct sl_log *log, uint32_t seg);
 uint32_t sl_prev_seg(const struct sl_log *log, uint32_t seg);
-/* The end of seg's data: chunks_per_seg but in the segment being written. */
+/* Chunks of seg that may hold data: chunks_per_seg but in the segment
+ * being written. */
 uint32_t sl_seg_end(const struct sl_log *log, uint32_t seg);
 /* The iterator goes on in the chunk h describes. */
 void sl_take_chunk(struct sl_iter *it, const struct sl_chunk_hdr *h);
@@ -341,7 +342,8 @@ int sl_read_aligned(struct sl_log *log, const struct sl_iter *it, uint32_t from,
 /* The header (and part table) of the iterator's chunk into its buffer. */
 int sl_hdr_to_buf(struct sl_log *log, struct sl_iter *it, int reuse, uint32_t lead,
                   struct sl_chunk_hdr *h);
-/* The part of the iterator's chunk to start in, by sequence or time. */
+/* The chunk's header and the parts to start in, by sequence or time: 1
+ * when loaded, 0 when anything does not check (then read it whole). */
 int sl_load_parts(struct sl_iter *it, int pick, int by_ts, uint64_t key);
 /* Record decoding: the next record after *s, a part's fresh start, and
  * where decoding may resume after a damaged part. */
@@ -349,7 +351,9 @@ int sl_next_record(const uint8_t **p, const uint8_t *end, struct sl_rec_state *s
 int sl_part_start(uint32_t at, uint32_t part, uint32_t *part_end, struct sl_rec_state *s);
 uint32_t sl_resume(const struct sl_log *log, const uint8_t *buf, uint32_t part, uint32_t used,
                    uint32_t at, uint32_t *first, uint32_t *index);
-/* 1 when a part of the chunk at `at` or after does not check. */
+/* 1 when the chunk in buf has a header and table that check but a part
+ * that does not, from the one holding offset `at` on (*checked: where its
+ * payload stops checking). */
 int sl_damaged_in_parts(struct sl_log *log, const uint8_t *buf, uint32_t seg, uint32_t chunk,
                         uint32_t at, struct sl_chunk_hdr *h, uint32_t *checked);
 
