@@ -18,13 +18,6 @@
 #else
 #define SL_ASSERT(c) ((void)0)
 #endif
-/* Kept out of line where GCC would copy it into each caller: small code
- * first (the 8 KiB writer goal). */
-#if defined(__GNUC__)
-#define SL_NOINLINE __attribute__((noinline))
-#else
-#define SL_NOINLINE
-#endif
 
 /* ---- layout, version 1 ------------------------------------------------ */
 #define SL_SEG_MAGIC 0x47534C53u   /* "SLSG" little-endian */
