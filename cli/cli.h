@@ -16,9 +16,13 @@ int cmd_probe(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 
 struct sts_analysis;
+struct sts_an_item;
 #include <stdio.h>
 void cli_print_analysis(FILE *f, const struct sts_analysis *an);   /* findings + guidelines */
 void cli_print_guidelines(FILE *f, const struct sts_analysis *an);
+/* 1 when the finding says a detector's answer is within the noise: its
+ * kind ("read buffer") into `kind`, and what the three readings found */
+int cli_unresolved(const struct sts_an_item *it, char *kind, size_t n, const char **detail);
 struct sts_summary_sink;
 void cli_print_totals(FILE *f, const struct sts_summary_sink *ss); /* "6 tests ok, ..." */
 /* Writes s as HTML text: a results file's strings never become markup. */

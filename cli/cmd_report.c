@@ -81,17 +81,44 @@ void cli_print_totals(FILE *f, const struct sts_summary_sink *ss)
     sts_print_totals(f, &re, ss->virtual_clock);
 }
 
+int cli_unresolved(const struct sts_an_item *it, char *kind, size_t n, const char **detail)
+{
+    static const char lead[] = "Unresolved within the noise (";
+    if (strcmp(it->kind, "unresolved") || strncmp(it->text, lead, sizeof(lead) - 1))
+        return 0;
+    const char *k = it->text + sizeof(lead) - 1, *end = strstr(k, "): ");
+    if (!end)
+        return 0;
+    snprintf(kind, n, "%.*s", (int)(end - k), k);
+    *detail = end + 3;
+    return 1;
+}
+
 void cli_print_guidelines(FILE *f, const struct sts_analysis *an)
 {
     fprintf(f, "\nGuidelines for this device\n");
     const struct sts_an_item *none = NULL; /* why there is none, when the analysis says */
-    for (size_t i = 0; i < an->n_findings && !an->n_guidelines; i++)
+    size_t open = 0;                       /* answers the noise could move */
+    char kind[64];
+    const char *detail;
+    for (size_t i = 0; i < an->n_findings; i++) {
         if (!strcmp(an->finding[i].kind, "no medium"))
             none = &an->finding[i];
-    if (!an->n_guidelines)
-        fprintf(f, "  (none: %s)\n", none ? none->text : "no guideline without evidence");
+        open += (size_t)cli_unresolved(&an->finding[i], kind, sizeof(kind), &detail);
+    }
+    if (!an->n_guidelines && none)
+        fprintf(f, "  (none: %s)\n", none->text);
+    else if (!an->n_guidelines)
+        fprintf(f, "  (none%s)\n", open ? " resolved" : ": no guideline without evidence");
     for (size_t i = 0; i < an->n_guidelines; i++)
         fprintf(f, "  %zu. %s\n", i + 1, an->guideline[i].text);
+    /* a guideline the noise could move is said to be open, never left out
+     * silently: "none" must not read as "nothing to fix" (issue 41) */
+    if (open)
+        fprintf(f, "  Not resolved within the noise, so no guideline is given for:\n");
+    for (size_t i = 0; i < an->n_findings; i++)
+        if (cli_unresolved(&an->finding[i], kind, sizeof(kind), &detail))
+            fprintf(f, "  - %s (%s): %s\n", kind, an->finding[i].test, detail);
 }
 
 struct report_opts {

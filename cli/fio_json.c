@@ -17,7 +17,8 @@ static void lat_block(FILE *f, const char *key, const struct sts_lat *l)
     fprintf(f, "\"%s\": {\"min\": %llu, \"max\": %llu, \"mean\": %.6f, \"stddev\": %.6f, "
                "\"N\": %llu, \"percentile\": {",
             key, (unsigned long long)(l->w.n ? l->h.min : 0), (unsigned long long)l->h.max,
-            l->w.mean, sts_welford_sd(&l->w), (unsigned long long)l->w.n);
+            l->w.mean, l->w.n > 1 ? sts_welford_sd(&l->w) : 0.0, /* fio's 0 for one */
+            (unsigned long long)l->w.n);
     for (size_t i = 0; i < STS_PCT_COUNT; i++)
         fprintf(f, "%s\"%.6f\": %llu", i ? ", " : "", sts_default_percentiles[i],
                 (unsigned long long)pv[i]);

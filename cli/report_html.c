@@ -208,8 +208,12 @@ static void s2_table(FILE *out, const cJSON *doc)
         cli_html_esc(out, lay->valuestring);
         fputs("</td><td>", out);
         cli_html_esc(out, nm->valuestring);
-        fprintf(out, "</td><td>%.2f &plusmn; %.2f</td><td>%.1f</td></tr>\n",
-                cli_num(runs, "mean") / 1e6, cli_num(runs, "sd") / 1e6,
+        fprintf(out, "</td><td>%.2f", cli_num(runs, "mean") / 1e6);
+        if (cli_num(runs, "n") >= 2)
+            fprintf(out, " &plusmn; %.2f", cli_num(runs, "sd") / 1e6);
+        else /* (sd null: one run has no spread) */
+            fputs(" (a single run)", out);
+        fprintf(out, "</td><td>%.1f</td></tr>\n",
                 cli_num(obj(p, "metrics"), "per_file_mean_ns") / 1e3);
     }
     fputs("</table>\n", out);
@@ -261,9 +265,25 @@ int cli_report_html(FILE *out, const cJSON *doc, const struct sts_analysis *an,
         cli_html_esc(out, an->guideline[i].text);
         fputs("</li>\n", out);
     }
+    char kind[64];
+    const char *detail;
+    size_t open = 0;
+    for (size_t i = 0; i < an->n_findings; i++)
+        open += (size_t)cli_unresolved(&an->finding[i], kind, sizeof(kind), &detail);
     if (!an->n_guidelines)
-        fputs("<li>None: no guideline without evidence.</li>\n", out);
+        fputs(open ? "<li>None resolved.</li>\n" : "<li>None: no guideline without evidence.</li>\n",
+              out);
     fputs("</ol>\n", out);
+    if (open)
+        fputs("<p>Not resolved within the noise, so no guideline is given for:</p>\n<ul>\n", out);
+    for (size_t i = 0; i < an->n_findings; i++)
+        if (cli_unresolved(&an->finding[i], kind, sizeof(kind), &detail)) {
+            html_pair(out, "<li><b>", kind, "</b> (", an->finding[i].test, "): ");
+            cli_html_esc(out, detail);
+            fputs("</li>\n", out);
+        }
+    if (open)
+        fputs("</ul>\n", out);
     cli_print_probe(out, doc, 1);
     fputs("<h2>Findings</h2>\n<ul>\n", out);
     for (size_t i = 0; i < an->n_findings; i++)

@@ -28,6 +28,9 @@ struct sts_series {
      * exact (virtual time), NaN when the results hold no spread. Detectors
      * fire only on differences beyond these; a guideline needs them known. */
     double ci[STS_AN_MAX_POINTS];
+    /* runs each figure is the mean of (0: not known): a guideline's
+     * evidence says how many, and a single run is named as one */
+    uint32_t runs[STS_AN_MAX_POINTS];
 };
 
 /* Lifecycles whose slowest open must pass the threshold before M2 advises

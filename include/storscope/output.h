@@ -106,6 +106,9 @@ struct sts_summary_sink {
     unsigned tests_ok, tests_failed, tests_skipped, interrupted;
     uint64_t elapsed_ns; /* sum over the tests, on the target's clock */
     int virtual_clock;   /* that clock is a simulator's (sts_run_is_virtual) */
+    int exact;           /* ... and not made noisy: a rerun repeats each figure */
+    unsigned runs_lo, runs_hi; /* the test's points: fewest and most runs a figure is
+                                  the mean of, said where figures are not exact */
 };
 void sts_summary_sink_init(struct sts_summary_sink *ss, struct sts_sink *sink);
 /* Appends the detectors' positions (write knee, read plateau, write dip)

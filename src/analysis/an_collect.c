@@ -74,6 +74,7 @@ static void append(const struct sts_an_input *in, struct sts_series *s,
         ci = floor_share * mean;
     s->bps[s->n] = mean;
     s->ci[s->n] = ci;
+    s->runs[s->n] = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
     s->n++;
 }
 

@@ -131,6 +131,60 @@ static int spread_known(const struct sts_series *s, uint32_t last)
     return 1;
 }
 
+/* A figure with its interval, as a guideline's evidence gives it:
+ * "5.05 MiB/s +-1.2 %"; the figure alone where it is exact (virtual time:
+ * a rerun repeats it) or its spread is not known. */
+static void an_figure(char *buf, size_t n, const struct sts_series *s, uint32_t i)
+{
+    char pm[16];
+    an_rate(buf, n, s->bps[i]);
+    if (!(s->ci[i] > 0) || !isfinite(s->ci[i]) || !(s->bps[i] > 0))
+        return;
+    double pct = 100.0 * s->ci[i] / s->bps[i];
+    an_fixed(pm, sizeof(pm), pct < 0.1 ? 0.1 : pct, pct < 10 ? 1 : 0);
+    sts_strlcat(buf, pct < 0.1 ? " +-<" : " +-", n);
+    sts_strlcat(buf, pm, n);
+    sts_strlcat(buf, " %", n);
+}
+
+/* How many runs the figures of points lo..hi are the means of, as a
+ * guideline's evidence ends: "; 8 runs each", "; 5 to 12 runs", and a
+ * single run named as one (its interval is its operations' spread, not
+ * runs'); "" where every figure is exact, or a spread or the counts are not
+ * known. */
+static void an_runs(char *buf, size_t n, const struct sts_series *s, uint32_t lo, uint32_t hi)
+{
+    uint32_t least = UINT32_MAX, most = 0;
+    int exact = 1;
+    for (uint32_t i = lo; i <= hi && i < s->n; i++) {
+        if (!isfinite(s->ci[i])) { /* no spread recorded: UNPROVEN says so */
+            buf[0] = '\0';
+            return;
+        }
+        exact &= s->ci[i] == 0;
+        least = s->runs[i] < least ? s->runs[i] : least;
+        most = s->runs[i] > most ? s->runs[i] : most;
+    }
+    buf[0] = '\0';
+    if (exact || !least)
+        return;
+    if (most == 1) {
+        sts_strlcpy(buf, "; one run each: a single sample, its interval from its operations' "
+                         "spread", n);
+        return;
+    }
+    char a[24], b[24];
+    a[sts_fmt_u64(a, least)] = '\0';
+    b[sts_fmt_u64(b, most)] = '\0';
+    sts_strlcpy(buf, "; ", n);
+    sts_strlcat(buf, a, n);
+    if (least != most) {
+        sts_strlcat(buf, " to ", n);
+        sts_strlcat(buf, b, n);
+    }
+    sts_strlcat(buf, least == most ? " runs each" : " runs", n);
+}
+
 void sts_an_growth_class(double slope, double ci95, char *out, size_t n)
 {
     static const char *const names[] = {"O(1)", "O(n)", "O(n^2)", "O(n^3)"};
@@ -379,9 +433,12 @@ static const struct sts_series *knee_section(const struct sts_an_input *in,
         an_bytes(b, sizeof(b), w->chunk[0]);
         an_ratio(c, sizeof(c), gain);
         an_fixed(d, sizeof(d), fabs(next), 0);
-        char ra[24], rb[24];
+        char ra[24], rb[24], fa[40], fb[40], runs[96];
         an_rate(ra, sizeof(ra), w->bps[0]);
         an_rate(rb, sizeof(rb), w->bps[k]);
+        an_figure(fa, sizeof(fa), w, 0);
+        an_figure(fb, sizeof(fb), w, (uint32_t)k);
+        an_runs(runs, sizeof(runs), w, 0, (uint32_t)k);
         int known = spread_known(w, w->n - 1);
         SAY(an_add(out->finding, &out->n_findings, "knee", w->test), "write knee at ", a,
             ": throughput rises ", c, " from ", b, " (", ra, ") to ", a, " (", rb,
@@ -389,8 +446,8 @@ static const struct sts_series *knee_section(const struct sts_an_input *in,
             d, " %", known ? "" : UNPROVEN);
         SAY(an_add(out->guideline, &out->n_guidelines, "chunk size", w->test),
             "Write in chunks of at least ", a, ", aligned to ", a,
-            ": below that, write throughput falls up to ", c, " (", w->test, ": ", rb, " at ", a,
-            " vs ", ra, " at ", b, known ? ")." : ")" UNPROVEN ".");
+            ": below that, write throughput falls up to ", c, " (", w->test, ": ", fb, " at ", a,
+            " vs ", fa, " at ", b, runs, known ? ")." : ")" UNPROVEN ".");
         if (gain >= 4.0) /* says which sizes it compares: the sweep may start at 4 KiB */
             SAY(an_add(out->guideline, &out->n_guidelines, "buffer small writes", w->test),
                 "Buffer small records in RAM and write them out as ", a,
@@ -418,11 +475,17 @@ static void plateau_section(const struct sts_an_input *in, const struct sts_an_c
         an_bytes(b, sizeof(b), r->chunk[r->n - 1]);
         an_rate(c, sizeof(c), r->bps[p]);
         an_fixed(d, sizeof(d), cfg->plateau_band * 100.0, 0);
+        char fp[40], ftop[40], runs[96];
+        an_figure(fp, sizeof(fp), r, (uint32_t)p);
+        an_figure(ftop, sizeof(ftop), r, r->n - 1);
+        an_runs(runs, sizeof(runs), r, (uint32_t)p, r->n - 1);
         SAY(an_add(out->finding, &out->n_findings, "plateau", r->test), "read throughput plateaus at ",
             c, " from ", a, " up to ", b, " (within +-", d, " %)");
         SAY(an_add(out->guideline, &out->n_guidelines, "read buffer", r->test),
             "A read buffer of ", a, " is enough: larger reads gain less than ", d, " % (",
-            r->test, ": ", c, " at ", a, spread_known(r, r->n - 1) ? ")." : ")" UNPROVEN ".");
+            r->test, ": ", fp, " at ", a, runs[0] ? ", " : "", runs[0] ? ftop : "",
+            runs[0] ? " at " : "", runs[0] ? b : "", runs,
+            spread_known(r, r->n - 1) ? ")." : ")" UNPROVEN ".");
     }
 }
 
@@ -446,12 +509,21 @@ static void dip_section(const struct sts_an_input *in, const struct sts_an_confi
         an_fixed(b, sizeof(b), (1.0 - dw->bps[dp] / nb) * 100.0, 0);
         an_rate(c, sizeof(c), dw->bps[dp]);
         an_bytes(d, sizeof(d), dw->chunk[dp - 1]);
-        char e[24];
+        char e[24], f0[40], f1[40], f2[40], runs[96], figs[160] = "";
         an_bytes(e, sizeof(e), dw->chunk[dp + 1]);
+        an_runs(runs, sizeof(runs), dw, (uint32_t)dp - 1, (uint32_t)dp + 1);
+        if (runs[0]) { /* not exact: the three figures with their intervals */
+            an_figure(f0, sizeof(f0), dw, (uint32_t)dp);
+            an_figure(f1, sizeof(f1), dw, (uint32_t)dp - 1);
+            an_figure(f2, sizeof(f2), dw, (uint32_t)dp + 1);
+            const char *const part[] = {": ", f0, " against ", f1, " and ", f2, runs};
+            for (size_t j = 0; j < sizeof(part) / sizeof(part[0]); j++)
+                sts_strlcat(figs, part[j], sizeof(figs));
+        }
         SAY(an_add(out->finding, &out->n_findings, "dip", dw->test), "write throughput dips at ", a,
             ": ", c, ", ", b, " % below both ", d, " and ", e);
         SAY(an_add(out->guideline, &out->n_guidelines, "sizes to avoid", dw->test),
-            "Avoid writes of ", a, ": ", b, " % slower than ", d, " or ", e, " (", dw->test,
+            "Avoid writes of ", a, ": ", b, " % slower than ", d, " or ", e, " (", dw->test, figs,
             spread_known(dw, (uint32_t)dp + 1) ? ")." : ")" UNPROVEN ".",
             in->model_dip_bytes == dw->chunk[dp]
                 ? " The model was made to dip there (its profile's dip_bytes, fitted to the "

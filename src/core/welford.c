@@ -30,8 +30,8 @@ void sts_welford_add(struct sts_welford *w, double x)
 
 double sts_welford_sd(const struct sts_welford *w)
 {
-    if (w->n < 2)
-        return 0.0;
+    if (w->n < 2) /* no spread from one sample: NaN (JSON null), never a 0 that reads as exact */
+        return NAN;
     double var = w->m2 / (double)(w->n - 1);
     return var > 0.0 ? sqrt(var) : 0.0;
 }

@@ -136,6 +136,8 @@ static int csv_point(void *ctx, const struct sts_test_info *ti, const struct sts
     char a[32], b[32], c[32], d[32];
     sts_fmt_double(a, p->run_stats.mean);
     sts_fmt_double(b, sts_welford_sd(&p->run_stats));
+    if (p->run_stats.n < 2) /* one run: no spread, an empty cell (JSON's null) */
+        b[0] = '\0';
     sts_fmt_double(c, p->run_stats.min);
     sts_fmt_double(d, p->run_stats.max);
     fprintf(f, ",%zu,%s,%s,%s,%s", p->n_runs, a, b, c, d);

@@ -59,6 +59,7 @@ static int sum_test_begin(void *ctx, const struct sts_test_info *ti)
 {
     struct sts_summary_sink *ss = ctx;
     ss->n_ops = 0;
+    ss->runs_lo = ss->runs_hi = 0;
     memset(ss->mode, 0, sizeof(ss->mode));
     ss->m2_free = -1;
     ss->m2_floor_permille = num(ti->params, ti->n_params, "floor_permille", 50);
@@ -129,6 +130,11 @@ static int sum_point(void *ctx, const struct sts_test_info *ti, const struct sts
         return 0;
     }
     double v = p->run_stats.mean;
+    unsigned runs = p->run_stats.n > 9999 ? 9999 : (unsigned)p->run_stats.n;
+    if (!ss->runs_hi || runs < ss->runs_lo)
+        ss->runs_lo = runs;
+    if (runs > ss->runs_hi)
+        ss->runs_hi = runs;
     o->is_time = p->run_metric && !strcmp(p->run_metric, "total_ns");
     if (o->per_file)
         v /= files; /* S2: time per run over files per run */
@@ -355,6 +361,14 @@ static int sum_test_end(void *ctx, const struct sts_test_end *te)
         for (size_t i = 0; i < ss->n_ops; i++)
             if (ss->ops[i].measured)
                 series_text(l, &ss->ops[i], latency);
+        /* figures that a rerun would not repeat say what they are the mean
+         * of: a single sample is named as one (issue 41) */
+        if (!ss->exact && ss->runs_hi == 1)
+            add(l, "%sone run a point (single samples: no spread between runs)", sep(l));
+        else if (!ss->exact && ss->runs_hi > ss->runs_lo)
+            add(l, "%s%u to %u runs a point", sep(l), ss->runs_lo, ss->runs_hi);
+        else if (!ss->exact && ss->runs_hi)
+            add(l, "%s%u runs a point", sep(l), ss->runs_hi);
         const double e = num(s, n, "open_close_exponent_flat", -1e9);
         if (e > -1e9) {
             char cls[32];
@@ -376,6 +390,8 @@ static int sum_run_begin(void *ctx, const struct sts_run_info *ri)
 {
     struct sts_summary_sink *ss = ctx;
     ss->virtual_clock = sts_run_is_virtual(ri);
+    const struct sts_kv *noisy = sts_kv_find(ri->env, ri->n_env, "sim_noisy");
+    ss->exact = ss->virtual_clock && !(noisy && noisy->type == STS_KV_BOOL && noisy->v.b);
     return 0;
 }
 

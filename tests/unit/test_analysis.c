@@ -555,6 +555,60 @@ static void guidelines_carry_the_numbers_and_name_the_test(void)
     CHECK(chunk && buffer && readbuf && dip && stall);
 }
 
+/* Issue 41: a guideline's evidence carries its figures' intervals and
+ * how many runs they are the means of ("5.05 MiB/s +-1.7 % at 512 B ...;
+ * 8 runs each"), names a single run as a single sample, and says nothing
+ * of either where the figures are exact (virtual time: 0-wide intervals). */
+static void set_spread(struct sts_series *s, double share, uint32_t runs)
+{
+    for (uint32_t i = 0; i < s->n; i++) {
+        s->ci[i] = share * s->bps[i];
+        s->runs[i] = runs;
+    }
+}
+
+static void evidence_of(double share, uint32_t runs, struct sts_analysis *an)
+{
+    static struct sts_an_input in;
+    memset(&in, 0, sizeof(in));
+    static const double b0_write[] = {100, 137, 188, 257, 352, 483, 661, 906, 1241, 1600, 1650};
+    fill(&in.seq_write, "B0", b0_write, 11, 1);
+    fill(&in.fixed_read, "B2", b2_read, 12, 1024);
+    fill(&in.fixed_write, "B2", b2_write, 12, 1024);
+    set_spread(&in.seq_write, share, runs);
+    set_spread(&in.fixed_read, share, runs);
+    set_spread(&in.fixed_write, share, runs);
+    struct sts_an_config cfg;
+    sts_an_config_default(&cfg);
+    sts_analyze(&in, &cfg, an);
+}
+
+static void a_guidelines_evidence_carries_its_intervals_and_runs(void)
+{
+    static struct sts_analysis an;
+    evidence_of(0.004, 8, &an); /* +-0.4 %, 8 runs a point */
+    CHECK(has(&an, 0, "(B0: 1.53 MiB/s +-0.4 % at 512 B vs 97.7 KiB/s +-0.4 % at 1 B; 8 runs "
+                      "each)."));
+    CHECK(has(&an, 0, "(B2: 13.2 MiB/s +-0.4 % at 64 KiB, 13.4 MiB/s +-0.4 % at 2 MiB; 8 runs "
+                      "each)."));
+    CHECK(has(&an, 0, "(B2: 4.48 MiB/s +-0.4 % against 6.48 MiB/s +-0.4 % and 6.58 MiB/s "
+                      "+-0.4 %; 8 runs each)."));
+    /* a figure of one run: its interval is its operations' spread */
+    evidence_of(0.004, 1, &an);
+    CHECK(has(&an, 0, "+-0.4 % at 1 B; one run each: a single sample, its interval from its "
+                      "operations' spread)."));
+    CHECK(!has(&an, 0, "runs each"));
+    /* under a tenth of a percent: said as such, not rounded up to 0.1 */
+    evidence_of(0.0004, 5, &an);
+    CHECK(has(&an, 0, "vs 97.7 KiB/s +-<0.1 % at 1 B; 5 runs each)."));
+    /* exact figures: the figures alone, as before */
+    evidence_of(0, 3, &an);
+    CHECK(has(&an, 0, "(B0: 1.53 MiB/s at 512 B vs 97.7 KiB/s at 1 B)."));
+    CHECK(has(&an, 0, "(B2: 13.2 MiB/s at 64 KiB)."));
+    CHECK(has(&an, 0, "Avoid writes of 128 KiB: 31 % slower than 64 KiB or 256 KiB (B2)."));
+    CHECK(!has(&an, 0, "+-") && !has(&an, 0, "runs"));
+}
+
 /* Issue 41: a stall must repeat to size the RAM buffer, or be named as the
  * one event it was, with when it came. One write+flush of 40,000 took
  * 649 ms (the 3,412th), and none other came within half of it; the worst
@@ -1142,6 +1196,8 @@ const struct sts_test_case test_analysis_cases[] = {
     {"a_level_curve_in_rounds_is_not_declared_free_of_dips",
      a_level_curve_in_rounds_is_not_declared_free_of_dips},
     {"guidelines_carry_the_numbers_and_name_the_test", guidelines_carry_the_numbers_and_name_the_test},
+    {"a_guidelines_evidence_carries_its_intervals_and_runs",
+     a_guidelines_evidence_carries_its_intervals_and_runs},
     {"a_stall_seen_once_is_named_not_sized", a_stall_seen_once_is_named_not_sized},
     {"no_evidence_no_guideline", no_evidence_no_guideline},
     {"an_all_zero_series_has_no_fit", an_all_zero_series_has_no_fit},
