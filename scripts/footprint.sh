@@ -74,7 +74,7 @@ row "workload seq (dd.c)" src/suite/dd.c
 row "simulator (sim.c)" src/bd/sim.c
 row "simulator profiles (11 rows + parameter parser)" src/bd/sim_profiles.c
 row "extentfs" src/fs/extentfs.c
-row "analysis (detectors, tier table, guidelines, the collecting sink)" src/analysis/analysis.c src/analysis/an_collect.c
+row "analysis (detectors, tier table, guidelines, the collecting sink)" src/analysis/analysis.c src/analysis/an_collect.c src/analysis/an_tier.c
 row "null + RAM block devices, null target" src/bd/null_bd.c src/bd/ram_bd.c src/target/null_target.c
 row "workloads S1, S2, M2, L1, nb" src/suite/s1.c src/suite/meta.c src/suite/m2.c src/suite/l1.c src/suite/l1_streams.c src/suite/l1_tasks.c src/suite/nb.c
 row "fits: Student's t, log-log slope, least squares (core; S2, M2 and the analysis use them)" src/core/fit.c

@@ -3,6 +3,7 @@
 #include "storscope/target.h"
 #include "storscope/units.h"
 
+#include <math.h>
 #include <string.h>
 
 void an_fixed(char *buf, size_t n, double v, int decimals)
@@ -84,4 +85,58 @@ void an_say(struct sts_an_item *it, const char *const *parts, size_t n)
     it->text[0] = '\0';
     for (size_t i = 0; i < n; i++)
         sts_strlcat(it->text, parts[i], sizeof(it->text));
+}
+
+/* A figure with its interval, as a guideline's evidence gives it:
+ * "5.05 MiB/s +-1.2 %"; the figure alone where it is exact (virtual time:
+ * a rerun repeats it) or its spread is not known. */
+void an_figure(char *buf, size_t n, const struct sts_series *s, uint32_t i)
+{
+    char pm[16];
+    an_rate(buf, n, s->bps[i]);
+    if (!(s->ci[i] > 0) || !isfinite(s->ci[i]) || !(s->bps[i] > 0))
+        return;
+    double pct = 100.0 * s->ci[i] / s->bps[i];
+    an_fixed(pm, sizeof(pm), pct < 0.1 ? 0.1 : pct, pct < 10 ? 1 : 0);
+    sts_strlcat(buf, pct < 0.1 ? " +-<" : " +-", n);
+    sts_strlcat(buf, pm, n);
+    sts_strlcat(buf, " %", n);
+}
+
+/* How many runs the figures of points lo..hi are the means of, as a
+ * guideline's evidence ends: "; 8 runs each", "; 5 to 12 runs", and a
+ * single run named as one (its interval is its operations' spread, not
+ * runs'); "" where every figure is exact, or a spread or the counts are not
+ * known. */
+void an_runs(char *buf, size_t n, const struct sts_series *s, uint32_t lo, uint32_t hi)
+{
+    uint32_t least = UINT32_MAX, most = 0;
+    int exact = 1;
+    for (uint32_t i = lo; i <= hi && i < s->n; i++) {
+        if (!isfinite(s->ci[i])) { /* no spread recorded: UNPROVEN says so */
+            buf[0] = '\0';
+            return;
+        }
+        exact &= s->ci[i] == 0;
+        least = s->runs[i] < least ? s->runs[i] : least;
+        most = s->runs[i] > most ? s->runs[i] : most;
+    }
+    buf[0] = '\0';
+    if (exact || !least)
+        return;
+    if (most == 1) {
+        sts_strlcpy(buf, "; one run each: a single sample, its interval from its operations' "
+                         "spread", n);
+        return;
+    }
+    char a[24], b[24];
+    a[sts_fmt_u64(a, least)] = '\0';
+    b[sts_fmt_u64(b, most)] = '\0';
+    sts_strlcpy(buf, "; ", n);
+    sts_strlcat(buf, a, n);
+    if (least != most) {
+        sts_strlcat(buf, " to ", n);
+        sts_strlcat(buf, b, n);
+    }
+    sts_strlcat(buf, least == most ? " runs each" : " runs", n);
 }

@@ -13,6 +13,12 @@ void an_rate(char *buf, size_t n, double bps);             /* "1.5 MiB/s" */
 void an_ms(char *buf, size_t n, double ns);                /* "2.50 ms", "15.0 us" */
 void an_ratio(char *buf, size_t n, double r);              /* "18x", "2.5x" */
 void an_bytes(char *buf, size_t n, uint64_t b);            /* "4 KiB" */
+/* A guideline's evidence: a figure with its interval ("5.05 MiB/s +-1.2 %",
+ * the figure alone where exact), and how many runs points lo..hi are the
+ * means of ("; 8 runs each", "; 5 to 12 runs", a single run named as one;
+ * "" where exact or not known) */
+void an_figure(char *buf, size_t n, const struct sts_series *s, uint32_t i);
+void an_runs(char *buf, size_t n, const struct sts_series *s, uint32_t lo, uint32_t hi);
 /* A new item in a list, or NULL when the list is full. */
 struct sts_an_item *an_add(struct sts_an_item *items, size_t *count, const char *kind,
                            const char *test);
