@@ -14,7 +14,12 @@ set(STORSCOPE_UNIT_TEST_SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/test_port.c
     ${CMAKE_CURRENT_LIST_DIR}/test_aging.c
     ${CMAKE_CURRENT_LIST_DIR}/test_logging.c
+    ${CMAKE_CURRENT_LIST_DIR}/sl_fixture.c
     ${CMAKE_CURRENT_LIST_DIR}/test_sensorlog.c
+    ${CMAKE_CURRENT_LIST_DIR}/test_sl_parts.c
+    ${CMAKE_CURRENT_LIST_DIR}/test_sl_tasks.c
+    ${CMAKE_CURRENT_LIST_DIR}/test_sl_facade.c
+    ${CMAKE_CURRENT_LIST_DIR}/test_sl_config.c
     ${CMAKE_CURRENT_LIST_DIR}/test_sl_durability.c
     ${CMAKE_CURRENT_LIST_DIR}/test_sl_ram.c
     ${CMAKE_CURRENT_LIST_DIR}/test_sl_format.c
