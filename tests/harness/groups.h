@@ -10,6 +10,10 @@ extern const struct sts_test_case test_json_cases[];
 extern const struct sts_test_case test_target_spec_cases[];
 extern const struct sts_test_case test_engine_cases[];
 extern const struct sts_test_case test_sim_cases[];
+extern const struct sts_test_case test_sim_noise_cases[];
+extern const struct sts_test_case test_sim_faults_cases[];
+extern const struct sts_test_case test_sim_raw_cases[];
+extern const struct sts_test_case test_sim_store_cases[];
 extern const struct sts_test_case test_analysis_cases[];
 extern const struct sts_test_case test_port_cases[];
 extern const struct sts_test_case test_aging_cases[];
@@ -29,7 +33,8 @@ extern const struct sts_test_case test_probe_cases[];
 
 static const struct sts_test_case *const sts_test_groups[] = {
     test_stats_cases, test_units_cases, test_json_cases, test_target_spec_cases,
-    test_engine_cases, test_sim_cases, test_analysis_cases, test_port_cases, test_aging_cases, test_logging_cases,
+    test_engine_cases, test_sim_cases, test_sim_noise_cases, test_sim_faults_cases,
+    test_sim_raw_cases, test_sim_store_cases, test_analysis_cases, test_port_cases, test_aging_cases, test_logging_cases,
     test_sensorlog_cases, test_sl_parts_cases, test_sl_tasks_cases, test_sl_facade_cases,
     test_sl_config_cases, test_sl_durability_cases, test_sl_ram_cases, test_sl_format_cases,
     test_sl_catalog_cases, test_sl_dirty_cases, test_sl_pieces_cases,

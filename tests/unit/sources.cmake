@@ -9,7 +9,12 @@ set(STORSCOPE_UNIT_TEST_SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/test_json.c
     ${CMAKE_CURRENT_LIST_DIR}/test_target_spec.c
     ${CMAKE_CURRENT_LIST_DIR}/test_engine.c
+    ${CMAKE_CURRENT_LIST_DIR}/sim_fixture.c
     ${CMAKE_CURRENT_LIST_DIR}/test_sim.c
+    ${CMAKE_CURRENT_LIST_DIR}/test_sim_noise.c
+    ${CMAKE_CURRENT_LIST_DIR}/test_sim_faults.c
+    ${CMAKE_CURRENT_LIST_DIR}/test_sim_raw.c
+    ${CMAKE_CURRENT_LIST_DIR}/test_sim_store.c
     ${CMAKE_CURRENT_LIST_DIR}/test_analysis.c
     ${CMAKE_CURRENT_LIST_DIR}/test_port.c
     ${CMAKE_CURRENT_LIST_DIR}/test_aging.c
