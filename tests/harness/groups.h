@@ -15,6 +15,9 @@ extern const struct sts_test_case test_sim_faults_cases[];
 extern const struct sts_test_case test_sim_raw_cases[];
 extern const struct sts_test_case test_sim_store_cases[];
 extern const struct sts_test_case test_analysis_cases[];
+extern const struct sts_test_case test_an_evidence_cases[];
+extern const struct sts_test_case test_an_system_cases[];
+extern const struct sts_test_case test_an_defects_cases[];
 extern const struct sts_test_case test_port_cases[];
 extern const struct sts_test_case test_aging_cases[];
 extern const struct sts_test_case test_logging_cases[];
@@ -34,7 +37,8 @@ extern const struct sts_test_case test_probe_cases[];
 static const struct sts_test_case *const sts_test_groups[] = {
     test_stats_cases, test_units_cases, test_json_cases, test_target_spec_cases,
     test_engine_cases, test_sim_cases, test_sim_noise_cases, test_sim_faults_cases,
-    test_sim_raw_cases, test_sim_store_cases, test_analysis_cases, test_port_cases, test_aging_cases, test_logging_cases,
+    test_sim_raw_cases, test_sim_store_cases, test_analysis_cases,
+    test_an_evidence_cases, test_an_system_cases, test_an_defects_cases, test_port_cases, test_aging_cases, test_logging_cases,
     test_sensorlog_cases, test_sl_parts_cases, test_sl_tasks_cases, test_sl_facade_cases,
     test_sl_config_cases, test_sl_durability_cases, test_sl_ram_cases, test_sl_format_cases,
     test_sl_catalog_cases, test_sl_dirty_cases, test_sl_pieces_cases,

@@ -16,6 +16,9 @@ set(STORSCOPE_UNIT_TEST_SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/test_sim_raw.c
     ${CMAKE_CURRENT_LIST_DIR}/test_sim_store.c
     ${CMAKE_CURRENT_LIST_DIR}/test_analysis.c
+    ${CMAKE_CURRENT_LIST_DIR}/test_an_evidence.c
+    ${CMAKE_CURRENT_LIST_DIR}/test_an_system.c
+    ${CMAKE_CURRENT_LIST_DIR}/test_an_defects.c
     ${CMAKE_CURRENT_LIST_DIR}/test_port.c
     ${CMAKE_CURRENT_LIST_DIR}/test_aging.c
     ${CMAKE_CURRENT_LIST_DIR}/test_logging.c
