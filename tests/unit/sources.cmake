@@ -32,6 +32,8 @@ set(STORSCOPE_UNIT_TEST_SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/test_sl_ram.c
     ${CMAKE_CURRENT_LIST_DIR}/test_sl_format.c
     ${CMAKE_CURRENT_LIST_DIR}/test_sl_catalog.c
+    ${CMAKE_CURRENT_LIST_DIR}/dirty_fixture.c
     ${CMAKE_CURRENT_LIST_DIR}/test_sl_dirty.c
+    ${CMAKE_CURRENT_LIST_DIR}/test_sl_damage.c
     ${CMAKE_CURRENT_LIST_DIR}/test_sl_pieces.c
     ${CMAKE_CURRENT_LIST_DIR}/test_probe.c)
