@@ -8,6 +8,7 @@ set(STORSCOPE_UNIT_TEST_SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/test_units.c
     ${CMAKE_CURRENT_LIST_DIR}/test_json.c
     ${CMAKE_CURRENT_LIST_DIR}/test_target_spec.c
+    ${CMAKE_CURRENT_LIST_DIR}/engine_fixture.c
     ${CMAKE_CURRENT_LIST_DIR}/test_engine.c
     ${CMAKE_CURRENT_LIST_DIR}/sim_fixture.c
     ${CMAKE_CURRENT_LIST_DIR}/test_sim.c
