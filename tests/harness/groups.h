@@ -34,6 +34,7 @@ extern const struct sts_test_case test_sl_dirty_cases[];
 extern const struct sts_test_case test_sl_damage_cases[];
 extern const struct sts_test_case test_sl_pieces_cases[];
 extern const struct sts_test_case test_probe_cases[];
+extern const struct sts_test_case test_card_regs_cases[];
 
 static const struct sts_test_case *const sts_test_groups[] = {
     test_stats_cases, test_units_cases, test_json_cases, test_target_spec_cases,
@@ -43,7 +44,7 @@ static const struct sts_test_case *const sts_test_groups[] = {
     test_sensorlog_cases, test_sl_parts_cases, test_sl_tasks_cases, test_sl_facade_cases,
     test_sl_config_cases, test_sl_durability_cases, test_sl_ram_cases, test_sl_format_cases,
     test_sl_catalog_cases, test_sl_dirty_cases, test_sl_damage_cases, test_sl_pieces_cases,
-    test_probe_cases,
+    test_probe_cases, test_card_regs_cases,
 };
 static const size_t sts_n_test_groups = sizeof(sts_test_groups) / sizeof(sts_test_groups[0]);
 

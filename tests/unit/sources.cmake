@@ -37,4 +37,5 @@ set(STORSCOPE_UNIT_TEST_SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/test_sl_dirty.c
     ${CMAKE_CURRENT_LIST_DIR}/test_sl_damage.c
     ${CMAKE_CURRENT_LIST_DIR}/test_sl_pieces.c
-    ${CMAKE_CURRENT_LIST_DIR}/test_probe.c)
+    ${CMAKE_CURRENT_LIST_DIR}/test_probe.c
+    ${CMAKE_CURRENT_LIST_DIR}/test_card_regs.c)
