@@ -275,21 +275,11 @@ static int open_file(struct sts_ctx *c, const char *path, int is_write, sts_fh *
 }
 
 /* One point: returns bytes/s of the storage work and the load iterations. */
-static int s1_point(struct sts_ctx *c, struct s1_mem *mem, int mode, int is_write,
-                    uint32_t chunk, int n_loads, uint64_t ops, int pin, double *bps,
-                    uint64_t *load_iters)
+/* The point's lock, queue (the I/O task's) and files: 0, or the first
+ * failure with everything made undone, in reverse. */
+static int s1_setup(struct sts_ctx *c, struct s1_run *r, int mode, int is_write, uint32_t chunk)
 {
-    const struct sts_port_ops *port = sts_port();
-    struct s1_run *r = &mem->run;
-    struct load_task *loads = mem->loads;
-    memset(r, 0, sizeof(*r));
-    r->c = c;
-    r->port = port;
-    r->is_write = is_write;
-    r->mode = mode;
-    r->chunk = chunk;
-    /* the storage side may run above the load (the guideline's I/O task) */
-    int sprio = (int)c->plan->rt_priority;
+    const struct sts_port_ops *port = r->port;
     int rc = port->mutex_init(&r->fs_lock);
     int lock_made = !rc, q_made = 0;
     if (!rc && mode == MODE_IOTASK) {
@@ -314,24 +304,24 @@ static int s1_point(struct sts_ctx *c, struct s1_mem *mem, int mode, int is_writ
             port->mutex_destroy(&r->fs_lock);
         return rc;
     }
-    sts_pattern_fill(sa->buf + 4, 0, chunk, c->plan->seed);
-    memcpy(sb->buf + 4, sa->buf + 4, chunk);
-    __atomic_store_n(&stop_loads, 0, __ATOMIC_RELEASE);
-    int n_started = 0, start_rc = STS_OK; /* a task that did not start is never joined */
-    for (int i = 0; i < n_loads && !start_rc; i++) {
-        memset(&loads[i], 0, sizeof(loads[i]));
-        loads[i].stop = &stop_loads;
-        struct sts_task_attr attr = task_attr(0, pin, loads[i].stack, sizeof(loads[i].stack));
-        start_rc = port->task_start(&loads[i].task, load_step, &loads[i], &attr);
-        n_started += !start_rc;
-    }
-    if (!start_rc && mode == MODE_DIRECT) {
+    return STS_OK;
+}
+
+/* Starts the storage side as `mode` runs it, above the load at priority
+ * sprio, and waits for it to end: the first start failure (a task that did
+ * not start is never joined). */
+static int s1_storage(struct s1_run *r, int mode, uint64_t ops, int sprio, int pin)
+{
+    const struct sts_port_ops *port = r->port;
+    struct storage_task *sa = &r->a, *sb = &r->b, *io = &r->io;
+    int start_rc = STS_OK;
+    if (mode == MODE_DIRECT) {
         sa->ops_left = ops;
         struct sts_task_attr sattr = task_attr(sprio, pin, sa->stack, sizeof(sa->stack));
         start_rc = port->task_start(&sa->task, storage_step, sa, &sattr);
         if (!start_rc)
             port->task_join(&sa->task);
-    } else if (!start_rc) {
+    } else {
         /* Two or three storage tasks start together, from a task at their
          * own priority: started from here, at the load's, the second one
          * waited until this task had the CPU again - on FreeRTOS, which
@@ -376,6 +366,57 @@ static int s1_point(struct sts_ctx *c, struct s1_mem *mem, int mode, int is_writ
             }
         }
     }
+    return start_rc;
+}
+
+/* Stops and joins the n_started load tasks: their iterations, and their
+ * stacks' high mark into mem. */
+static uint64_t s1_stop_loads(struct s1_mem *mem, int n_started)
+{
+    const struct sts_port_ops *port = sts_port();
+    uint64_t iters = 0;
+    __atomic_store_n(&stop_loads, 1, __ATOMIC_RELEASE);
+    for (int i = 0; i < n_started; i++) {
+        port->task_join(&mem->loads[i].task);
+        iters += mem->loads[i].iterations;
+        if (mem->loads[i].task.stack_used > mem->load_stack_used)
+            mem->load_stack_used = mem->loads[i].task.stack_used;
+    }
+    return iters;
+}
+
+static int s1_point(struct sts_ctx *c, struct s1_mem *mem, int mode, int is_write,
+                    uint32_t chunk, int n_loads, uint64_t ops, int pin, double *bps,
+                    uint64_t *load_iters)
+{
+    const struct sts_port_ops *port = sts_port();
+    struct s1_run *r = &mem->run;
+    struct load_task *loads = mem->loads;
+    memset(r, 0, sizeof(*r));
+    r->c = c;
+    r->port = port;
+    r->is_write = is_write;
+    r->mode = mode;
+    r->chunk = chunk;
+    /* the storage side may run above the load (the guideline's I/O task) */
+    int sprio = (int)c->plan->rt_priority;
+    int rc = s1_setup(c, r, mode, is_write, chunk);
+    if (rc)
+        return rc;
+    struct storage_task *sa = &r->a, *sb = &r->b, *io = &r->io;
+    sts_pattern_fill(sa->buf + 4, 0, chunk, c->plan->seed);
+    memcpy(sb->buf + 4, sa->buf + 4, chunk);
+    __atomic_store_n(&stop_loads, 0, __ATOMIC_RELEASE);
+    int n_started = 0, start_rc = STS_OK; /* a task that did not start is never joined */
+    for (int i = 0; i < n_loads && !start_rc; i++) {
+        memset(&loads[i], 0, sizeof(loads[i]));
+        loads[i].stop = &stop_loads;
+        struct sts_task_attr attr = task_attr(0, pin, loads[i].stack, sizeof(loads[i].stack));
+        start_rc = port->task_start(&loads[i].task, load_step, &loads[i], &attr);
+        n_started += !start_rc;
+    }
+    if (!start_rc)
+        start_rc = s1_storage(r, mode, ops, sprio, pin);
     /* from the first storage step to the last one's end */
     uint64_t t0 = UINT64_MAX, t1 = 0;
     const struct storage_task *used[] = {sa, mode == MODE_DIRECT ? sa : sb,
@@ -389,14 +430,7 @@ static int s1_point(struct sts_ctx *c, struct s1_mem *mem, int mode, int is_writ
     for (size_t i = 0; i < WL_COUNT(used); i++)
         if (used[i]->task.stack_used > mem->storage_stack_used)
             mem->storage_stack_used = used[i]->task.stack_used;
-    __atomic_store_n(&stop_loads, 1, __ATOMIC_RELEASE);
-    *load_iters = 0;
-    for (int i = 0; i < n_started; i++) {
-        port->task_join(&loads[i].task);
-        *load_iters += loads[i].iterations;
-        if (loads[i].task.stack_used > mem->load_stack_used)
-            mem->load_stack_used = loads[i].task.stack_used;
-    }
+    *load_iters = s1_stop_loads(mem, n_started);
     rc = sa->rc ? sa->rc : sb->rc ? sb->rc : io->rc;
     if (!rc && !start_rc && mode == MODE_IOTASK && is_write &&
         r->io_writes * S1_ALIGN < ops * chunk)
