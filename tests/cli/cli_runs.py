@@ -3,6 +3,46 @@ from cli_base import *  # noqa: F401,F403 (the binary, run(), Base and the modul
 
 
 class Runs(Base):
+    def test_the_main_job_sizes_the_model_by_the_memory_available(self):
+        # issue 43.4: the model's capacity by the machine's RAM, not its
+        # word size (a 64-bit Pi with 1 GB got the 4 GiB model, a 32-bit one
+        # with 8 GB 1 GiB of it): scripts/main_job.sh with a stand-in binary
+        # that only records how it was called
+        top = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+        log = os.path.join(self.dir, "calls")
+        fake = os.path.join(self.dir, "fake-storscope")
+        with open(fake, "w") as f:
+            f.write('#!/bin/sh\necho "$@" >> "%s"\n' % log)
+        os.chmod(fake, 0o755)
+
+        def main_job(avail_kib, bits=64):
+            meminfo = os.path.join(self.dir, "meminfo")
+            with open(meminfo, "w") as f:
+                f.write("MemTotal:       16000000 kB\n")
+                if avail_kib is not None:
+                    f.write("MemAvailable:   %d kB\n" % avail_kib)
+            if os.path.exists(log):
+                os.remove(log)
+            r = subprocess.run(["sh", os.path.join(top, "scripts", "main_job.sh"), fake],
+                               capture_output=True, text=True, cwd=self.dir,
+                               env=dict(os.environ, STORSCOPE_MEMINFO=meminfo,
+                                        STORSCOPE_LONG_BIT=str(bits)))
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with open(log) as f:
+                targets = {l.split(" -t ")[1].split()[0] for l in f if " -t " in l}
+            return targets, r.stderr
+        whole = {"sim:emmc-stm32u5", "sim:emmc-stm32u5+sensorlog"}
+        part = {"sim:emmc-stm32u5,capacity=1G", "sim:emmc-stm32u5,capacity=1G+sensorlog"}
+        self.assertEqual(main_job(8 << 20), (whole, ""))   # 8 GiB available
+        self.assertEqual(main_job(524288), (whole, ""))    # just 512 MiB
+        targets, err = main_job(1 << 20, bits=32)          # 1 GiB, but 32-bit
+        self.assertEqual(targets, part)
+        self.assertIn("a 32-bit host cannot map the 4 GiB model", err)
+        targets, err = main_job(300000)                    # a board with 292 MiB free
+        self.assertEqual(targets, part)
+        self.assertIn("292 MiB of memory available, under the 512 MiB", err)
+        self.assertEqual(main_job(None), (whole, ""))      # no figure: no claim made
+
     def test_paper_quick_moves_requested_bytes(self):
         csvdir = os.path.join(self.dir, "csv")
         r = run("run", "-t", self.target, "--suite", "paper", "-o", self.out, "--csv", csvdir)
