@@ -6,10 +6,16 @@ second. With --against OTHER, the same runs of another binary one after
 the other, and the ratios (e.g. the code before a change).
 
     python3 bench/rss_cpu.py build/release/storscope [--against OLD_BIN]
-        [--cases main,paper,paper-sensorlog] [--profiles emmc-stm32u5,nor-spi]
+        [--cases main,paper,paper-sensorlog,paper-full-sensorlog,per-test,growth]
+        [--profiles emmc-stm32u5,nor-spi]
 
 main: the two runs of scripts/main_job.sh; paper: suite paper at scale
-quick on each profile bare; paper-sensorlog: the same through +sensorlog.
+quick on each profile bare; paper-sensorlog: the same through +sensorlog;
+paper-full-sensorlog: at scale full; per-test: each test of paper alone on
+the study's eMMC, bare and through +sensorlog (simulated seconds per CPU
+second per test); growth: how memory and CPU grow with the scale (B0, S2's
+files: 250 quick, the study's 1,000 and 5,000 full; M2's days), and with
+the model's capacity (1, 4 and 16 GiB), through +sensorlog.
 Exits 1 when the main job's peak RSS passes --max-main-rss (MiB; issue 43's
 256), so scripts/test.sh can hold it.
 """
@@ -25,18 +31,22 @@ PROFILES = ["emmc-stm32u5", "sd-consumer", "sd-a2", "emmc-industrial", "nor-spi"
 
 
 def measure(binary, args):
-    """(CPU s, peak RSS MiB, simulated s, status) of one run."""
+    """(CPU s, peak RSS MiB, simulated s, status, operations) of one run:
+    operations from the points' ops_per_run x runs, 0 where no point says."""
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "r.json")
         with open(os.devnull, "w") as null:
             p = subprocess.Popen([binary, *args, "-q", "-o", out], stdout=null, stderr=null)
             _, status, ru = os.wait4(p.pid, 0)
         rc = os.waitstatus_to_exitcode(status)
-        sim = 0.0
+        sim = ops = 0.0
         if os.path.exists(out):
             with open(out) as f:
-                sim = json.load(f).get("elapsed_ns", 0) / 1e9
-        return ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024.0, sim, rc
+                doc = json.load(f)
+            sim = doc.get("elapsed_ns", 0) / 1e9
+            ops = sum(p.get("metrics", {}).get("ops_per_run", 0) * p["runs"]["n"]
+                      for t in doc.get("tests", []) for p in t.get("points", []) if "runs" in p)
+        return ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024.0, sim, rc, ops
 
 
 def cases(which, profiles):
@@ -52,7 +62,26 @@ def cases(which, profiles):
         if "paper-sensorlog" in which:
             out.append((f"paper on sim:{p}+sensorlog",
                         ["run", "-t", f"sim:{p}+sensorlog", "--suite", "paper"]))
+    if "paper-full-sensorlog" in which:
+        out += [(f"paper --scale full on sim:{p}+sensorlog",
+                 ["run", "-t", f"sim:{p}+sensorlog", "--suite", "paper", "--scale", "full"])
+                for p in profiles]
+    if "per-test" in which:
+        for fs in ("", "+sensorlog"):
+            out += [(f"{t} on sim:emmc-stm32u5{fs}", ["run", "-t", "sim:emmc-stm32u5" + fs,
+                                                     "--tests", t])
+                    for t in ("B0", "B1", "B2", "M1", "S2", "M2")]
+    if "growth" in which:
+        lg = "sim:emmc-stm32u5+sensorlog"
+        out += [(f"{t} --scale {sc} on {lg}", ["run", "-t", lg, "--tests", t, "--scale", sc])
+                for t in ("B0", "S2", "M2") for sc in ("quick", "full")]
+        out += [(f"paper on sim:emmc-stm32u5,capacity={c}+sensorlog",
+                 ["run", "-t", f"sim:emmc-stm32u5,capacity={c}+sensorlog", "--suite", "paper"])
+                for c in ("1G", "4G", "16G")]
     return out
+
+
+CASES = ("main", "paper", "paper-sensorlog", "paper-full-sensorlog", "per-test", "growth")
 
 
 def main():
@@ -68,11 +97,15 @@ def main():
         if not (os.path.isfile(b) and os.access(b, os.X_OK)):
             ap.error(f"{b}: not an executable storscope (build it: cmake --build --preset release)")
     which = set(a.cases.split(","))
-    unknown = which - {"main", "paper", "paper-sensorlog"}
+    unknown = which - set(CASES)
     if unknown:
-        ap.error("--cases takes main, paper, paper-sensorlog; not " + ", ".join(sorted(unknown)))
+        ap.error("--cases takes " + ", ".join(CASES) + "; not " + ", ".join(sorted(unknown)))
     bins = [a.binary] + ([a.against] if a.against else [])
-    head = "| run | CPU s | peak RSS MiB | simulated s | simulated s per CPU s |"
+    # simulated seconds per CPU second rewards a slow medium and punishes a
+    # fast store (sensorlog makes 1 B writes 700x faster in simulated time
+    # for the same host work): CPU per operation says what the host spends
+    head = ("| run | CPU s | peak RSS MiB | simulated s | simulated s per CPU s |"
+            " operations | CPU ns per operation |")
     if a.against:
         head += " CPU s, other | peak RSS MiB, other | CPU ratio (this / other) |"
     print(head)
@@ -80,11 +113,12 @@ def main():
     over = []
     for name, args in cases(which, a.profiles.split(",")):
         got = [measure(b, args) for b in bins]
-        cpu, rss, sim, rc = got[0]
+        cpu, rss, sim, rc, ops = got[0]
         row = f"| {name}{'' if rc == 0 else f' (exit {rc})'} | {cpu:.2f} | {rss:.1f} | {sim:.1f} | "
         row += f"{sim / cpu:.1f} |" if cpu > 0 else "- |"
+        row += f" {ops:,.0f} | {cpu / ops * 1e9:,.0f} |" if ops > 0 else " - | - |"
         if a.against:
-            c2, r2, _, rc2 = got[1]
+            c2, r2, _, rc2, _ = got[1]
             row += f" {c2:.2f}{'' if rc2 == 0 else f' (exit {rc2})'} | {r2:.1f} | "
             row += f"{cpu / c2:.2f}x |" if c2 > 0 else "- |"
         print(row, flush=True)
