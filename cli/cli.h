@@ -14,6 +14,7 @@ int cmd_compare(int argc, char **argv);
 int cmd_log(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
+int cmd_fit(int argc, char **argv);
 
 struct sts_analysis;
 struct sts_an_item;
@@ -91,5 +92,9 @@ void cli_undo_free(struct cli_undo_mem *m);
 
 /* Prints "storscope: <msg>" to stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* `sim:@FILE[,...][+FS]` (a profile `storscope fit` wrote) into the target
+ * it stands for, `sim:BASE,KEY=VALUE...`; any other target as it is: 0, or
+ * -1 with why in err (the file unreadable, a line not KEY=VALUE, no base) */
+int cli_profile_expand(const char *spec, char *out, size_t n, char *err, size_t errlen);
 
 #endif

@@ -189,7 +189,8 @@ void cli_print_option_table(FILE *f)
 {
     const struct cli_command *const all[] = {&cli_run_command, &cli_probe_command,
                                              &cli_report_command, &cli_compare_command,
-                                             &cli_log_command, &cli_plan_command};
+                                             &cli_log_command, &cli_plan_command,
+                                             &cli_fit_command};
     for (size_t k = 0; k < sizeof(all) / sizeof(all[0]); k++)
         for (size_t i = 0; i < all[k]->n_opts; i++) {
             const struct cli_opt *o = &all[k]->opts[i];

@@ -79,6 +79,6 @@ void cli_print_option_table(FILE *f);
 
 /* The commands with an option table. */
 extern const struct cli_command cli_run_command, cli_probe_command, cli_report_command,
-    cli_compare_command, cli_log_command, cli_plan_command;
+    cli_compare_command, cli_log_command, cli_plan_command, cli_fit_command;
 
 #endif

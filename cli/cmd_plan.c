@@ -5,7 +5,9 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 #include "cli_options.h"
+#include "fit.h"
 #include "plan.h"
+#include "storscope/units.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -27,7 +29,9 @@ static const struct cli_opt plan_opts_table[] = {
      "the logger's streams: NAME:RATEHz:SIZEB,... (e.g. imu:1000Hz:12B,env:1Hz:32B)",
      PO(streams)},
     {"medium", 0, CLI_TARGET, "SPEC",
-     "the simulated medium alone: sim:PROFILE[,PARAM=VALUE...] (default sim:emmc-stm32u5)",
+     "the simulated medium alone: sim:PROFILE[,PARAM=VALUE...], sim:@FILE (a profile\n"
+     "`storscope fit -o FILE` saved), or a device's RESULTS.json to fit one to first\n"
+     "(default sim:emmc-stm32u5)",
      PO(medium)},
     {"ram", 0, CLI_SIZE, "SIZE", "RAM the logger can give its storage: 16K, 64K", PO(ram_bytes),
      .min = 256, .hint = "at least 256 bytes, e.g. 16K"},
@@ -158,6 +162,56 @@ static int rank_cmp(const void *pa, const void *pb)
     return r;
 }
 
+/* --medium RESULTS.json: the medium fitted to a device's results (fit.c),
+ * so the plan is made on the user's card; --medium sim:@FILE: the profile a
+ * fit saved. o->medium becomes the simulated medium either stands for: 0,
+ * or -1 after saying why. */
+static int medium_of(struct plan_opts *o)
+{
+    static char expanded[2048];
+    static struct fit_data d;
+    static struct fit_out fitted;
+    char err[512];
+    if (!strncmp(o->medium, "sim:", 4)) {
+        if (cli_profile_expand(o->medium, expanded, sizeof(expanded), err, sizeof(err))) {
+            cli_error("bad --medium '%s': %s", o->medium, err);
+            return -1;
+        }
+        if (strcmp(expanded, o->medium))
+            o->medium_from = o->medium + 5;
+        o->medium = expanded;
+        return 0;
+    }
+    if (access(o->medium, R_OK)) /* not a file: read_medium says what --medium takes */
+        return 0;
+    char self[1024];
+    ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+    if (fit_load(o->medium, NULL, &d, err, sizeof(err)) || len <= 0) {
+        if (err[0] || len <= 0)
+            cli_error("--medium %s: %s", o->medium, len <= 0 ? "cannot run the model" : err);
+        return -1;
+    }
+    self[len] = '\0';
+    if (!o->quiet)
+        fprintf(stderr, "storscope: plan: fitting the medium to %s first (storscope fit)\n",
+                o->medium);
+    if (fit_run(self, &d, o->jobs, &fitted, NULL, err, sizeof(err))) {
+        cli_error("--medium %s: the fit failed: %s", o->medium, err);
+        return -1;
+    }
+    if (fitted.rms_pct > FIT_POOR_PCT) {
+        cli_error("--medium %s: the fitted model is off by %.0f %% (rms) from its results, more "
+                  "than %d %%: a plan on it would not be that device's (storscope fit %s "
+                  "--points shows where)", o->medium, fitted.rms_pct, FIT_POOR_PCT, o->medium);
+        return -1;
+    }
+    o->medium_from = o->medium;
+    o->medium_fit_rms = fitted.rms_pct;
+    sts_strlcpy(expanded, fitted.spec, sizeof(expanded));
+    o->medium = expanded;
+    return 0;
+}
+
 int cmd_plan(int argc, char **argv)
 {
     struct plan_opts o = {.medium = "sim:emmc-stm32u5", .lose_ns = 1000000000ull,
@@ -185,6 +239,8 @@ int cmd_plan(int argc, char **argv)
         long cpus = sysconf(_SC_NPROCESSORS_ONLN);
         o.jobs = cpus > 0 ? (uint32_t)(cpus < 256 ? cpus : 256) : 1;
     }
+    if (medium_of(&o))
+        return EXIT_USAGE;
     struct plan_spec spec;
     char why[300];
     if (plan_spec_read(&o, &spec, why, sizeof(why))) {

@@ -274,6 +274,13 @@ static int resolve_target(struct run_opts *o, const char *probed, struct sts_tar
         o->target = sizeof(void *) >= 8 ? "sim:emmc-stm32u5" : "sim:emmc-stm32u5,capacity=1G";
     if (o->probe)
         cli_probe_target_check(probed, o->target);
+    static char expanded[2048]; /* sim:@FILE: the profile it names (profile_file.c) */
+    char perr[512];
+    if (cli_profile_expand(o->target, expanded, sizeof(expanded), perr, sizeof(perr))) {
+        cli_error("bad target '%s': %s", o->target, perr);
+        return EXIT_USAGE;
+    }
+    o->target = expanded;
     const char *why = NULL;
     if (sts_target_spec_parse(o->target, spec, &why)) {
         cli_error("bad target '%s': %s", o->target, why);

@@ -21,6 +21,7 @@ static void usage(FILE *f)
           "  log       decode a sensorlog image (log dump IMAGE), or write a demo one\n"
           "  probe     what a card really is: counterfeit capacity, open allocation units\n"
           "  plan      a logger's storage decided by simulation: store, buffer, sync, writer\n"
+          "  fit       a simulator profile fitted to a device's results (sim:@FILE)\n"
           "  version   print the version\n"
           "\n"
           "exit status: 0 success, 1 a test failed, 2 usage error or refused target,\n"
@@ -49,14 +50,16 @@ int main(int argc, char **argv)
         return cmd_probe(argc - 1, argv + 1);
     if (!strcmp(cmd, "plan"))
         return cmd_plan(argc - 1, argv + 1);
+    if (!strcmp(cmd, "fit"))
+        return cmd_fit(argc - 1, argv + 1);
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
         printf("storscope %s (result schema %s)\n", STORSCOPE_VERSION, "storscope-result/1");
         return EXIT_OK;
     }
     if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
         /* `storscope help run` is `storscope run --help` (it printed this) */
-        static const char *const commands[] = {"run",     "list",  "report", "compare",
-                                              "log",     "probe", "plan"};
+        static const char *const commands[] = {"run",   "list", "report", "compare",
+                                              "log",   "probe", "plan",  "fit"};
         for (size_t i = 0; argc > 2 && i < sizeof(commands) / sizeof(commands[0]); i++)
             if (!strcmp(argv[2], commands[i])) {
                 char *args[] = {argv[0], argv[2], "--help", NULL};

@@ -35,6 +35,8 @@ struct plan_opts {
                              medium, whose figures change with the seed) */
     char *output;
     int quiet;
+    const char *medium_from;  /* the results or profile file --medium named (NULL: none) */
+    double medium_fit_rms;    /* a fitted medium's error over its points, % (0: not fitted) */
 };
 
 struct plan_spec {

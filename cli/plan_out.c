@@ -157,6 +157,13 @@ int plan_write_json(const struct plan_opts *o, const struct plan_spec *spec,
     }
     cJSON_AddNumberToObject(sp, "payload_bytes_per_second", spec->payload_bps);
     cJSON_AddStringToObject(sp, "medium", o->medium);
+    if (o->medium_from) { /* what the medium was made from: a device's results, fitted */
+        cJSON *from = cJSON_AddObjectToObject(sp, "medium_from");
+        cJSON_AddStringToObject(from, "file", o->medium_from);
+        cJSON_AddStringToObject(from, "kind", o->medium_fit_rms > 0 ? "fitted" : "profile");
+        if (o->medium_fit_rms > 0)
+            cJSON_AddNumberToObject(from, "fit_rms_error_percent", o->medium_fit_rms);
+    }
     const struct named_u64 asked[] = {
         {"medium_capacity_bytes", spec->capacity_bytes}, {"ram_bytes", o->ram_bytes},
         {"lose_at_most_ns", o->lose_ns}, {"duration_ns", o->duration_ns}, {"seed", o->seed},
@@ -274,6 +281,11 @@ void plan_print_head(const struct plan_opts *o, const struct plan_spec *spec, si
     char rate[24];
     sts_fmt_rate(rate, sizeof(rate), spec->payload_bps);
     printf(": %s) on %s, RAM %s, at most %s lost at a power cut\n", rate, o->medium, ram, lose);
+    if (o->medium_from && o->medium_fit_rms > 0)
+        printf("the medium fitted to %s (within %.1f %% rms of its points: storscope fit)\n",
+               o->medium_from, o->medium_fit_rms);
+    else if (o->medium_from)
+        printf("the medium is the profile %s\n", o->medium_from);
     printf("%zu runs of %s simulated each, 3 writers a run: %zu configurations\n", runs, dur,
            3 * runs);
     if (o->repeat > 1)
