@@ -29,8 +29,8 @@ static const struct cli_opt plan_opts_table[] = {
      "the logger's streams: NAME:RATEHz:SIZEB,... (e.g. imu:1000Hz:12B,env:1Hz:32B)",
      PO(streams)},
     {"medium", 0, CLI_TARGET, "SPEC",
-     "the simulated medium alone: sim:PROFILE[,PARAM=VALUE...], sim:@FILE (a profile\n"
-     "`storscope fit -o FILE` saved), or a device's RESULTS.json to fit one to first\n"
+     "the simulated medium alone: sim:PROFILE[,PARAM=VALUE...], sim:@FILE (a profile "
+     "`storscope fit -o FILE` saved), or a device's RESULTS.json to fit one to first "
      "(default sim:emmc-stm32u5)",
      PO(medium)},
     {"ram", 0, CLI_SIZE, "SIZE", "RAM the logger can give its storage: 16K, 64K", PO(ram_bytes),

@@ -7,7 +7,7 @@
 #   completion.sh BIN BASH_OUT ZSH_OUT
 set -eu
 bin=$1 bash_out=$2 zsh_out=$3
-commands="run list report compare log probe plan version help"
+commands="run list report compare log probe plan fit version help"
 first_words() { "$bin" list "$1" | awk '/^[A-Za-z0-9]/ { print $1 }' | tr '\n' ' '; }
 tests=$(first_words tests)
 suites=$(first_words suites)
@@ -44,7 +44,7 @@ options() {
     echo "    log) if [ \"\$COMP_CWORD\" -eq 2 ]; then COMPREPLY=(\$(compgen -W \"dump demo\" -- \"\$cur\")); return; fi ;;"
     echo '    esac'
     echo '    case "$cmd:$prev" in'
-    for cmd in run report compare log probe plan; do
+    for cmd in run report compare log probe plan fit; do
         options "$cmd" | while read -r name kind; do
             case "$kind" in
             flag) ;;
@@ -63,7 +63,7 @@ options() {
     done
     echo '    esac'
     echo '    case "$cmd" in'
-    for cmd in run report compare log probe plan; do
+    for cmd in run report compare log probe plan fit; do
         echo "    $cmd) if [ \"\${cur#-}\" != \"\$cur\" ]; then COMPREPLY=(\$(compgen -W \"$(options "$cmd" | awk '{ print $1 }' | tr '\n' ' ')\" -- \"\$cur\")); else COMPREPLY=(\$(compgen -f -- \"\$cur\")); fi ;;"
     done
     echo '    esac'
@@ -84,7 +84,7 @@ options() {
     echo "    help) _values command $commands ;;"
     echo "    list) _values list tests suites targets devices ;;"
     echo "    log) if (( CURRENT == 2 )); then _values log dump demo; return; fi ;|"
-    for cmd in run report compare log probe plan; do
+    for cmd in run report compare log probe plan fit; do
         printf '    %s) _arguments -s' "$cmd"
         options "$cmd" | while read -r name kind; do
             case "$kind" in

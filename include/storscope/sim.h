@@ -147,6 +147,7 @@ struct sts_sim_params {
 #define STS_SIM_PACK_CLASSES 17 /* 32 B .. 8 KiB */
 #define STS_SIM_HOT_PAGES 64u
 #define STS_SIM_PACK_FROM (32ull << 20) /* below it a run keeps its pages whole */
+#define STS_SIM_RELEASE_MIN (8u << 20)  /* slots freed at the end before they are handed back */
 struct sts_sim_noise {
     uint32_t cv_permille;        /* each command's time times a lognormal factor of mean 1
                                     and this coefficient of variation (100 = 0.1), at most
@@ -252,6 +253,12 @@ struct sts_sim {
     uint64_t pack_from;           /* bytes held whole before packing starts */
     uint8_t *pack_ops, *pack_buf; /* a page's runs unpacked; a page being packed */
     void *pack_zc, *pack_zd;      /* zstd's contexts, in the arena (or NULL) */
+    /* memory the store no longer holds pages in, handed back to the host
+     * (sim_target.c: madvise) once it spans STS_SIM_RELEASE_MIN; NULL: kept.
+     * store_hw and pack_hw: slots used at most since the last hand-back */
+    void (*release)(void *ctx, void *addr, size_t len);
+    void *release_ctx;
+    uint32_t store_hw, pack_hw[STS_SIM_PACK_CLASSES];
 #endif
     uint64_t last_read_end;
     /* faults */

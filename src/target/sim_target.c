@@ -53,6 +53,17 @@ static void *arena_map(size_t bytes)
     return p == MAP_FAILED ? NULL : p;
 }
 
+#if STS_SIM_PACK
+/* What the store no longer holds pages in goes back to the kernel: the
+ * arena is private anonymous memory, so the next write there finds zeros,
+ * which an unused slot may hold. */
+static void arena_release(void *ctx, void *addr, size_t len)
+{
+    (void)ctx;
+    (void)madvise(addr, len, MADV_DONTNEED);
+}
+#endif
+
 static void arena_unmap(struct sim_target *st)
 {
     if (st->arena)
@@ -374,6 +385,7 @@ static int sim_model_open(struct sim_target **out, const char *arg, const struct
         sts_sim_set_noise(&st->sim, &o->noise);
 #if STS_SIM_PACK
         sts_sim_set_pack(&st->sim, o->pack, workload_seed); /* not the model's seed */
+        st->sim.release = arena_release;
 #else
         (void)workload_seed;
 #endif

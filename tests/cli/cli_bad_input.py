@@ -365,7 +365,7 @@ class Completion(unittest.TestCase):
         rows = [line.split("\t") for line in run("help", "--options").stdout.splitlines()]
         self.assertTrue(all(len(r) == 5 for r in rows), rows)
         cmds = {r[0] for r in rows}
-        self.assertEqual(cmds, {"run", "probe", "report", "compare", "log", "plan"})
+        self.assertEqual(cmds, {"run", "probe", "report", "compare", "log", "plan", "fit"})
         man = os.path.join(os.path.dirname(BIN), "storscope.1")
         with open(man) as f:
             page = f.read().replace("\\-", "-")

@@ -197,7 +197,92 @@ static void cold_pages_pack_and_read_back_the_same(void)
     CHECK_EQ(sum_packed, sum_whole);
 }
 
+#if STS_SIM_PACK
+/* What the host is handed back: ranges it zeroes, as madvise(DONTNEED)
+ * makes the kernel do, so a range that held a live page reads wrong. */
+static uint64_t released_bytes;
+static unsigned released_calls;
+static uint8_t *released_lo, *released_hi;
+static void zero_it(void *ctx, void *addr, size_t len)
+{
+    (void)ctx;
+    memset(addr, 0, len);
+    released_bytes += len;
+    released_calls++;
+    uint8_t *a = addr;
+    released_lo = !released_lo || a < released_lo ? a : released_lo;
+    released_hi = a + len > released_hi ? a + len : released_hi;
+}
+
+static int pages_hold(struct sts_bd *bd, uint32_t from, uint32_t to, uint32_t pb)
+{
+    for (uint32_t i = from; i < to; i++) {
+        if (bd->ops->read(bd->ctx, (uint64_t)i * pb, rd, pb))
+            return 0;
+        for (uint32_t k = 0; k < pb; k += 512)
+            if (rd[k] != (uint8_t)(i * 7 + k / 512) || rd[pb - 1] != (uint8_t)i)
+                return 0;
+    }
+    return 1;
+}
+
+static void fill_pages(struct sts_bd *bd, uint32_t from, uint32_t to, uint32_t pb)
+{
+    for (uint32_t i = from; i < to; i++) {
+        for (uint32_t k = 0; k < pb; k++)
+            pg_a[k] = k % 512 ? (uint8_t)sts_mix64(i * 131ull + k) : (uint8_t)(i * 7 + k / 512);
+        pg_a[pb - 1] = (uint8_t)i;
+        CHECK_EQ(bd->ops->program(bd->ctx, (uint64_t)i * pb, pg_a, pb), 0);
+    }
+}
+#endif
+
+/* Issue 43: pages trimmed hand their memory back once 8 MiB of slots at
+ * the store's end are free (a test's deleted files no longer weigh on the
+ * next one), never a live page's: 16 MiB written whole, the last 8 MiB
+ * trimmed - their slots are handed back, none of the kept pages' (the
+ * slots right below), which still read back; written again, the trimmed
+ * pages hold what is written; 4 MiB trimmed is under the threshold: kept. */
+static void trimmed_pages_hand_their_memory_back(void)
+{
+#if STS_SIM_PACK
+    struct sts_sim_params p = *sts_sim_profile_find("emmc-stm32u5");
+    p.capacity = 16 * MIB;
+    p.cache_bytes = 0;
+    uint32_t pb = p.page_bytes, n = (uint32_t)(p.capacity / pb);
+    CHECK(sts_sim_arena_bytes(&p, p.capacity) <= sizeof(PACK_ARENA));
+    CHECK_EQ(sts_sim_init(&st.sim, &p, 3, PACK_ARENA, sizeof(PACK_ARENA), p.capacity, &st.bd), 0);
+    sts_sim_set_pack(&st.sim, 0, PACK_SEED); /* whole pages: the raw slots */
+    st.sim.release = zero_it;
+    released_bytes = released_calls = 0;
+    released_lo = released_hi = NULL;
+    struct sts_bd *bd = &st.bd;
+    fill_pages(bd, 0, n, pb);
+    CHECK_EQ(st.sim.store_used, n);
+    CHECK_EQ(released_calls, 0); /* nothing freed yet */
+    uint32_t keep = n / 2;       /* the first 8 MiB: live right below what is handed back */
+    CHECK_EQ(bd->ops->erase(bd->ctx, (uint64_t)keep * pb, (uint64_t)(n - keep) * pb), 0);
+    CHECK_EQ(st.sim.store_used, keep);
+    /* slots are handed back 8 MiB at a time as they come free (less a
+     * 64 KiB alignment): once, as the last page goes */
+    CHECK_EQ(released_calls, 1);
+    CHECK(released_bytes >= STS_SIM_RELEASE_MIN - (64u << 10) &&
+          released_bytes <= STS_SIM_RELEASE_MIN);
+    CHECK(released_lo >= st.sim.store + (size_t)keep * pb);
+    CHECK(released_hi <= st.sim.store + (size_t)n * pb);
+    CHECK(pages_hold(bd, 0, keep, pb));
+    fill_pages(bd, keep, n, pb); /* the handed-back memory takes pages again */
+    CHECK(pages_hold(bd, 0, n, pb));
+    unsigned calls = released_calls;
+    CHECK_EQ(bd->ops->erase(bd->ctx, (uint64_t)(n - n / 4) * pb, (uint64_t)(n / 4) * pb), 0);
+    CHECK_EQ(released_calls, calls); /* 4 MiB: under STS_SIM_RELEASE_MIN */
+    CHECK(pages_hold(bd, 0, n - n / 4, pb));
+    st.sim.release = NULL;
+#endif
+}
+
 const struct sts_test_case test_sim_store_cases[] = {
     {"cold_pages_pack_and_read_back_the_same", cold_pages_pack_and_read_back_the_same},
+    {"trimmed_pages_hand_their_memory_back", trimmed_pages_hand_their_memory_back},
     {NULL, NULL},
 };

@@ -12,6 +12,38 @@
  * read back and no virtual time; only the host's memory.
  * Not compiled on its own: see sim.c. */
 
+/* ---- memory handed back -------------------------------------------------- */
+#if STS_SIM_PACK
+#define RELEASE_ALIGN (64u << 10) /* a multiple of every host's page (4, 16, 64 KiB) */
+
+/* Slots are dense, so what pages left is at the end: slots [used, *hw) of
+ * a region, handed back once they span STS_SIM_RELEASE_MIN - a test's
+ * deleted files (M2 fills a 32 GiB card) then no longer weigh on the next
+ * one; the peak of a run is its largest test's, not their sum (issue 43).
+ * Called as slots are taken too, to follow the high-water mark. */
+static void store_release(struct sts_sim *s, uint8_t *base, uint32_t used, uint32_t *hw,
+                          size_t slot_bytes)
+{
+    if (used >= *hw) {
+        *hw = used;
+        return;
+    }
+    if (!s->release || (uint64_t)(*hw - used) * slot_bytes < STS_SIM_RELEASE_MIN)
+        return;
+    uintptr_t a = (uintptr_t)(base + (size_t)used * slot_bytes);
+    uintptr_t b = (uintptr_t)(base + (size_t)*hw * slot_bytes);
+    a = (a + RELEASE_ALIGN - 1) & ~(uintptr_t)(RELEASE_ALIGN - 1);
+    b &= ~(uintptr_t)(RELEASE_ALIGN - 1);
+    if (b > a)
+        s->release(s->release_ctx, (void *)a, b - a);
+    *hw = used;
+}
+#define STORE_RAW_RELEASE(s) store_release(s, (s)->store, (s)->store_used, &(s)->store_hw, \
+                                           (s)->p.page_bytes)
+#else
+#define STORE_RAW_RELEASE(s) ((void)0)
+#endif
+
 /* ---- raw slots: whole pages, dense 1..store_used ----------------------- */
 
 static uint8_t *raw_slot(const struct sts_sim *s, uint32_t slot)
@@ -26,6 +58,7 @@ static uint8_t *raw_take(struct sts_sim *s, uint32_t page)
     uint32_t slot = ++s->store_used;
     s->store_map[page] = slot;
     s->store_owner[slot - 1] = page;
+    STORE_RAW_RELEASE(s);
     return raw_slot(s, slot);
 }
 
@@ -42,6 +75,7 @@ static void raw_give_back(struct sts_sim *s, uint32_t page)
         s->store_map[owner] = slot;
         s->store_owner[slot - 1] = owner;
     }
+    STORE_RAW_RELEASE(s);
 }
 
 #if STS_SIM_PACK
@@ -300,6 +334,7 @@ static void packed_give_back(struct sts_sim *s, uint32_t page)
         s->pack_owner[c][i] = owner;
         s->store_map[owner] = packed_entry(c, i);
     }
+    store_release(s, s->pack_slots[c], s->pack_used[c], &s->pack_hw[c], s->pack_bytes[c]);
 }
 
 /* A raw page packed, if it then goes into a class: runs (pack_page),
@@ -346,6 +381,7 @@ static void pack_cold(struct sts_sim *s, uint32_t page)
     while (s->pack_bytes[c] < len + PK_HEAD)
         c++;
     uint32_t i = s->pack_used[c]++;
+    store_release(s, s->pack_slots[c], s->pack_used[c], &s->pack_hw[c], s->pack_bytes[c]);
     memcpy(s->pack_slots[c] + (size_t)i * s->pack_bytes[c], s->pack_buf, len + PK_HEAD);
     s->pack_owner[c][i] = page;
     raw_give_back(s, page);
