@@ -28,6 +28,9 @@ struct sts_summary_sink;
 void cli_print_totals(FILE *f, const struct sts_summary_sink *ss); /* "6 tests ok, ..." */
 /* Writes s as HTML text: a results file's strings never become markup. */
 void cli_html_esc(FILE *f, const char *s);
+/* `report` of a saved plan (storscope-plan/1): the exit status */
+struct cJSON;
+int cli_report_plan(const struct cJSON *doc, const char *file, const char *html);
 #include <cjson/cJSON.h>
 struct sts_summary_sink;
 /* The probe section of a probe document, as text or HTML (nothing when

@@ -137,10 +137,12 @@ static const struct cli_opt report_opts_table[] = {
 const struct cli_command cli_report_command = {
     "report",
     "usage: storscope report RESULTS.json [options]\n"
+    "       storscope report PLAN.json [-o PLAN.html]\n"
     "\n"
     "Prints the findings (knee, plateau, dips, asymmetry, random-read penalty,\n"
     "tail, fsync beside the tier table) and the guidelines they support, each\n"
-    "naming its test.\n"
+    "naming its test. Of a saved plan (storscope plan -o): the recommendation\n"
+    "and the Pareto front, and with -o the front plotted and every configuration.\n"
     "\n",
     report_opts_table, sizeof(report_opts_table) / sizeof(report_opts_table[0]), NULL};
 
@@ -173,7 +175,15 @@ int cmd_report(int argc, char **argv)
     char probed[512] = "";
     if (probe && cli_load_probe(probe, &probe_in, probed, sizeof(probed)))
         return EXIT_USAGE;
-    cJSON *doc = cli_load_results(file);
+    cJSON *doc = cli_load_json(file);
+    const cJSON *schema = doc ? cJSON_GetObjectItemCaseSensitive(doc, "schema") : NULL;
+    if (cJSON_IsString(schema) && !strcmp(schema->valuestring, "storscope-plan/1")) {
+        int rc = cli_report_plan(doc, file, html); /* a saved plan (report_plan.c) */
+        cJSON_Delete(doc);
+        return rc;
+    }
+    cJSON_Delete(doc);
+    doc = cli_load_results(file);
     if (!doc)
         return EXIT_USAGE;
     /* opened before anything is printed: a name it cannot write is said

@@ -63,7 +63,7 @@ static long nesting_at(const char *text, long off)
     return depth;
 }
 
-cJSON *cli_load_results(const char *path)
+cJSON *cli_load_json(const char *path)
 {
     size_t len = 0;
     struct stat st;
@@ -98,6 +98,14 @@ cJSON *cli_load_results(const char *path)
         return NULL;
     }
     free(text);
+    return doc;
+}
+
+cJSON *cli_load_results(const char *path)
+{
+    cJSON *doc = cli_load_json(path);
+    if (!doc)
+        return NULL;
     const cJSON *schema = cJSON_GetObjectItemCaseSensitive(doc, "schema");
     if (!cJSON_IsString(schema) || strcmp(schema->valuestring, "storscope-result/1")) {
         cli_error("%s is not a storscope-result/1 document", path);

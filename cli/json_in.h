@@ -6,7 +6,11 @@
 #include "storscope/analysis.h"
 #include "storscope/result.h"
 
-/* Parses a results file; on failure prints what is wrong and returns NULL. */
+/* A JSON file, parsed: NULL after saying why not (unreadable, a directory,
+ * not JSON, nested too deep) */
+cJSON *cli_load_json(const char *path);
+/* A results file (storscope-result/1, the shape replay relies on): NULL
+ * after saying what is wrong */
 cJSON *cli_load_results(const char *path);
 double cli_num(const cJSON *o, const char *key); /* 0 when absent */
 /* What `storscope probe -o FILE` measured, into the analysis input

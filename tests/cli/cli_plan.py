@@ -285,6 +285,45 @@ class Plan(Base):
             docs.append(self.load_plan(out)["configurations"])
         self.assertEqual(docs[0], docs[1])
 
+    def test_report_of_a_plan_shows_its_front(self):
+        # issue 47: "a section in `report -o` HTML with the front plotted"
+        out = os.path.join(self.dir, "p.json")
+        r = self.plan("--streams", self.STREAMS, "--ram", "2K", "-d", "3s", "-q", "-o", out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        doc = self.load_plan(out)
+        cs = doc["configurations"]
+        rec = next(c for c in cs if c["rank"] == doc["recommended"])
+        html = os.path.join(self.dir, "p.html")
+        rep = run("report", out, "-o", html)
+        self.assertEqual(rep.returncode, 0, rep.stderr)
+        front = [c for c in cs if c["front"] and c["fits"]]
+        self.assertIn("%d configurations judged, %d ran, %d fit, %d on the Pareto front" % (
+            len(cs), sum(c["ran"] for c in cs), sum(c["fits"] for c in cs),
+            sum(c["front"] for c in cs)), rep.stdout)
+        line = rep.stdout.split("recommended: ", 1)[1].split("\n")[0]
+        self.assertTrue(line.startswith("%s, %s, " % (rec["store"], rec["writer"])), line)
+        self.assertIn("worst stall %s" % dur(rec["worst_stall_ns"]), line)
+        ranks = re.findall(r"(?m)^ +(\d+)\. ", rep.stdout.split("the front", 1)[1])
+        self.assertEqual([int(x) for x in ranks], [c["rank"] for c in front])
+        with open(html) as f:
+            page = f.read()
+        self.assertEqual(page.count("<tr class="), len(cs))  # a row each, ranked
+        self.assertEqual(page.count('<tr class="fits front">'), len(front))
+        self.assertIn(rec["command"][:40], page)
+        if shutil.which("gnuplot"):  # the front plotted
+            self.assertEqual(page.count("<svg"), 1)
+            self.assertIn("report: %s (1 figure)" % html, rep.stdout)
+        else:
+            self.assertIn("needs gnuplot", page)
+        # a plan that is not one: said, nothing written
+        with open(out, "w") as f:
+            json.dump({"schema": "storscope-plan/1"}, f)
+        os.remove(html)
+        rep = run("report", out, "-o", html)
+        self.assertEqual(rep.returncode, 2)
+        self.assertIn("without its spec or configurations", rep.stderr)
+        self.assertFalse(os.path.exists(html))
+
     def test_nothing_fits_says_what_the_smallest_lossless_one_needs(self):
         r = self.plan("--streams", "imu:1000Hz:255B,ppg:500Hz:200B", "--ram", "1K", "-d", "3s",
                       "-o", self.out)
