@@ -167,3 +167,25 @@ class Fit(Base):
         self.assertEqual(r.returncode, 2, r.stdout)
         self.assertIn("a plan on it would not be that device's", r.stderr)
         self.assertFalse(os.path.exists(plan))
+
+    def test_a_probe_adds_what_it_measured(self):
+        # --probe: the page, allocation unit and open-AU limit the probe
+        # measured on a card whose answers are known join the profile; a
+        # file without a probe section is refused with the reason
+        probe = os.path.join(self.dir, "probe.json")
+        r = run("probe", "sim:sd-consumer,capacity=2G,au=128K,open_aus=4", "--allow-destructive",
+                "-o", probe)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        base, extra, (tests,), truth = TRUTHS[1]
+        res = os.path.join(self.dir, "card.json")
+        r = run("run", "-q", "-t", target_of(base, extra, truth), "--tests", tests, "-o", res)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        prof = os.path.join(self.dir, "card.profile")
+        f = run("fit", res, "--probe", probe, "-o", prof, "-q", timeout=900)
+        self.assertEqual(f.returncode, 0, f.stderr)
+        got = profile_values(prof)
+        self.assertEqual((got["page_bytes"], got["au"], got["open_aus"]), (16384, 131072, 4))
+        r = run("fit", res, "--probe", res, "-o", prof + "2")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("has no probe section", r.stderr)
+        self.assertFalse(os.path.exists(prof + "2"))
