@@ -73,7 +73,7 @@ enum { G_ALL, G_READ, G_WRITE, N_GROUPS };
 
 static pid_t spawn_one(const struct batch *b, const char *spec, size_t i)
 {
-    char out[512];
+    char out[1024]; /* (the scratch directory is at most 511 bytes) */
     snprintf(out, sizeof(out), "%s/%zu.json", b->dir, i);
     char *argv[] = {(char *)b->self, "run",   "-q",        "-t", (char *)spec, "--tests",
                     (char *)b->tests, "--scale", (char *)b->d->scale, "--seed", "1",
@@ -92,7 +92,7 @@ static pid_t spawn_one(const struct batch *b, const char *spec, size_t i)
  * run i's results: 0, or -1 when the run left none. */
 static int model_points(const struct batch *b, size_t i, double *bps)
 {
-    char out[512];
+    char out[1024]; /* (the scratch directory is at most 511 bytes) */
     snprintf(out, sizeof(out), "%s/%zu.json", b->dir, i);
     FILE *f = fopen(out, "re");
     if (!f)
@@ -204,7 +204,7 @@ static int run_batch(const struct batch *b, char (*specs)[1024], size_t k,
             memcpy(bps_first, bps, sizeof(double) * b->d->n);
     }
     for (size_t i = 0; i < k; i++) { /* what a failed batch left */
-        char out[512];
+        char out[1024]; /* (the scratch directory is at most 511 bytes) */
         snprintf(out, sizeof(out), "%s/%zu.json", b->dir, i);
         remove(out);
     }

@@ -224,8 +224,8 @@ static const struct sts_series *as_another_execution(const struct sts_series *s,
                                                      struct sts_series *out)
 {
     *out = *s;
-    for (uint32_t i = 0; i < out->n; i++)
-        out->ci[i] *= STS_AN_ANOTHER_EXECUTION;
+    for (uint32_t i = 0; i < out->n; i++) /* (from s: gcc -O3 took out's for unset) */
+        out->ci[i] = s->ci[i] * STS_AN_ANOTHER_EXECUTION;
     return out;
 }
 
