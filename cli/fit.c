@@ -178,6 +178,8 @@ static int run_batch(const struct batch *b, char (*specs)[1024], size_t k,
             break;
         int status;
         pid_t done = waitpid(-1, &status, 0);
+        if (done < 0 && errno == EINTR) /* Ctrl-C: the runs still going end (130) first */
+            continue;
         if (done < 0)
             break;
         for (size_t j = 0; j < running; j++)
@@ -203,9 +205,11 @@ static int run_batch(const struct batch *b, char (*specs)[1024], size_t k,
         if (i == 0 && bps_first)
             memcpy(bps_first, bps, sizeof(double) * b->d->n);
     }
-    for (size_t i = 0; i < k; i++) { /* what a failed batch left */
+    for (size_t i = 0; i < k; i++) { /* what a failed or stopped batch left */
         char out[1024]; /* (the scratch directory is at most 511 bytes) */
         snprintf(out, sizeof(out), "%s/%zu.json", b->dir, i);
+        remove(out);
+        sts_strlcat(out, ".partial", sizeof(out));
         remove(out);
     }
     free(bps);

@@ -189,3 +189,25 @@ class Fit(Base):
         self.assertEqual(r.returncode, 2)
         self.assertIn("has no probe section", r.stderr)
         self.assertFalse(os.path.exists(prof + "2"))
+
+    def test_ctrl_c_leaves_nothing_behind(self):
+        # a fit stopped by Ctrl-C: exit 130, no profile, and none of its
+        # model runs' files (a wait the signal cut short used to leave them)
+        base, extra, (tests,), truth = TRUTHS[1]
+        res = os.path.join(self.dir, "card.json")
+        r = run("run", "-q", "-t", target_of(base, extra, truth), "--tests", tests, "-o", res)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        prof = os.path.join(self.dir, "card.profile")
+        for wait in (1, 3):
+            with self.subTest(wait=wait):
+                p = subprocess.Popen([BIN, "fit", res, "-o", prof], stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True,
+                                     env=dict(os.environ, TMPDIR=self.dir))
+                time.sleep(wait)
+                p.send_signal(signal.SIGINT)
+                _, err = p.communicate(timeout=300)
+                self.assertEqual(p.returncode, 130, err)
+                self.assertIn("stopped by signal; nothing saved", err)
+                self.assertFalse(os.path.exists(prof))
+                self.assertEqual([n for n in os.listdir(self.dir) if n.startswith("storscope-fit")],
+                                 [])
