@@ -267,6 +267,8 @@ struct sl_stats {
     double write_amplification;    /* programmed / appended bytes */
     uint32_t erase_min, erase_max; /* erase counts over segments (wear spread) */
     uint64_t erases, evictions, syncs;
+    uint64_t dead_trims;           /* segments trimmed early: their streams were all deleted
+                                      (managed media, sl_maintain) */
     uint64_t bad_segments, write_errors; /* retired segments; failed writes redone elsewhere */
     uint64_t read_errors;          /* chunk reads the device failed every retry of (a torn
                                       page, or a device that is failing) */
@@ -451,6 +453,12 @@ struct sl_log {
     uint32_t read_unit;          /* the device's read unit (reads of parts align to it) */
     uint32_t erase_large;        /* the device's large erase where segments align to it; 0 none */
     uint32_t erase_off;          /* bytes of it erased so far */
+    /* found again only when they change (sl_oldest, sl_maintain) */
+    uint32_t oldest_memo;        /* the oldest live segment when last looked for, */
+    uint32_t oldest_memo_seq;    /* and its number: while it holds it, nothing is older */
+    uint32_t dead_version;       /* catalog_version + 1 when dead_below was found; 0 never */
+    uint64_t dead_below;         /* records numbered below: every live stream's come after */
+    uint64_t durable_below;      /* of those, the ones whose streams' deletes were flushed */
     struct sl_stats st;
     struct sl_config cfg;
 };
@@ -539,7 +547,11 @@ uint32_t sl_record_max(const struct sl_log *log);
  * do, SL_BUSY when work remains (call again), or an error. */
 int sl_pump(struct sl_log *log);
 /* One step of erasing ahead (one erase block): SL_BUSY while the floor is
- * not yet met, SL_OK when it is. */
+ * not yet met, SL_OK when it is. On managed media, once the floor is met,
+ * a step also trims the oldest segment when every record in it belongs to
+ * deleted streams (one trim command, after a flush that makes the deletes
+ * durable), so the device gets back what deleted streams held without
+ * waiting for the writer to come round. */
 int sl_maintain(struct sl_log *log);
 /* Asks for everything appended so far to be made durable; the next pumps
  * write the partial chunk (its header and records, to the end of the

@@ -275,19 +275,23 @@ uint32_t sl_record_max(const struct sl_log *log)
     return log->chunk - SL_DATA_OFF(log) - SL_REC_HDR_MAX;
 }
 
-void sl_live_range(const struct sl_log *log, uint32_t *oldest, uint32_t *count)
+uint32_t sl_oldest(struct sl_log *log)
 {
     /* live segments form one run ending at the newest; the oldest has the
-     * smallest sequence number */
-    uint32_t best = SL_NO_SEG, n = 0;
+     * smallest sequence number. Only new segments come after it, so while
+     * the one found last still holds its number it is still the oldest: a
+     * search does not pass over every segment again (a million on a 1 TiB
+     * medium, for every read that starts) */
+    uint32_t m = log->oldest_memo;
+    if (log->oldest_memo_seq && m < log->n_segs && log->segs[m].seq == log->oldest_memo_seq)
+        return m;
+    uint32_t best = SL_NO_SEG;
     for (uint32_t i = 0; i < log->n_segs; i++) {
         const struct sl_seg_info *s = &log->segs[i];
-        if (!s->seq)
-            continue;
-        n++;
-        if (best == SL_NO_SEG || s->seq < log->segs[best].seq)
+        if (s->seq && (best == SL_NO_SEG || s->seq < log->segs[best].seq))
             best = i;
     }
-    *oldest = best;
-    *count = n;
+    log->oldest_memo = best;
+    log->oldest_memo_seq = best == SL_NO_SEG ? 0 : log->segs[best].seq;
+    return best;
 }

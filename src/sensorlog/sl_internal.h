@@ -479,7 +479,7 @@ void sl_retire(struct sl_log *log, struct sl_seg_info *s);
 /* The next segment after `seg` in circular order that is not retired. */
 uint32_t sl_next_usable(const struct sl_log *log, uint32_t seg);
 
-/* Segments in log order: the oldest holding data, and how many do. */
-void sl_live_range(const struct sl_log *log, uint32_t *oldest, uint32_t *count);
+/* The oldest segment holding data; SL_NO_SEG when none does. */
+uint32_t sl_oldest(struct sl_log *log);
 
 #endif

@@ -12,11 +12,10 @@
  * (the newest: the free ones after it are not searched, which on a large
  * medium little written - a million segments - were most of a search),
  * passing over retired and lost ones (in RAM: no device reads). */
-static uint32_t find_seg(const struct sl_log *log, int by_ts, uint64_t key)
+static uint32_t find_seg(struct sl_log *log, int by_ts, uint64_t key)
 {
-    uint32_t oldest, count, n = log->n_segs;
-    sl_live_range(log, &oldest, &count);
-    if (!count)
+    uint32_t oldest = sl_oldest(log), n = log->n_segs;
+    if (oldest == SL_NO_SEG)
         return SL_NO_SEG;
     /* offset lo is live and before the target (or the oldest) */
     uint32_t lo = 0, hi = log->cur_seg < n ? (log->cur_seg + n - oldest) % n + 1 : n;

@@ -474,10 +474,67 @@ int sl_open_first(struct sl_log *log)
     return log->cfg.bd.ops->flush(log->cfg.bd.ctx);
 }
 
+/* Below which record number every record belongs to a deleted stream:
+ * each live stream's records come after its creation. Found again when
+ * the catalog changes. */
+static uint64_t dead_below(struct sl_log *log)
+{
+    if (log->dead_version != log->catalog_version + 1) {
+        uint64_t low = log->next_gseq;
+        for (uint32_t i = 0; i < log->max_streams; i++)
+            if (log->streams[i].id && log->streams[i].created_gseq < low)
+                low = log->streams[i].created_gseq;
+        log->dead_below = low;
+        log->dead_version = log->catalog_version + 1;
+    }
+    return log->dead_below;
+}
+
+/* Managed media: the oldest segment, once every record in it belongs to a
+ * stream since deleted, leaves the log now rather than when the writer
+ * comes round to it - on a large medium, not for a long time: trimmed,
+ * the device's garbage collection no longer copies it, and a model no
+ * longer keeps it (issue 43: the paper suite's tests each left gigabytes
+ * live behind them). One trim command for the whole segment. Only after
+ * the deletes are on the medium, flushed: a cut must not bring back a
+ * stream whose records are gone. Never the writer's segment nor the one
+ * before it (mount's catalog may need its copy). Raw flash keeps its
+ * segments until the writer erases them: an erase there takes
+ * milliseconds a block, and wears. Here in maintenance, not in the pump,
+ * so a logger that never deletes links none of it. */
+static int trim_dead(struct sl_log *log)
+{
+    if (log->needs_erase || log->cur_seg == SL_NO_SEG || log->dirty_pages)
+        return SL_OK;
+    uint32_t o = sl_oldest(log);
+    uint32_t next = o == SL_NO_SEG || o == log->cur_seg ? SL_NO_SEG : sl_next_seg(log, o);
+    if (next == SL_NO_SEG || next == log->cur_seg || log->segs[next].first_gseq > dead_below(log))
+        return SL_OK;
+    if (log->segs[next].first_gseq > log->durable_below) {
+        int rc = log->cfg.bd.ops->flush(log->cfg.bd.ctx);
+        if (rc)
+            return rc;
+        log->durable_below = log->dead_below;
+        return SL_BUSY;
+    }
+    struct sl_seg_info *s = &log->segs[o];
+    evict(log, o); /* (a trim that fails leaves it free, to be erased before use) */
+    int rc = log->cfg.bd.ops->erase(log->cfg.bd.ctx, sl_seg_addr(log, o), log->seg_bytes);
+    if (rc)
+        return rc;
+    s->erased = 1;
+    s->erase_count++;
+    sl_count(&log->st.erases, 1);
+    sl_count(&log->st.dead_trims, 1);
+    return SL_BUSY;
+}
+
 int sl_maintain(struct sl_log *log)
 {
     sl_io_lock(log);
     int rc = !log->mounted ? SL_EINVAL : log->in_flight ? SL_BUSY : keep_floor(log);
+    if (rc == SL_OK)
+        rc = trim_dead(log);
     sl_io_unlock(log);
     return rc;
 }
