@@ -252,45 +252,58 @@ struct sl_stream_info {
     uint64_t created_gseq;     /* records before this belong to an older stream */
 };
 
+/* What a log counts as it runs, kept in struct sl_log (each field a count
+ * or a maximum); sl_stats() returns them with what it works out on the
+ * call, which the log does not keep (the RAM a small MCU has is counted:
+ * docs/footprint.md). Listed once, for both structs. */
+#define SL_COUNTERS                                                                        \
+    uint64_t appended_records, appended_bytes, dropped_records, rejected_records;          \
+    uint64_t programmed_bytes;     /* to the device, with headers and padding */           \
+    /* what programmed_bytes holds besides the records' data (write                       \
+     * amplification = 1 + these over appended_bytes, plus rewrites of                    \
+     * failed programs): record headers (varints), data chunks' headers,                  \
+     * the written but unused tail of data chunks (up to the program unit                 \
+     * after a sync; the record that did not fit), and segment headers with               \
+     * catalog chunks (each up to its program unit) */                                    \
+    uint64_t record_header_bytes, chunk_header_bytes, padding_bytes, meta_bytes;           \
+    uint64_t erases, evictions, syncs;                                                     \
+    uint64_t dead_trims;           /* segments trimmed early: their streams were all       \
+                                      deleted (managed media, sl_maintain) */              \
+    uint64_t bad_segments, write_errors; /* retired segments; failed writes redone         \
+                                            elsewhere */                                   \
+    uint64_t read_errors;          /* chunk reads the device failed every retry of (a     \
+                                      torn page, or a device that is failing) */          \
+    uint64_t worst_append_ns, worst_pump_ns; /* with a clock configured */                 \
+    /* What the CRCs caught since mount: chunks inside the log that did not               \
+     * check, passed over by iterators - with parts, a part that did not                  \
+     * (counted at each pass; their records are lost and nothing else, and                \
+     * the chunk's other parts are read) - and a damaged last chunk of the                \
+     * newest segment found by mount; headers and catalog pages rebuilt from              \
+     * their redundant copy. Non-zero means the medium corrupted something. */            \
+    uint64_t corrupt_chunks;                                                               \
+    uint64_t repaired;                                                                     \
+    /* 1 when mount found bytes written after the newest chunk's last piece               \
+     * that checks: a piece a power cut tore as it was written (its records               \
+     * were never synced) or a synced one the medium damaged. The two look                \
+     * the same; either way that piece's records are lost. */                             \
+    uint64_t torn_pieces;
+
+struct sl_counters {
+    SL_COUNTERS
+};
+
 struct sl_stats {
+    SL_COUNTERS
+    /* worked out by sl_stats() */
     uint64_t capacity_bytes;       /* bytes of chunks the log can hold */
     uint64_t free_bytes;           /* bytes that can be written before the oldest data goes */
-    uint64_t appended_records, appended_bytes, dropped_records, rejected_records;
-    uint64_t programmed_bytes;     /* to the device, with headers and padding */
-    /* what programmed_bytes holds besides the records' data (write
-     * amplification = 1 + these over appended_bytes, plus rewrites of
-     * failed programs): record headers (varints), data chunks' headers,
-     * the written but unused tail of data chunks (up to the program unit
-     * after a sync; the record that did not fit), and segment headers with
-     * catalog chunks (each up to its program unit) */
-    uint64_t record_header_bytes, chunk_header_bytes, padding_bytes, meta_bytes;
     double write_amplification;    /* programmed / appended bytes */
     uint32_t erase_min, erase_max; /* erase counts over segments (wear spread) */
-    uint64_t erases, evictions, syncs;
-    uint64_t dead_trims;           /* segments trimmed early: their streams were all deleted
-                                      (managed media, sl_maintain) */
-    uint64_t bad_segments, write_errors; /* retired segments; failed writes redone elsewhere */
-    uint64_t read_errors;          /* chunk reads the device failed every retry of (a torn
-                                      page, or a device that is failing) */
-    uint64_t worst_append_ns, worst_pump_ns; /* with a clock configured */
     uint64_t buffered_bytes;       /* in RAM now */
-    /* What the CRCs caught since mount: chunks inside the log that did not
-     * check, passed over by iterators - with parts, a part that did not
-     * (counted at each pass; their records are lost and nothing else, and
-     * the chunk's other parts are read) - and a damaged last chunk of the newest
-     * segment found by mount; headers and catalog pages rebuilt from their
-     * redundant copy. Non-zero means the medium corrupted something. */
-    uint64_t corrupt_chunks;
-    uint64_t repaired;
     /* Segments between the oldest and the newest whose header and its
      * stand-in (catalog page 0) both did not check at mount: their records
      * are lost; readers step over them (sl_iter.lost_segments). */
     uint64_t lost_segments;
-    /* 1 when mount found bytes written after the newest chunk's last piece
-     * that checks: a piece a power cut tore as it was written (its records
-     * were never synced) or a synced one the medium damaged. The two look
-     * the same; either way that piece's records are lost. */
-    uint64_t torn_pieces;
 };
 
 /* One record as read back. */
@@ -459,7 +472,7 @@ struct sl_log {
     uint32_t dead_version;       /* catalog_version + 1 when dead_below was found; 0 never */
     uint64_t dead_below;         /* records numbered below: every live stream's come after */
     uint64_t durable_below;      /* of those, the ones whose streams' deletes were flushed */
-    struct sl_stats st;
+    struct sl_counters st;
     struct sl_config cfg;
 };
 

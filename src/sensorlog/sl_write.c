@@ -584,11 +584,15 @@ int sl_sync(struct sl_log *log)
     }
 }
 
+_Static_assert(offsetof(struct sl_stats, torn_pieces) == offsetof(struct sl_counters, torn_pieces),
+               "sl_stats starts with the log's counters");
+
 void sl_stats(const struct sl_log *log, struct sl_stats *out)
 {
     sl_io_lock(log);
     sl_lock(log);
-    *out = log->st;
+    memset(out, 0, sizeof(*out));
+    memcpy(out, &log->st, sizeof(log->st)); /* (the same fields first: SL_COUNTERS) */
     out->buffered_bytes = log->fill;
     sl_unlock(log);
     uint32_t per_seg = log->chunks_per_seg - log->hdr_chunks;
