@@ -144,6 +144,8 @@ static int slfs_parse(const struct sts_target_spec *spec, struct slfs_opts *o, c
 
 /* The sizes the options left to the medium (g: its geometry; base: where
  * the log starts), checked. */
+#define SLFS_MAX_SEGMENTS 65536u
+
 static int slfs_layout(struct slfs_opts *o, struct sts_bd bd, const struct sts_bd_geometry *g,
                        uint64_t base, char *err, size_t errlen)
 {
@@ -155,8 +157,13 @@ static int slfs_layout(struct slfs_opts *o, struct sts_bd bd, const struct sts_b
         o->chunk = raw && g->erase_size >= 1024 && g->erase_size < 8192 ? g->erase_size : 8192;
         o->chunk = l.page_bytes > o->chunk ? l.page_bytes : o->chunk;
     }
+    /* 1 MiB segments, doubled until the medium holds at most
+     * SLFS_MAX_SEGMENTS: format and mount read every segment's header, and
+     * the log keeps 32 B of RAM for each (a 1 TiB SSD in 1 MiB segments:
+     * a million reads and 32 MiB) */
     if (!o->seg)
-        o->seg = 1u << 20;
+        for (o->seg = 1u << 20; (g->capacity - base) / o->seg > SLFS_MAX_SEGMENTS;)
+            o->seg *= 2;
     if (raw && g->erase_size > o->seg)
         o->seg = g->erase_size;
     /* the pump erases in the chip's large erase (SPI NOR: 64 KiB blocks in

@@ -12,7 +12,8 @@
 uint32_t sl_next_seg(const struct sl_log *log, uint32_t seg)
 {
     const struct sl_seg_info *a = &log->segs[seg];
-    for (uint32_t k = 1; a->seq && k < log->n_segs; k++) {
+    /* (the writer's is the newest: not a walk over every free segment) */
+    for (uint32_t k = 1; a->seq && seg != log->cur_seg && k < log->n_segs; k++) {
         uint32_t n = (seg + k) % log->n_segs;
         const struct sl_seg_info *b = &log->segs[n];
         if (b->seq)

@@ -353,6 +353,28 @@ class WorkloadsOnSensorlog(Base):
             self.assertEqual(r.returncode, 2, spec)
             self.assertIn(msg, r.stderr, spec)
 
+    def test_sensorlog_segments_grow_with_a_large_medium(self):
+        # format and mount read every segment's header and the log keeps
+        # 32 B of RAM a segment: 1 MiB segments on a 1 TiB SSD were a million
+        # of each (193 s of CPU for paper on nvme-plp). The default doubles
+        # 1 MiB until the medium holds at most 65,536; segment= still rules.
+        for cap, want in ((4 << 30, 1 << 20), (64 << 30, 1 << 20), (65 << 30, 2 << 20),
+                          (1 << 40, 16 << 20)):
+            seg = 1 << 20
+            while cap // seg > 65536:  # the rule, counted here on its own
+                seg *= 2
+            self.assertEqual(seg, want)
+            r = run("run", "-q", "-t", "sim:nvme-plp,capacity=%d+sensorlog" % cap, "--tests",
+                    "seq", "--size", "1M", "-o", self.out)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            env = self.load()["environment"]
+            self.assertEqual(env["sensorlog_segment_bytes"], want, cap)
+            self.assertEqual(env["sensorlog_segments"], cap // want)
+        r = run("run", "-q", "-t", "sim:nvme-plp,capacity=128G+sensorlog,segment=1M", "--tests",
+                "seq", "--size", "1M", "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(self.load()["environment"]["sensorlog_segment_bytes"], 1 << 20)
+
     def test_sizes_that_cannot_work_are_named_before_the_run(self):
         # the facade writes records of up to 255 B, 267 B of buffer each: a
         # smaller buffer= blamed chunk and segment at 1 B, and at 100 B failed
