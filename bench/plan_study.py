@@ -75,13 +75,19 @@ def guidelines(doc):
     by_writer = {w: best(cfgs, lambda c, w=w: c["writer"] == w) for w in ("iotask", "direct", "mutex")}
     said = "; ".join("%s: %s" % (w, ms(c["worst_stall_ns"]) if c else "none fits")
                      for w, c in by_writer.items())
+    lean = [c for c in cfgs if c["front"] and c["writer"] != "iotask" and
+            c["ram_bytes"] < rec["ram_bytes"]]
+    also = ("; on the front too: the %s writer with %s of RAM, at a worst stall of %s"
+            % (lean[0]["writer"], size(lean[0]["ram_bytes"]), ms(lean[0]["worst_stall_ns"]))
+            if lean else "")
     rows.append(("Task architecture: a dedicated I/O task owns the storage",
                  "recommends the %s writer; the best fitting configuration of each writer "
-                 "stalls at worst %s" % (rec["writer"], said),
-                 "agrees" if rec["writer"] == "iotask" else "differs"))
+                 "stalls at worst %s%s" % (rec["writer"], said, also),
+                 ("agrees on latency; on RAM, writing directly does with less" if lean
+                  else "agrees") if rec["writer"] == "iotask" else "differs"))
     # Buffering: producer-consumer ring in RAM
     rows.append(("Buffering: a ring buffer between the sensors and a storage task",
-                 "a %s buffer, %s of it used at the peak, within the %s the spec gives"
+                 "a buffer of %s, %s of it used at the peak, within the %s the spec gives"
                  % (size(rec["buffer_bytes"]), size(rec["backlog_peak_bytes"]),
                     size(doc["spec"]["ram_bytes"])),
                  "agrees" if rec["writer"] == "iotask" else "differs"))
