@@ -8,6 +8,7 @@
  * parameters (docs/device-models.md), the same text the target takes. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#include "storscope/error.h"
 #include "storscope/sim.h"
 #include "storscope/units.h"
 
@@ -41,7 +42,10 @@ static int read_profile(const char *path, char *base, size_t base_n, char *opts,
     }
     char line[512];
     unsigned no = 0;
-    int rc = 0;
+    int rc = 0, prc;
+    /* each parameter is set on a copy of a profile, so a key or value the
+     * simulator would refuse is named here with its file and line */
+    struct sts_sim_params scratch = sts_sim_profiles[0];
     base[0] = opts[0] = '\0';
     while (!rc && fgets(line, sizeof(line), f)) {
         no++;
@@ -71,6 +75,13 @@ static int read_profile(const char *path, char *base, size_t base_n, char *opts,
                 rc = -1;
             }
             sts_strlcpy(base, value, base_n);
+        } else if ((prc = sts_sim_param_set(&scratch, s, value)) != STS_OK) {
+            if (prc == STS_ENOENT)
+                snprintf(err, errlen, "%s:%u: no profile parameter '%s' "
+                                      "(docs/device-models.md)", path, no, s);
+            else
+                snprintf(err, errlen, "%s:%u: bad value '%s' for '%s'", path, no, value, s);
+            rc = -1;
         } else if (strlen(opts) + strlen(s) + strlen(value) + 3 > opts_n) {
             snprintf(err, errlen, "%s:%u: more parameters than a target can carry", path, no);
             rc = -1;

@@ -98,7 +98,13 @@ class Fit(Base):
         for text, why in (("base=sd-a2\ncmd read=5us\n", "card.profile:2: expected KEY=VALUE"),
                           ("cmd_read=5us\n", "no base=PROFILE line"),
                           ("base=no-such-card\n", "card.profile:1: no profile 'no-such-card'"),
-                          ("base=sd-a2\nread_bw=1,2\n", "card.profile:2: expected KEY=VALUE")):
+                          ("base=sd-a2\nread_bw=1,2\n", "card.profile:2: expected KEY=VALUE"),
+                          # a key or a value the simulator refuses, named with its line
+                          # (it said "sim: unknown option 'bogus'", no file)
+                          ("base=sd-a2\nbogus=3\n",
+                           "card.profile:2: no profile parameter 'bogus'"),
+                          ("base=sd-a2\n# ok\ncmd_read=fast\n",
+                           "card.profile:3: bad value 'fast' for 'cmd_read'")):
             with self.subTest(text=text):
                 with open(prof, "w") as f:
                     f.write(text)
