@@ -5,7 +5,7 @@
 # study's medium simulated (its figures and its guidelines, with their
 # evidence), then the same medium with sensorlog, storscope's store, on it
 # (B0 and M1 through its files) and what the store changes, side by side
-# (storscope compare). 2.5 s of CPU and 101 MiB at most here
+# (storscope compare). 1.7 s of CPU and 15 MiB at most here
 # (bench/rss_cpu.py --cases main; scripts/test.sh holds it under 256 MiB).
 # With arguments, `storscope run` with them (a -t replaces the target).
 #   scripts/main_job.sh BIN [storscope run arguments]
@@ -14,8 +14,9 @@ bin=$1
 shift
 medium=sim:emmc-stm32u5
 # The model's size by what the machine has, not by its word size: the 4 GiB
-# model peaks at 101 MiB here (bench/rss_cpu.py --cases main), so it wants
-# 512 MiB available (5x that); a machine with less, or a 32-bit one (armhf:
+# model peaks at 15 MiB here (bench/rss_cpu.py --cases main; 101 MiB before
+# sensorlog trimmed what deleted files held), and it wants 512 MiB available,
+# a margin kept for what a model keeps; a machine with less, or a 32-bit one (armhf:
 # 4 GiB and its data cannot be mapped), gets 1 GiB of it, and is told so.
 # STORSCOPE_MEMINFO names another /proc/meminfo (the test of this choice).
 meminfo=${STORSCOPE_MEMINFO:-/proc/meminfo}
