@@ -504,7 +504,8 @@ static uint64_t dead_below(struct sl_log *log)
  * so a logger that never deletes links none of it. */
 static int trim_dead(struct sl_log *log)
 {
-    if (log->needs_erase || log->cur_seg == SL_NO_SEG || log->dirty_pages)
+    if (log->needs_erase || log->cur_seg == SL_NO_SEG || log->dirty_pages ||
+        log->mirror_page != SL_NO_PAGE) /* (the deletes' pages written, both copies) */
         return SL_OK;
     uint32_t o = sl_oldest(log);
     uint32_t next = o == SL_NO_SEG || o == log->cur_seg ? SL_NO_SEG : sl_next_seg(log, o);
@@ -518,10 +519,12 @@ static int trim_dead(struct sl_log *log)
         return SL_BUSY;
     }
     struct sl_seg_info *s = &log->segs[o];
-    evict(log, o); /* (a trim that fails leaves it free, to be erased before use) */
-    int rc = log->cfg.bd.ops->erase(log->cfg.bd.ctx, sl_seg_addr(log, o), log->seg_bytes);
-    if (rc)
-        return rc;
+    evict(log, o);
+    /* a trim is advice to the device: one it fails fails no write. The
+     * segment is left free and not known erased, so it is trimmed again
+     * before the writer uses it, where a failure counts */
+    if (log->cfg.bd.ops->erase(log->cfg.bd.ctx, sl_seg_addr(log, o), log->seg_bytes))
+        return SL_BUSY;
     s->erased = 1;
     s->erase_count++;
     sl_count(&log->st.erases, 1);

@@ -369,6 +369,29 @@ static void deleted_files_give_their_pages_back_to_the_medium(void)
     CHECK_EQ(sl_stream_open(&slfs.log, "old", &id), SL_ENOENT); /* its delete was made durable */
 }
 
+/* A trim is advice: one the device fails must not fail the delete or the
+ * writes after it (it failed the unlink with EIO); the segment waits,
+ * free, for the writer's own trim. */
+static void a_trim_the_device_fails_fails_nothing(void)
+{
+    struct sts_fs fs;
+    CHECK_EQ(facade(&fs), 0);
+    CHECK_EQ(write_file(&fs, "old", 400 * 1024, 1), 0);
+    CHECK_EQ(write_file(&fs, "keep", 8 * 1024, 1), 0);
+    struct sts_sim_faults f = {.erase_error_ppm = 1000000, .error_lo = 0, .error_hi = 65536};
+    sts_sim_set_faults(&sim, &f); /* every erase of the first segment fails */
+    CHECK_EQ(fs.ops->unlink(fs.ctx, "old"), 0);
+    CHECK_EQ(write_file(&fs, "new", 6 * 4096, 1), 0);
+    idle_through(&fs);
+    struct sl_stats st;
+    sl_stats(&slfs.log, &st);
+    CHECK(st.dead_trims >= 4);      /* the others went */
+    CHECK(pages_held() <= 32 + 16); /* the first segment's 16 pages wait */
+    CHECK(pages_held() > 32);
+    CHECK_EQ(reads_back(&fs, "keep", 8 * 1024), 0);
+    CHECK_EQ(reads_back(&fs, "new", 6 * 4096), 0);
+}
+
 /* Only what is at the log's tail and wholly dead goes: a deleted file
  * written after a live one leaves the live one's records alone. */
 static void a_live_files_records_are_never_trimmed(void)
@@ -427,6 +450,7 @@ const struct sts_test_case test_sl_facade_cases[] = {
     {"deleted_files_give_their_pages_back_to_the_medium",
      deleted_files_give_their_pages_back_to_the_medium},
     {"a_live_files_records_are_never_trimmed", a_live_files_records_are_never_trimmed},
+    {"a_trim_the_device_fails_fails_nothing", a_trim_the_device_fails_fails_nothing},
     {"facade_reads_any_offset_of_a_file_written_in_pieces",
      facade_reads_any_offset_of_a_file_written_in_pieces},
     {NULL, NULL},
