@@ -133,11 +133,16 @@ class Fit(Base):
                 self.assertIn(why, r.stderr)
                 self.assertFalse(os.path.exists(os.path.join(self.dir, "x.profile")))
 
-    def test_plan_on_a_devices_results_fits_the_medium_first(self):
+    def card_results(self):
+        """The second truth's model run, as a card's results to fit: their path."""
         base, extra, (tests,), truth = TRUTHS[1]
         res = os.path.join(self.dir, "card.json")
         r = run("run", "-q", "-t", target_of(base, extra, truth), "--tests", tests, "-o", res)
         self.assertEqual(r.returncode, 0, r.stderr)
+        return res
+
+    def test_plan_on_a_devices_results_fits_the_medium_first(self):
+        res = self.card_results()
         plan = os.path.join(self.dir, "plan.json")
         r = run("plan", "-q", "--streams", "imu:1000Hz:12B", "--medium", res, "--ram", "4K",
                 "-d", "5s", "-o", plan, timeout=900)
@@ -150,7 +155,7 @@ class Fit(Base):
         medium = doc["spec"]["medium"]
         self.assertTrue(medium.startswith("sim:sd-consumer,capacity=1G,cmd_read="), medium)
         got = dict(kv.split("=") for kv in medium.split(",")[1:])
-        self.assertLess(abs(float(got["read_bw"]) / truth["read_bw"] - 1), 0.10)
+        self.assertLess(abs(float(got["read_bw"]) / TRUTHS[1][3]["read_bw"] - 1), 0.10)
         # every run the plan made was on that medium
         self.assertTrue(all(c["target"].startswith(medium) for c in doc["configurations"]),
                         medium)
@@ -182,10 +187,7 @@ class Fit(Base):
         r = run("probe", "sim:sd-consumer,capacity=2G,au=128K,open_aus=4", "--allow-destructive",
                 "-o", probe)
         self.assertEqual(r.returncode, 0, r.stderr)
-        base, extra, (tests,), truth = TRUTHS[1]
-        res = os.path.join(self.dir, "card.json")
-        r = run("run", "-q", "-t", target_of(base, extra, truth), "--tests", tests, "-o", res)
-        self.assertEqual(r.returncode, 0, r.stderr)
+        res = self.card_results()
         prof = os.path.join(self.dir, "card.profile")
         f = run("fit", res, "--probe", probe, "-o", prof, "-q", timeout=900)
         self.assertEqual(f.returncode, 0, f.stderr)
@@ -199,10 +201,7 @@ class Fit(Base):
     def test_ctrl_c_leaves_nothing_behind(self):
         # a fit stopped by Ctrl-C: exit 130, no profile, and none of its
         # model runs' files (a wait the signal cut short used to leave them)
-        base, extra, (tests,), truth = TRUTHS[1]
-        res = os.path.join(self.dir, "card.json")
-        r = run("run", "-q", "-t", target_of(base, extra, truth), "--tests", tests, "-o", res)
-        self.assertEqual(r.returncode, 0, r.stderr)
+        res = self.card_results()
         prof = os.path.join(self.dir, "card.profile")
         for wait in (1, 3):
             with self.subTest(wait=wait):
