@@ -125,6 +125,15 @@ def main():
     ap.add_argument("--medium", default="sim:emmc-stm32u5")
     ap.add_argument("--plan", help="a plan.json already made")
     a = ap.parse_args()
+    if not (os.path.isfile(a.bin) and os.access(a.bin, os.X_OK)):
+        ap.error("%s is not an executable storscope binary" % a.bin)
+    if a.plan:
+        try:
+            with open(a.plan) as f:
+                if "configurations" not in json.load(f):
+                    raise ValueError("no configurations")
+        except (OSError, ValueError) as e:
+            ap.error("--plan %s is not a storscope plan: %s" % (a.plan, e))
     with tempfile.TemporaryDirectory() as work:
         cpu = None
         path = a.plan
