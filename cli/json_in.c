@@ -321,7 +321,7 @@ void cli_replay(const cJSON *doc, const struct sts_sink *sink)
     static const char *const test_fields[] = {"id", "title", "params", "points", "status",
                                               "error", "elapsed_ns", "wall_elapsed_ns", NULL};
     static struct sts_kv test_params[REPLAY_MAX_KV], params[REPLAY_MAX_KV],
-        metrics[REPLAY_MAX_KV], summary[REPLAY_MAX_KV];
+        metrics[REPLAY_MAX_KV], summary[REPLAY_MAX_KV], counters[REPLAY_MAX_KV];
     const cJSON *run = cJSON_GetObjectItemCaseSensitive(doc, "run");
     const cJSON *target = cJSON_GetObjectItemCaseSensitive(run, "target");
     const cJSON *kind = cJSON_GetObjectItemCaseSensitive(run, "target_kind");
@@ -372,6 +372,11 @@ void cli_replay(const cJSON *doc, const struct sts_sink *sink)
                 .n_metrics = kv_from(cJSON_GetObjectItemCaseSensitive(p, "metrics"), metrics,
                                      REPLAY_MAX_KV, NULL),
                 .skipped = cJSON_IsString(skipped) ? skipped->valuestring : NULL,
+                /* what the medium did meanwhile: a dip during its garbage
+                 * collection is not a size to avoid */
+                .device = counters,
+                .n_device = kv_from(cJSON_GetObjectItemCaseSensitive(p, "device"), counters,
+                                    REPLAY_MAX_KV, NULL),
             };
             const cJSON *metric = cJSON_GetObjectItemCaseSensitive(runs, "metric");
             pt.run_metric = cJSON_IsString(metric) ? metric->valuestring : NULL;

@@ -328,6 +328,12 @@ int sts_sim_init(struct sts_sim *s, const struct sts_sim_params *p, uint64_t see
  * model costs its block table plus what is written to it. */
 int sts_sim_init_zeroed(struct sts_sim *s, const struct sts_sim_params *p, uint64_t seed,
                         void *arena, size_t arena_bytes, uint64_t keep_bytes, struct sts_bd *bd);
+/* The counters since *last as a point's "device" key-values (operations,
+ * bytes, gc_runs, write amplification, the blocks' erase spread), then
+ * *last = now: a target's counters() on the host and on an MCU image. */
+struct sts_kv;
+size_t sts_sim_counters_kv(const struct sts_sim *s, struct sts_sim_counters *last,
+                           struct sts_kv *out, size_t max);
 /* The model's virtual clock. */
 void sts_sim_clock(struct sts_sim *s, struct sts_clock *clock);
 /* Marks `permille` of the capacity as written (random data, whole pages,

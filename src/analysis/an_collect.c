@@ -75,6 +75,10 @@ static void append(const struct sts_an_input *in, struct sts_series *s,
     s->bps[s->n] = mean;
     s->ci[s->n] = ci;
     s->runs[s->n] = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+    const struct sts_kv *gc = sts_kv_find(p->device, p->n_device, "gc_runs");
+    const struct sts_kv *written = sts_kv_find(p->device, p->n_device, "bytes_written");
+    s->gc_runs[s->n] = gc ? sts_kv_number(gc) : NAN;
+    s->bytes_written[s->n] = written ? sts_kv_number(written) : NAN;
     s->n++;
 }
 

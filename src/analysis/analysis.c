@@ -333,6 +333,19 @@ static void plateau_section(const struct sts_an_input *in, const struct sts_an_c
     }
 }
 
+/* 1 when the device collected garbage during point i more often per byte
+ * written than during the point before: the medium changed state there
+ * (a small model filling up, a card running out of spare blocks), so a dip
+ * at i is its, not the chunk size's. Unknown counters say nothing. */
+static int gc_grew(const struct sts_series *s, uint32_t i)
+{
+    double now = s->gc_runs[i], before = s->gc_runs[i - 1]; /* (NaN: compares false) */
+    double w = s->bytes_written[i], wb = s->bytes_written[i - 1];
+    if (w > 0 && wb > 0) /* per byte: B2's points write 500 chunks each */
+        return now / w > before / wb;
+    return now > before;
+}
+
 /* Write dips: sizes to avoid (w: the knee's series, where the fixed one is
  * short). */
 static void dip_section(const struct sts_an_input *in, const struct sts_an_config *cfg,
@@ -346,6 +359,20 @@ static void dip_section(const struct sts_an_input *in, const struct sts_an_confi
                          (figures_only(dw, &fig), sts_an_dip(&fig, 1, cfg->dip_drop)), dp,
                          dip_read(as_another_execution(dw, &wide), 1, cfg->dip_drop, 1)))
         dp = -1;
+    if (dp > 0 && gc_grew(dw, (uint32_t)dp)) {
+        char g[24], h[24];
+        an_bytes(a, sizeof(a), dw->chunk[dp]);
+        an_rate(c, sizeof(c), dw->bps[dp]);
+        an_bytes(d, sizeof(d), dw->chunk[dp - 1]);
+        an_fixed(g, sizeof(g), dw->gc_runs[dp], 0);
+        an_fixed(h, sizeof(h), dw->gc_runs[dp - 1], 0);
+        SAY(an_add(out->finding, &out->n_findings, "dip", dw->test), "write throughput dips at ",
+            a, " (", c, ", ", dw->test, ") where the device's garbage collection began or grew: ",
+            g, " collections during it against ", h, " during ", d,
+            ". That is the medium's state, not a size to avoid: no guideline (a medium this "
+            "test does not fill would tell the size's own effect).");
+        dp = -1;
+    }
     if (dp > 0) {
         out->write_dip_bytes = (int64_t)dw->chunk[dp];
         double nb = dw->bps[dp - 1] < dw->bps[dp + 1] ? dw->bps[dp - 1] : dw->bps[dp + 1];

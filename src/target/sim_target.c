@@ -76,44 +76,7 @@ static int sim_after_cut(struct sts_target *t, int *lost, char *msg, size_t n);
 static size_t sim_counters(struct sts_target *t, struct sts_kv *out, size_t max)
 {
     struct sim_target *st = t->impl;
-    const struct sts_sim_counters *n = &st->sim.n, *l = &st->last;
-    size_t k = 0;
-#define D(name, field) \
-    if (k < max) out[k++] = STS_KV_U(name, n->field - l->field)
-    D("reads", reads);
-    D("programs", programs);
-    D("erases", erases);
-    D("trims", trims);
-    D("flushes", flushes);
-    D("bytes_read", bytes_read);
-    D("bytes_written", bytes_written);
-    D("pages_programmed", pages_programmed);
-    D("gc_runs", gc_runs);
-    D("gc_pages_copied", gc_pages_copied);
-    D("wear_level_moves", wl_moves);
-    D("blocks_erased", blocks_erased);
-    D("stalls", stalls);
-    D("device_busy_ns", busy_ns);
-    D("injected_errors", injected_errors);
-    D("power_cuts", power_cuts);
-    D("pages_lost", pages_lost);
-#undef D
-    uint64_t host = n->bytes_written - l->bytes_written;
-    uint64_t flash = (n->pages_programmed - l->pages_programmed) * st->sim.p.page_bytes;
-    if (k < max)
-        out[k++] = STS_KV_D("write_amplification", host ? (double)flash / (double)host : 0.0);
-    uint32_t lo = UINT32_MAX, hi = 0;
-    for (uint32_t b = 0; b < st->sim.n_blocks; b++) {
-        uint32_t e = st->sim.blocks[b].erases;
-        lo = e < lo ? e : lo;
-        hi = e > hi ? e : hi;
-    }
-    if (k + 1 < max) {
-        out[k++] = STS_KV_U("erase_count_min", lo);
-        out[k++] = STS_KV_U("erase_count_max", hi);
-    }
-    st->last = *n;
-    return k;
+    return sts_sim_counters_kv(&st->sim, &st->last, out, max);
 }
 
 /* clock=real: each command holds the device for its modelled duration of

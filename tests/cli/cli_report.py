@@ -133,6 +133,38 @@ class Report(Base):
         self.assertIn("Avoid writes of 128 KiB", r.stdout)
         self.assertNotIn(note, r.stdout)
 
+    def test_a_dip_during_garbage_collection_is_not_a_size_to_avoid(self):
+        # issue 46 defect 5: the MCU image's small model began collecting
+        # garbage at 256 B and the report said "avoid writes of 256 B". The
+        # points' device counters, read back from the file, tell it: the
+        # study's B2 dip at 128 KiB, given the collections the device made
+        # from there on, is the medium's, not the size's
+        with open(os.path.join(FIXTURES, "study.json")) as f:
+            doc = json.load(f)
+        for t in doc["tests"]:
+            for p in t["points"] if t["id"] == "B2" else []:
+                chunk = p["params"]["chunk_bytes"]
+                p["device"] = {"gc_runs": 5 if chunk >= 128 * 1024 else 0,
+                               "bytes_written": 500 * chunk if p["name"] == "write" else 0}
+        path = os.path.join(self.dir, "gc.json")
+        with open(path, "w") as f:
+            json.dump(doc, f)
+        r = run("report", path)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertNotIn("Avoid writes", r.stdout)
+        self.assertIn("dips at 128 KiB (4.48 MiB/s, B2) where the device's garbage collection "
+                      "began or grew: 5 collections during it against 0 during 64 KiB. That is "
+                      "the medium's state, not a size to avoid", r.stdout)
+        # as many collections per byte at 64 KiB: the dip is the size's again
+        for t in doc["tests"]:
+            for p in t["points"] if t["id"] == "B2" else []:
+                p["device"]["gc_runs"] = p["params"]["chunk_bytes"] // 1024
+        with open(path, "w") as f:
+            json.dump(doc, f)
+        r = run("report", path)
+        self.assertIn("Avoid writes of 128 KiB", r.stdout)
+        self.assertNotIn("garbage collection began", r.stdout)
+
     def test_report_of_a_partial_run_leaves_the_rest_out(self):
         r = run("run", "-q", "-t", "sim:sd-consumer,capacity=64M", "--tests", "fsync",
                 "--duration", "30s", "--size", "16M", "-o", self.out)

@@ -160,7 +160,53 @@ static void t_quantile_matches_the_table(void)
     CHECK(isinf(sts_t975(0)));
 }
 
+/* Issue 46, defect 5: the MCU image's 8 MiB model began garbage collection
+ * at B0's 256 B writes and the report said "avoid writes of 256 B". A dip
+ * where the device's collections per byte rose is the medium's; the same
+ * dip with no collections, with as many at every size, or with fewer per
+ * byte than the point before (B2's points write more as chunks grow) is
+ * still the size's. */
+static void a_dip_during_garbage_collection_is_not_a_size_to_avoid(void)
+{
+    static const double w[] = {100, 137, 188, 257, 352, 483, 661, 906, 600, 1600, 1650};
+    enum { NONE, BEGAN, STEADY, FEWER_PER_BYTE, UNKNOWN_BEFORE, CASES };
+    for (int c = NONE; c < CASES; c++) {
+        struct sts_an_input in;
+        memset(&in, 0, sizeof(in));
+        in.exact = 1;
+        fill(&in.seq_write, "B0", w, 11, 1);
+        fill(&in.seq_read, "B0", b0_read, 11, 1);
+        for (uint32_t i = 0; i < 11; i++) {
+            in.seq_write.bytes_written[i] = 10.0 * 1024 * 1024;
+            in.seq_write.gc_runs[i] = c == BEGAN ? (i >= 8 ? 30 : 0) : c == STEADY ? 30 : 0;
+        }
+        if (c == FEWER_PER_BYTE) { /* 10 per MiB, then 15 in 2 MiB: 7.5 per MiB */
+            in.seq_write.gc_runs[7] = 10, in.seq_write.bytes_written[7] = 1024 * 1024;
+            in.seq_write.gc_runs[8] = 15, in.seq_write.bytes_written[8] = 2 * 1024 * 1024;
+        }
+        if (c == UNKNOWN_BEFORE) /* results without counters there */
+            in.seq_write.gc_runs[7] = NAN, in.seq_write.gc_runs[8] = 30;
+        struct sts_an_config cfg;
+        struct sts_analysis an;
+        sts_an_config_default(&cfg);
+        sts_analyze(&in, &cfg, &an);
+        if (c == BEGAN) {
+            CHECK_EQ(an.write_dip_bytes, -1);
+            CHECK(!has(&an, 0, "Avoid writes of 256 B"));
+            CHECK(has(&an, 1, "dips at 256 B (586 KiB/s, B0) where the device's garbage "
+                              "collection began or grew: 30 collections during it against 0 "
+                              "during 128 B"));
+        } else {
+            CHECK_EQ(an.write_dip_bytes, 256);
+            CHECK(has(&an, 0, "Avoid writes of 256 B"));
+            CHECK(!has(&an, 1, "garbage collection began"));
+        }
+    }
+}
+
 const struct sts_test_case test_an_defects_cases[] = {
+    {"a_dip_during_garbage_collection_is_not_a_size_to_avoid",
+     a_dip_during_garbage_collection_is_not_a_size_to_avoid},
     {"t_quantile_matches_the_table", t_quantile_matches_the_table},
     {"probe_answers_join_the_guidelines", probe_answers_join_the_guidelines},
     {"an_all_zero_series_has_no_fit", an_all_zero_series_has_no_fit},

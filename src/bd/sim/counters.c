@@ -1,0 +1,47 @@
+/* The model's counters as a run's points carry them ("device" in the
+ * results): what the host target and the MCU images report alike, so a
+ * report can tell what the medium did during each point (its garbage
+ * collection above all) wherever the run was made. Part of sim.c. */
+
+size_t sts_sim_counters_kv(const struct sts_sim *s, struct sts_sim_counters *last,
+                           struct sts_kv *out, size_t max)
+{
+    const struct sts_sim_counters *n = &s->n, *l = last;
+    size_t k = 0;
+#define D(name, field) \
+    if (k < max) out[k++] = STS_KV_U(name, n->field - l->field)
+    D("reads", reads);
+    D("programs", programs);
+    D("erases", erases);
+    D("trims", trims);
+    D("flushes", flushes);
+    D("bytes_read", bytes_read);
+    D("bytes_written", bytes_written);
+    D("pages_programmed", pages_programmed);
+    D("gc_runs", gc_runs);
+    D("gc_pages_copied", gc_pages_copied);
+    D("wear_level_moves", wl_moves);
+    D("blocks_erased", blocks_erased);
+    D("stalls", stalls);
+    D("device_busy_ns", busy_ns);
+    D("injected_errors", injected_errors);
+    D("power_cuts", power_cuts);
+    D("pages_lost", pages_lost);
+#undef D
+    uint64_t host = n->bytes_written - l->bytes_written;
+    uint64_t flash = (n->pages_programmed - l->pages_programmed) * s->p.page_bytes;
+    if (k < max)
+        out[k++] = STS_KV_D("write_amplification", host ? (double)flash / (double)host : 0.0);
+    uint32_t lo = UINT32_MAX, hi = 0;
+    for (uint32_t b = 0; b < s->n_blocks; b++) {
+        uint32_t e = s->blocks[b].erases;
+        lo = e < lo ? e : lo;
+        hi = e > hi ? e : hi;
+    }
+    if (k + 1 < max) {
+        out[k++] = STS_KV_U("erase_count_min", lo);
+        out[k++] = STS_KV_U("erase_count_max", hi);
+    }
+    *last = *n;
+    return k;
+}
