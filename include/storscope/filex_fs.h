@@ -28,6 +28,13 @@ struct sts_filex_config {
                                      one (FileX gives any lower-case name a long-name
                                      entry). FAT compares names without case, so what
                                      the workloads find is the same; 0 = as given */
+    uint8_t trim;                 /* 1: the clusters FileX frees are trimmed on the
+                                     device (its release-sectors request, runs of
+                                     them gathered into one command): the FTL then
+                                     holds only the files, as on a medium far larger
+                                     than the data, and a small model does not reach
+                                     garbage collection. The study's driver ignores
+                                     the request; 0 = as it did (issue 46) */
 };
 
 struct sts_filex {
@@ -37,11 +44,12 @@ struct sts_filex {
     int used[STS_FILEX_FILES];
     UCHAR cache[32768];
     uint32_t cluster_bytes;
+    uint64_t trim_lba, trim_sectors; /* freed sectors gathered, not yet trimmed */
     CHAR name[256]; /* the path as FileX is given it (upper_names) */
 };
 
 /* Sets one option as +filex takes it (cluster=BYTES, cache=BYTES,
- * root=N, names=upper|asis): 0 set, -1 a value it cannot take, 1 not an
+ * root=N, names=upper|asis, trim=on|off): 0 set, -1 a value it cannot take, 1 not an
  * option of FileX's. The host's target parser and the MCU image share it. */
 int sts_filex_option(struct sts_filex_config *c, const char *key, const char *value);
 

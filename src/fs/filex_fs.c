@@ -9,6 +9,31 @@
 
 #define SECTOR 512u
 
+/* FileX tells the driver of each cluster it frees, one at a time; the model
+ * (an eMMC too) trims whole pages only, so runs of freed sectors are
+ * gathered and trimmed as one at the end of the call that freed them (a
+ * delete, a truncation, a directory's removal) or at a flush: before FileX
+ * can hand a freed cluster out again. */
+static int trim_gathered(struct sts_filex *f)
+{
+    const struct sts_bd *bd = &f->cfg.bd;
+    uint64_t lba = f->trim_lba, n = f->trim_sectors;
+    f->trim_sectors = 0;
+    return n && bd->ops->erase ? bd->ops->erase(bd->ctx, lba * SECTOR, n * SECTOR) : 0;
+}
+
+static int release(struct sts_filex *f, uint64_t lba, uint64_t n)
+{
+    if (f->trim_sectors && lba == f->trim_lba + f->trim_sectors) {
+        f->trim_sectors += n;
+        return 0;
+    }
+    int rc = trim_gathered(f);
+    f->trim_lba = lba;
+    f->trim_sectors = n;
+    return rc;
+}
+
 static VOID driver(FX_MEDIA *m)
 {
     struct sts_filex *f = m->fx_media_driver_info;
@@ -30,9 +55,14 @@ static VOID driver(FX_MEDIA *m)
         rc = bd->ops->program(bd->ctx, 0, m->fx_media_driver_buffer, SECTOR);
         break;
     case FX_DRIVER_FLUSH:
-        rc = bd->ops->flush(bd->ctx);
+        rc = trim_gathered(f);
+        if (!rc)
+            rc = bd->ops->flush(bd->ctx);
         break;
-    default: /* init, uninit, abort, release sectors: nothing to do */
+    case FX_DRIVER_RELEASE_SECTORS: /* asked for only with trim=on */
+        rc = release(f, lba, m->fx_media_driver_sectors);
+        break;
+    default: /* init, uninit, abort: nothing to do */
         break;
     }
     m->fx_media_driver_status = rc ? FX_IO_ERROR : FX_SUCCESS;
@@ -105,8 +135,11 @@ static int fs_open(void *ctx, const char *path, int flags, sts_fh *out)
                           (flags & STS_O_WRONLY) ? FX_OPEN_FOR_WRITE : FX_OPEN_FOR_READ);
     if (r != FX_SUCCESS)
         return from_fx(r);
-    if ((flags & STS_O_TRUNC) && (flags & STS_O_WRONLY))
+    if ((flags & STS_O_TRUNC) && (flags & STS_O_WRONLY)) {
         r = fx_file_truncate_release(&f->files[i], 0);
+        if (r == FX_SUCCESS && trim_gathered(f))
+            r = FX_IO_ERROR;
+    }
     else if (flags & STS_O_WRONLY)
         r = fx_file_extended_seek(&f->files[i], 0); /* FileX opens for writing at the end */
     if (r != FX_SUCCESS) { /* open in FileX: closed again, or the slot leaks */
@@ -169,7 +202,11 @@ static int fs_unlink(void *ctx, const char *path)
 {
     struct sts_filex *f = ctx;
     CHAR *name = fx_path(f, path);
-    return name ? from_fx(fx_file_delete(&f->media, name)) : STS_EINVAL;
+    if (!name)
+        return STS_EINVAL;
+    int rc = from_fx(fx_file_delete(&f->media, name));
+    int trc = trim_gathered(f); /* the file's clusters, freed by the delete */
+    return rc ? rc : trc;
 }
 
 static int fs_mkdir(void *ctx, const char *path)
@@ -183,7 +220,11 @@ static int fs_rmdir(void *ctx, const char *path)
 {
     struct sts_filex *f = ctx;
     CHAR *name = fx_path(f, path);
-    return name ? from_fx(fx_directory_delete(&f->media, name)) : STS_EINVAL;
+    if (!name)
+        return STS_EINVAL;
+    int rc = from_fx(fx_directory_delete(&f->media, name));
+    int trc = trim_gathered(f); /* the directory's clusters */
+    return rc ? rc : trc;
 }
 
 static int fs_stat(void *ctx, const char *path, struct sts_stat *st)
@@ -255,6 +296,10 @@ int sts_filex_option(struct sts_filex_config *c, const char *key, const char *va
         if (!sized || !x || x % SECTOR || x > sizeof(((struct sts_filex *)0)->cache))
             return -1;
         c->cache_bytes = (uint32_t)x;
+    } else if (!strcmp(key, "trim")) {
+        if (strcmp(value, "on") && strcmp(value, "off"))
+            return -1;
+        c->trim = !strcmp(value, "on");
     } else if (!strcmp(key, "root")) {
         if (!sized)
             return -1;
@@ -286,6 +331,7 @@ int sts_filex_init(struct sts_filex *f, const struct sts_filex_config *cfg, stru
         r = fx_media_open(&f->media, (CHAR *)"STORSCOPE", driver, f, f->cache, cache);
     if (r != FX_SUCCESS)
         return from_fx(r);
+    f->media.fx_media_driver_free_sector_update = cfg->trim ? FX_TRUE : FX_FALSE;
     f->cluster_bytes = spc * SECTOR;
     out->ops = &filex_ops;
     out->ctx = f;

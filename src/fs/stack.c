@@ -308,6 +308,7 @@ static int fx_open_on(struct sts_fs_stack *s, const struct sts_target_spec *spec
     sts_target_env(t, STS_KV_U("filex_root_entries", s->fx->cfg.root_entries));
     sts_target_env(t, STS_KV_S("filex_names", c.upper_names ? "upper" : "asis"));
     sts_target_env(t, STS_KV_U("filex_fats", 1));
+    sts_target_env(t, STS_KV_B("filex_trim", c.trim));
     return STS_OK;
 }
 
