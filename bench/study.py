@@ -334,11 +334,9 @@ WHY = {
         "a cycle and would be off by the same factor",
     ("B0", "write at 1 B (kB/s)"): "as for B0 read at 1 B",
     ("B0", "write at 1 KiB (kB/s)"):
-        "the card's busy time per write command: the model takes a write into its cache in "
-        "15 us + transfer (calibrated on B2's large writes only); the study's 0.62 ms per "
-        "1 KiB call against 0.24 ms per 1 KiB read implies more: --params cmd_write=175us, "
-        "fitted on this very cell, brings it to 1.00x on the MCU (the knee stays at 512 B); "
-        "not shipped yet, as it moves every eMMC write figure in bench/README.md",
+        "the host holds no per-call CPU; the shipped write command (410 us since issue 46) "
+        "was fitted on this cell by the MCU image, whose 8 MiB model trims what FileX frees "
+        "so that B0 measures no garbage collection (the study's 4 GiB card reached none)",
     ("B1", "read at 2 MiB (kB/s)"):
         "B1 contradicts B2 in the study itself (28 / 26 MB/s at 2 MiB against B2's 14 MB/s "
         "read plateau; the reference notes: likely caching): the model follows B2",

@@ -2,7 +2,7 @@
 # S1 on an RTOS under QEMU (issue 18): the image with the storage tasks at
 # the load's priority and the one with them above it; both documents must
 # validate, and the study's finding must hold: with 4 load tasks at equal
-# priority direct writes lose >= 90 %, and with the storage side above the
+# priority direct writes lose >= 80 %, and with the storage side above the
 # load the I/O task keeps >= 90 % of its throughput. Prints the table.
 set -eu
 qemu=$1 equal=$2 above=$3 python=$4 schema=$5 out=$6 rtos=$7 fs=${8:-extentfs}
@@ -54,8 +54,12 @@ for mode in ("direct", "mutex"):
             d = ab[(op, mode, 1024, n)]
             assert abs(d) <= 0.15, "%s %s above the load, %d load tasks: %.0f %% lost against " \
                 "its 0-load point" % (mode, op, n, 100 * d)
+# (>= 80 %: the study's "up to 98 %" is over every chunk size; at 1 KiB a
+# write holds the card 410 us since issue 46's refit, time the storage task
+# sleeps through whoever runs, so it loses 86 % on ThreadX (with and without
+# FileX) where it lost 96 % with the 15 us command before)
 worst = eq[("write", "direct", 1024, 4)]
-assert worst >= 0.90, "direct writes lost only %.0f %% with 4 load tasks" % (100 * worst)
+assert worst >= 0.80, "direct writes lost only %.0f %% with 4 load tasks" % (100 * worst)
 # the guideline's I/O task: records of 1 KiB and up, batched into whole blocks
 kept = 1 - max(ab[("write", "iotask", c, 4)] for c in (1024, 8192))
 assert kept >= 0.90, "the I/O task above the load kept only %.0f %%" % (100 * kept)

@@ -5,7 +5,7 @@
 # study's medium simulated (its figures and its guidelines, with their
 # evidence), then the same medium with sensorlog, storscope's store, on it
 # (B0 and M1 through its files) and what the store changes, side by side
-# (storscope compare). 1.7 s of CPU and 15 MiB at most here
+# (storscope compare). 1.3 s of CPU and 15 MiB at most here
 # (bench/rss_cpu.py --cases main; scripts/test.sh holds it under 256 MiB).
 # With arguments, `storscope run` with them (a -t replaces the target).
 #   scripts/main_job.sh BIN [storscope run arguments]

@@ -38,7 +38,8 @@ mcu=$(grep -Eo '[0-9]+ passed, [0-9]+ failed' build/firmware/ctest.log | head -n
 echo "host: $host / cortex-m33: $mcu"
 [ "$host" = "$mcu" ] || { echo "host and firmware test counts differ" >&2; exit 1; }
 # the MCU's results file is read on the host like any other
-build/release/storscope report build/firmware/firmware/suite-1.json | grep -q "write knee at 512 B" ||
+build/release/storscope report build/firmware/firmware/suite-1.json |
+    grep -q "the write knee at 8 KiB by the figures" ||
     { echo "storscope report did not accept the firmware suite's JSON" >&2; exit 1; }
 build/release/storscope compare --threshold 0 build/firmware/firmware/suite-1.json \
     build/firmware/firmware/suite-2.json >/dev/null ||

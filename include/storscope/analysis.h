@@ -16,6 +16,8 @@ extern "C" {
 #endif
 
 #define STS_AN_MAX_POINTS 24
+/* (the knee's reading: no knee, the curve still rising at its last point) */
+#define STS_AN_STILL_RISING (-2)
 
 /* Throughput (bytes/s, mean over runs) against chunk size (bytes), ascending. */
 struct sts_series {
@@ -31,12 +33,12 @@ struct sts_series {
     /* runs each figure is the mean of (0: not known): a guideline's
      * evidence says how many, and a single run is named as one */
     uint32_t runs[STS_AN_MAX_POINTS];
-    /* the device's garbage collections during each point and the bytes
-     * the host wrote in it (a model's counters, "device" in the results;
-     * NaN when the results hold none): a dip where collections per byte
-     * rose is the medium's state, not the chunk size's (issue 46) */
-    double gc_runs[STS_AN_MAX_POINTS];
-    double bytes_written[STS_AN_MAX_POINTS];
+    /* the share of the pages the device programmed during each point that
+     * its garbage collection copied (a model's gc_pages_copied over
+     * pages_programmed, "device" in the results; NaN when the results hold
+     * none): a dip where that share grew is the medium's state, not the
+     * chunk size's (issue 46) */
+    double gc_share[STS_AN_MAX_POINTS];
 };
 
 /* Lifecycles whose slowest open must pass the threshold before M2 advises

@@ -75,10 +75,10 @@ static void append(const struct sts_an_input *in, struct sts_series *s,
     s->bps[s->n] = mean;
     s->ci[s->n] = ci;
     s->runs[s->n] = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
-    const struct sts_kv *gc = sts_kv_find(p->device, p->n_device, "gc_runs");
-    const struct sts_kv *written = sts_kv_find(p->device, p->n_device, "bytes_written");
-    s->gc_runs[s->n] = gc ? sts_kv_number(gc) : NAN;
-    s->bytes_written[s->n] = written ? sts_kv_number(written) : NAN;
+    const struct sts_kv *copied = sts_kv_find(p->device, p->n_device, "gc_pages_copied");
+    const struct sts_kv *pages = sts_kv_find(p->device, p->n_device, "pages_programmed");
+    double all = pages ? sts_kv_number(pages) : 0;
+    s->gc_share[s->n] = copied && all > 0 ? sts_kv_number(copied) / all : copied ? 0 : NAN;
     s->n++;
 }
 

@@ -54,6 +54,8 @@ static int knee_read(const struct sts_series *s, double gain, int hopeful)
             knee = (int)i;
         best = top > best ? top : best;
     }
+    if (knee + 1 == (int)s->n && knee > 0 && !hopeful)
+        return STS_AN_STILL_RISING;
     if (knee < 0 || knee + 1 >= (int)s->n ||
         (hopeful ? hi_of(s, (uint32_t)knee) < 2.0 * lo_of(s, 0)
                  : lo_of(s, (uint32_t)knee) < 2.0 * hi_of(s, 0)))
@@ -63,7 +65,8 @@ static int knee_read(const struct sts_series *s, double gain, int hopeful)
 
 int sts_an_knee(const struct sts_series *s, double gain)
 {
-    return knee_read(s, gain, 0);
+    int k = knee_read(s, gain, 0);
+    return k < 0 ? -1 : k;
 }
 
 /* The plateau with each point's interval read one way: `hopeful` 0 as
@@ -263,7 +266,22 @@ static const struct sts_series *knee_section(const struct sts_an_input *in,
 {
     struct sts_series fig, wide;
     char a[40], b[40], c[40], d[40];
-    const struct sts_series *w = pick(&in->seq_write, &in->fixed_write);
+    const struct sts_series *seq = pick(&in->seq_write, &in->fixed_write), *w = seq;
+    /* B0 ends at 1 KiB; on a device whose write command costs more than a
+     * sector's transfer its writes still rise there (the study's eMMC:
+     * 1.7x from 512 B to 1 KiB), and the knee is where B2's, which go on
+     * to 2 MiB, stop rising */
+    if (w == &in->seq_write && knee_read(w, cfg->knee_gain, 0) == STS_AN_STILL_RISING &&
+        in->fixed_write.n >= 3 &&
+        in->fixed_write.chunk[in->fixed_write.n - 1] > w->chunk[w->n - 1]) {
+        w = &in->fixed_write;
+        an_bytes(a, sizeof(a), seq->chunk[seq->n - 1]);
+        an_bytes(b, sizeof(b), seq->chunk[seq->n - 2]);
+        an_ratio(c, sizeof(c), seq->bps[seq->n - 1] / seq->bps[seq->n - 2]);
+        SAY(an_add(out->finding, &out->n_findings, "still rising", seq->test), seq->test,
+            "'s writes still rise at its largest chunk, ", a, " (", c, " over ", b,
+            "): the write knee is read on ", w->test, "'s larger chunks");
+    }
     int k = w ? sts_an_knee(w, cfg->knee_gain) : -1;
     if (w && unresolved(out, w, "chunk size", "the write knee",
                         (figures_only(w, &fig), sts_an_knee(&fig, cfg->knee_gain)), k,
@@ -298,7 +316,7 @@ static const struct sts_series *knee_section(const struct sts_an_input *in,
                 "-aligned chunks: writes of ", b, " ran ", c, " slower than writes of ", a,
                 " (", w->test, ", the smallest chunk it measured).");
     }
-    return w;
+    return seq;
 }
 
 /* The read plateau: the read buffer that is enough. */
@@ -333,17 +351,16 @@ static void plateau_section(const struct sts_an_input *in, const struct sts_an_c
     }
 }
 
-/* 1 when the device collected garbage during point i more often per byte
- * written than during the point before: the medium changed state there
- * (a small model filling up, a card running out of spare blocks), so a dip
- * at i is its, not the chunk size's. Unknown counters say nothing. */
+/* 1 when the device's garbage collection copied a tenth or more of the
+ * pages it programmed during point i, and a larger share than during the
+ * point before: the medium changed state there (a small model filling up,
+ * a card out of spare blocks), so a dip at i is its, not the chunk size's.
+ * Collections that copy nothing (erasing blocks the host emptied) cost an
+ * erase now and then and explain no dip. Unknown counters say nothing. */
 static int gc_grew(const struct sts_series *s, uint32_t i)
 {
-    double now = s->gc_runs[i], before = s->gc_runs[i - 1]; /* (NaN: compares false) */
-    double w = s->bytes_written[i], wb = s->bytes_written[i - 1];
-    if (w > 0 && wb > 0) /* per byte: B2's points write 500 chunks each */
-        return now / w > before / wb;
-    return now > before;
+    double now = s->gc_share[i], before = s->gc_share[i - 1]; /* (NaN: compares false) */
+    return now >= 0.1 && now > before;
 }
 
 /* Write dips: sizes to avoid (w: the knee's series, where the fixed one is
@@ -364,11 +381,11 @@ static void dip_section(const struct sts_an_input *in, const struct sts_an_confi
         an_bytes(a, sizeof(a), dw->chunk[dp]);
         an_rate(c, sizeof(c), dw->bps[dp]);
         an_bytes(d, sizeof(d), dw->chunk[dp - 1]);
-        an_fixed(g, sizeof(g), dw->gc_runs[dp], 0);
-        an_fixed(h, sizeof(h), dw->gc_runs[dp - 1], 0);
+        an_fixed(g, sizeof(g), dw->gc_share[dp] * 100.0, 0);
+        an_fixed(h, sizeof(h), dw->gc_share[dp - 1] * 100.0, 0);
         SAY(an_add(out->finding, &out->n_findings, "dip", dw->test), "write throughput dips at ",
-            a, " (", c, ", ", dw->test, ") where the device's garbage collection began or grew: ",
-            g, " collections during it against ", h, " during ", d,
+            a, " (", c, ", ", dw->test, ") where the device's garbage collection grew: it copied ",
+            g, " % of the pages programmed during it, against ", h, " % during ", d,
             ". That is the medium's state, not a size to avoid: no guideline (a medium this "
             "test does not fill would tell the size's own effect).");
         dp = -1;
