@@ -14,6 +14,11 @@ extern "C" {
 #endif
 
 #define STS_FILEX_FILES 16
+#define STS_FILEX_TRIM_RUNS 4 /* runs of freed sectors gathered before a flush */
+
+struct sts_filex_trim {
+    uint64_t lba, sectors;
+};
 
 struct sts_filex_config {
     struct sts_bd bd;             /* 512-byte sectors; managed media */
@@ -30,7 +35,8 @@ struct sts_filex_config {
                                      the workloads find is the same; 0 = as given */
     uint8_t trim;                 /* 1: the clusters FileX frees are trimmed on the
                                      device (its release-sectors request, runs of
-                                     them gathered into one command): the FTL then
+                                     them gathered into one command each, after the
+                                     flush that makes the freeing durable): the FTL then
                                      holds only the files, as on a medium far larger
                                      than the data, and a small model does not reach
                                      garbage collection. The study's driver ignores
@@ -44,7 +50,8 @@ struct sts_filex {
     int used[STS_FILEX_FILES];
     UCHAR cache[32768];
     uint32_t cluster_bytes;
-    uint64_t trim_lba, trim_sectors; /* freed sectors gathered, not yet trimmed */
+    struct sts_filex_trim trims[STS_FILEX_TRIM_RUNS]; /* freed, to trim after a flush */
+    uint32_t n_trims;
     CHAR name[256]; /* the path as FileX is given it (upper_names) */
 };
 

@@ -11,27 +11,45 @@
 
 /* FileX tells the driver of each cluster it frees, one at a time; the model
  * (an eMMC too) trims whole pages only, so runs of freed sectors are
- * gathered and trimmed as one at the end of the call that freed them (a
- * delete, a truncation, a directory's removal) or at a flush: before FileX
- * can hand a freed cluster out again. */
+ * gathered (up to STS_FILEX_TRIM_RUNS; a run past them is left untrimmed,
+ * which costs only space the FTL keeps). They are trimmed only after the
+ * device flush that makes the freeing durable - FileX's directory and FAT
+ * sectors first, then the flush, then the trims - or a power cut between
+ * could leave a file whose delete never reached the medium with its data
+ * gone, as a journalling filesystem discards only after its commit. The
+ * calls that free clusters (a delete, a truncation, a directory's removal)
+ * flush FileX's media when they freed any. */
 static int trim_gathered(struct sts_filex *f)
 {
     const struct sts_bd *bd = &f->cfg.bd;
-    uint64_t lba = f->trim_lba, n = f->trim_sectors;
-    f->trim_sectors = 0;
-    return n && bd->ops->erase ? bd->ops->erase(bd->ctx, lba * SECTOR, n * SECTOR) : 0;
+    int rc = 0;
+    for (uint32_t i = 0; i < f->n_trims && bd->ops->erase; i++) {
+        int r = bd->ops->erase(bd->ctx, f->trims[i].lba * SECTOR, f->trims[i].sectors * SECTOR);
+        rc = rc ? rc : r;
+    }
+    f->n_trims = 0;
+    return rc;
 }
 
-static int release(struct sts_filex *f, uint64_t lba, uint64_t n)
+static void release(struct sts_filex *f, uint64_t lba, uint64_t n)
 {
-    if (f->trim_sectors && lba == f->trim_lba + f->trim_sectors) {
-        f->trim_sectors += n;
-        return 0;
-    }
-    int rc = trim_gathered(f);
-    f->trim_lba = lba;
-    f->trim_sectors = n;
-    return rc;
+    struct sts_filex_trim *last = f->n_trims ? &f->trims[f->n_trims - 1] : NULL;
+    if (last && lba == last->lba + last->sectors)
+        last->sectors += n;
+    else if (f->n_trims < STS_FILEX_TRIM_RUNS)
+        f->trims[f->n_trims++] = (struct sts_filex_trim){lba, n};
+}
+
+static int from_fx(UINT r);
+
+/* After a call that may have freed clusters: FileX's media flushed (its
+ * driver's flush then trims what it freed), or rc when the call failed. */
+static int freed(struct sts_filex *f, int rc)
+{
+    if (!f->n_trims)
+        return rc;
+    int frc = from_fx(fx_media_flush(&f->media));
+    return rc ? rc : frc;
 }
 
 static VOID driver(FX_MEDIA *m)
@@ -54,13 +72,13 @@ static VOID driver(FX_MEDIA *m)
     case FX_DRIVER_BOOT_WRITE:
         rc = bd->ops->program(bd->ctx, 0, m->fx_media_driver_buffer, SECTOR);
         break;
-    case FX_DRIVER_FLUSH:
-        rc = trim_gathered(f);
+    case FX_DRIVER_FLUSH: /* FileX has written its caches: durable, then trimmed */
+        rc = bd->ops->flush(bd->ctx);
         if (!rc)
-            rc = bd->ops->flush(bd->ctx);
+            rc = trim_gathered(f);
         break;
     case FX_DRIVER_RELEASE_SECTORS: /* asked for only with trim=on */
-        rc = release(f, lba, m->fx_media_driver_sectors);
+        release(f, lba, m->fx_media_driver_sectors);
         break;
     default: /* init, uninit, abort: nothing to do */
         break;
@@ -137,7 +155,7 @@ static int fs_open(void *ctx, const char *path, int flags, sts_fh *out)
         return from_fx(r);
     if ((flags & STS_O_TRUNC) && (flags & STS_O_WRONLY)) {
         r = fx_file_truncate_release(&f->files[i], 0);
-        if (r == FX_SUCCESS && trim_gathered(f))
+        if (r == FX_SUCCESS && freed(f, STS_OK))
             r = FX_IO_ERROR;
     }
     else if (flags & STS_O_WRONLY)
@@ -204,9 +222,7 @@ static int fs_unlink(void *ctx, const char *path)
     CHAR *name = fx_path(f, path);
     if (!name)
         return STS_EINVAL;
-    int rc = from_fx(fx_file_delete(&f->media, name));
-    int trc = trim_gathered(f); /* the file's clusters, freed by the delete */
-    return rc ? rc : trc;
+    return freed(f, from_fx(fx_file_delete(&f->media, name)));
 }
 
 static int fs_mkdir(void *ctx, const char *path)
@@ -222,9 +238,7 @@ static int fs_rmdir(void *ctx, const char *path)
     CHAR *name = fx_path(f, path);
     if (!name)
         return STS_EINVAL;
-    int rc = from_fx(fx_directory_delete(&f->media, name));
-    int trc = trim_gathered(f); /* the directory's clusters */
-    return rc ? rc : trc;
+    return freed(f, from_fx(fx_directory_delete(&f->media, name)));
 }
 
 static int fs_stat(void *ctx, const char *path, struct sts_stat *st)

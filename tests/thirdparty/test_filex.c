@@ -6,6 +6,48 @@
 
 #include <stdlib.h>
 
+/* A device that records the order of its writing commands (p program, e
+ * erase/trim, f flush) over the model, for the trims' place among them. */
+static struct sts_bd rec_inner;
+static char rec_log[4096];
+static size_t rec_n;
+static void rec(char c)
+{
+    if (rec_n + 1 < sizeof(rec_log))
+        rec_log[rec_n++] = c;
+}
+static int rec_read(void *ctx, uint64_t a, void *b, size_t n)
+{
+    (void)ctx;
+    return rec_inner.ops->read(rec_inner.ctx, a, b, n);
+}
+static int rec_program(void *ctx, uint64_t a, const void *b, size_t n)
+{
+    (void)ctx;
+    rec('p');
+    return rec_inner.ops->program(rec_inner.ctx, a, b, n);
+}
+static int rec_erase(void *ctx, uint64_t a, uint64_t n)
+{
+    (void)ctx;
+    rec('e');
+    return rec_inner.ops->erase(rec_inner.ctx, a, n);
+}
+static int rec_flush(void *ctx)
+{
+    (void)ctx;
+    rec('f');
+    return rec_inner.ops->flush(rec_inner.ctx);
+}
+static void rec_geometry(void *ctx, struct sts_bd_geometry *g)
+{
+    (void)ctx;
+    rec_inner.ops->geometry(rec_inner.ctx, g);
+}
+static const struct sts_bd_ops rec_ops = {.version = STS_BD_OPS_VERSION, .read = rec_read,
+                                          .program = rec_program, .erase = rec_erase,
+                                          .flush = rec_flush, .geometry = rec_geometry};
+
 int main(void)
 {
     struct sts_sim_params p = *sts_sim_profile_find("emmc-stm32u5");
@@ -122,6 +164,34 @@ int main(void)
         sts_filex_deinit(&f);
     }
     printf("FileX trim: the FTL holds %lu pages without trim, %lu with\n", held[0], held[1]);
+    /* the trims come after the flush that made the delete durable, never
+     * between FileX's metadata writes and it: a power cut there would keep
+     * the file with its data trimmed. Each trim is preceded by a flush or
+     * by another trim of the same batch. */
+    if (!rc) {
+        if (sts_sim_init(&sim, &p, 1, arena, arena_bytes, p.capacity, &rec_inner))
+            return 1;
+        struct sts_filex_config c = {.bd = {&rec_ops, NULL}, .trim = 1};
+        EXPECT(sts_filex_init(&f, &c, &fs) == STS_OK);
+        sts_fh fh;
+        size_t done;
+        EXPECT(fs.ops->open(fs.ctx, "gone", STS_O_WRONLY | STS_O_CREAT, &fh) == STS_OK);
+        for (int k = 0; k < 32; k++)
+            EXPECT(fs.ops->write(fs.ctx, fh, pat, sizeof(pat), &done) == STS_OK);
+        EXPECT(fs.ops->close(fs.ctx, fh) == STS_OK);
+        rec_n = 0;
+        EXPECT(fs.ops->unlink(fs.ctx, "gone") == STS_OK);
+        rec_log[rec_n] = '\0';
+        int trims = 0;
+        for (size_t i = 0; i < rec_n; i++)
+            if (rec_log[i] == 'e') {
+                trims++;
+                EXPECT(i > 0 && (rec_log[i - 1] == 'f' || rec_log[i - 1] == 'e'));
+            }
+        EXPECT(trims >= 1 && strchr(rec_log, 'p') && strchr(rec_log, 'p') < strchr(rec_log, 'f'));
+        printf("FileX trim: a delete's commands %s\n", rec_log);
+        sts_filex_deinit(&f);
+    }
     /* the deleted file's 4 MiB and the truncated 1 MiB, in 16 KiB pages */
     EXPECT(held[0] >= held[1] + (5u << 20) / p.page_bytes - 4);
     free(arena);
