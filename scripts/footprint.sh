@@ -73,6 +73,7 @@ row "workload fsync" src/suite/fsync.c
 row "workload seq (dd.c)" src/suite/dd.c
 row "simulator (sim.c)" src/bd/sim.c
 row "simulator profiles (11 rows + parameter parser)" src/bd/sim_profiles.c
+row "simulator counters as results' key-values (optional: the MCU images that report them)" src/bd/sim_counters.c
 row "extentfs" src/fs/extentfs.c
 row "analysis (detectors, tier table, guidelines, the collecting sink)" src/analysis/analysis.c src/analysis/an_collect.c src/analysis/an_tier.c
 row "null + RAM block devices, null target" src/bd/null_bd.c src/bd/ram_bd.c src/target/null_target.c

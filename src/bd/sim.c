@@ -8,7 +8,6 @@
  * (the commands), nb.c (submit and poll). They are one translation unit: see any part's first lines. */
 #include "storscope/sim.h"
 #include "storscope/error.h"
-#include "storscope/result.h"
 
 #include <math.h>
 #include <string.h>
@@ -240,7 +239,6 @@ static uint64_t erase_time(struct sts_sim *s, uint64_t typical)
 #include "sim/clock.c"
 #include "sim/io.c"
 #include "sim/nb.c"
-#include "sim/counters.c"
 
 static void sim_geometry(void *ctx, struct sts_bd_geometry *g)
 {

@@ -1,7 +1,12 @@
 /* The model's counters as a run's points carry them ("device" in the
  * results): what the host target and the MCU images report alike, so a
  * report can tell what the medium did during each point (its garbage
- * collection above all) wherever the run was made. Part of sim.c. */
+ * collection above all) wherever the run was made. A file of its own, not
+ * part of sim.c: a firmware that reports no counters links none of it. */
+#include "storscope/result.h"
+#include "storscope/sim.h"
+
+#include <stdint.h>
 
 size_t sts_sim_counters_kv(const struct sts_sim *s, struct sts_sim_counters *last,
                            struct sts_kv *out, size_t max)
