@@ -168,7 +168,8 @@ static int shape_violation(const cJSON *doc, char *msg, size_t n)
     char at[256], p[160];
     const char *want = NULL;
     const cJSON *tests = cJSON_GetObjectItemCaseSensitive(doc, "tests"), *bad = tests;
-    static const char *const objects[] = {"params", "metrics", "runs", "latency"};
+    /* (the first four hold numbers only; "device": a model's counters) */
+    static const char *const objects[] = {"params", "metrics", "runs", "device", "latency"};
     if ((want = kind_at(tests, 0, at, sizeof(at), "tests")))
         goto shape;
     int ti = 0;
@@ -200,7 +201,7 @@ static int shape_violation(const cJSON *doc, char *msg, size_t n)
                 bad = cJSON_GetObjectItemCaseSensitive(pt, objects[k]);
                 if ((want = kind_at(bad, 1, at, sizeof(at), q)))
                     goto shape;
-                if (k < 3 && numbers_at(bad, msg, n, q))
+                if (k < 4 && numbers_at(bad, msg, n, q))
                     return 1;
             }
             pi++;

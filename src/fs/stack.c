@@ -286,7 +286,7 @@ static int fx_open_on(struct sts_fs_stack *s, const struct sts_target_spec *spec
         if (sts_filex_option(&c, k, v)) {
             snprintf(err, errlen, "+filex: bad option '%s=%s' (cluster=512..64K, a power of "
                                   "two; cache=512..32K, a multiple of 512; root=ENTRIES; "
-                                  "names=upper|asis)", k, v);
+                                  "names=upper|asis; trim=on|off)", k, v);
             return STS_EINVAL;
         }
     }

@@ -164,6 +164,17 @@ class Report(Base):
         r = run("report", path)
         self.assertIn("Avoid writes of 128 KiB", r.stdout)
         self.assertNotIn("garbage collection grew", r.stdout)
+        # counters of another shape are refused, named, never read (an
+        # array crashed report when the replay began reading them)
+        for counters, said in (([1, 2], "device is an array, not an object"),
+                               ({"gc_pages_copied": 1e999}, "device.gc_pages_copied is not a "
+                                                            "finite number")):
+            doc["tests"][0]["points"][0]["device"] = counters
+            with open(path, "w") as f:
+                f.write(json.dumps(doc).replace("Infinity", "1e999"))
+            r = run("report", path)
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertIn(said, r.stderr)
 
     def test_report_of_a_partial_run_leaves_the_rest_out(self):
         r = run("run", "-q", "-t", "sim:sd-consumer,capacity=64M", "--tests", "fsync",
