@@ -16,8 +16,6 @@ extern "C" {
 #endif
 
 #define STS_AN_MAX_POINTS 24
-/* (the knee's reading: no knee, the curve still rising at its last point) */
-#define STS_AN_STILL_RISING (-2)
 
 /* Throughput (bytes/s, mean over runs) against chunk size (bytes), ascending. */
 struct sts_series {

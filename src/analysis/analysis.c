@@ -33,6 +33,10 @@ static double hi_of(const struct sts_series *s, uint32_t i)
     return s->bps[i] + (isfinite(s->ci[i]) ? s->ci[i] : 0);
 }
 
+/* knee_read's answer for a curve still rising at its last point (no knee
+ * in it: knee_section reads the knee on a longer series then) */
+#define STILL_RISING (-2)
+
 /* The knee with the intervals read one way: `hopeful` 0 strictly (each
  * rise from the bottom of its interval to the top of the others'), 1
  * hopefully (from the top of its own to the bottom of theirs: every rise
@@ -55,7 +59,7 @@ static int knee_read(const struct sts_series *s, double gain, int hopeful)
         best = top > best ? top : best;
     }
     if (knee + 1 == (int)s->n && knee > 0 && !hopeful)
-        return STS_AN_STILL_RISING;
+        return STILL_RISING;
     if (knee < 0 || knee + 1 >= (int)s->n ||
         (hopeful ? hi_of(s, (uint32_t)knee) < 2.0 * lo_of(s, 0)
                  : lo_of(s, (uint32_t)knee) < 2.0 * hi_of(s, 0)))
@@ -271,7 +275,7 @@ static const struct sts_series *knee_section(const struct sts_an_input *in,
      * sector's transfer its writes still rise there (the study's eMMC:
      * 1.7x from 512 B to 1 KiB), and the knee is where B2's, which go on
      * to 2 MiB, stop rising */
-    if (w == &in->seq_write && knee_read(w, cfg->knee_gain, 0) == STS_AN_STILL_RISING &&
+    if (w == &in->seq_write && knee_read(w, cfg->knee_gain, 0) == STILL_RISING &&
         in->fixed_write.n >= 3 &&
         in->fixed_write.chunk[in->fixed_write.n - 1] > w->chunk[w->n - 1]) {
         w = &in->fixed_write;
