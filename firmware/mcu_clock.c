@@ -17,8 +17,14 @@ static uint64_t last_cpu_ns;
 
 uint64_t mcu_cpu_ns(void)
 {
+#ifdef STS_PORT_CLOCK_IS_MCU_TIME
+    /* an RTOS board's port clock (clock_an505_timers.c) already counts MCU
+     * time at STS_CPU_HZ: the kernel keeps SysTick for its tick */
+    return sts_clock_now(sts_port_clock());
+#else
     uint64_t instructions = sts_clock_now(sts_port_clock()) * INSTR_PER_NS_OF_GUEST;
     return sts_ticks_to_ns(instructions, STS_CPU_HZ); /* x 1e9 overflowed at 18 s */
+#endif
 }
 
 static uint64_t mcu_now_ns(void *ctx)

@@ -101,6 +101,23 @@ foreach(rtos IN LISTS FW_RTOSES)
           "RTOS_L1_STREAMS=\"imu:10000x12,ppg:1000x24,env:10x64\"")
     endforeach()
   endif()
+  if(STORSCOPE_HAVE_FILEX AND rtos STREQUAL "threadx")
+    # The study image (B0, M1, S2 at full scale) on the study's own stack:
+    # FileX built against ThreadX, so every call takes the media's mutex
+    # (issue 46: every other image builds FileX single-threaded). Its FileX
+    # and adapter are compiled here, into the image, so the portable
+    # library's single-threaded copies are never linked.
+    file(GLOB fx_thread_sources "${STORSCOPE_FILEX_DIR}/common/src/*.c")
+    set_source_files_properties(${fx_thread_sources} PROPERTIES COMPILE_OPTIONS "-w")
+    storscope_firmware_image(storscope-study-filex-threadx BOARD storscope_board_threadx
+        suite_filex_main.c mcu_clock.c ${fx_thread_sources}
+        ${PROJECT_SOURCE_DIR}/src/fs/filex_fs.c)
+    target_link_libraries(storscope-study-filex-threadx PRIVATE storscope_board_threadx)
+    target_compile_definitions(storscope-study-filex-threadx PRIVATE STS_FILEX_STUDY
+        STS_FILEX_THREADX STORSCOPE_HAVE_FILEX FX_NO_TIMER STS_PORT_CLOCK_IS_MCU_TIME)
+    target_include_directories(storscope-study-filex-threadx PRIVATE
+        "${STORSCOPE_FILEX_DIR}/common/inc" "${STORSCOPE_FILEX_DIR}/ports/cortex_m33/gnu/inc")
+  endif()
 endforeach()
 
 # ctest entries for every RTOS storscope knows: run where built, skipped
@@ -143,6 +160,17 @@ function(storscope_rtos_tests)
             ${rtos} filex)
         set_tests_properties(firmware-l1-filex-${rtos} PROPERTIES TIMEOUT 3000
             LABELS "${rtos};thirdparty")
+      endif()
+      if(TARGET storscope-study-filex-${rtos})
+        # the study image on the kernel: boots in ThreadX's first thread,
+        # reads its arguments, and a word it cannot apply ends it, named
+        add_test(NAME firmware-study-filex-${rtos}-refuses-bad-params COMMAND sh -c
+            "${QEMU_SYSTEM_ARM} -M mps2-an505 -nographic -semihosting-config \
+enable=on,target=native,arg=study,arg=fx_cluster=3K -icount shift=0,sleep=off \
+-kernel \"$0\" </dev/null; echo \"exit code $?\"" $<TARGET_FILE:storscope-study-filex-${rtos}>)
+        set_tests_properties(firmware-study-filex-${rtos}-refuses-bad-params PROPERTIES
+            TIMEOUT 60 LABELS "${rtos};thirdparty"
+            PASS_REGULAR_EXPRESSION "bad model parameter 'fx_cluster=3K'.*exit code 4")
       endif()
     else()
       add_test(NAME firmware-tests-${rtos} COMMAND sh -c "echo 'skipped: the ${rtos} images \

@@ -124,6 +124,13 @@ int main(void)
     sts_target_env(&t, STS_KV_U("filex_cache_bytes", fx.cfg.cache_bytes));
     sts_target_env(&t, STS_KV_S("filex_names", fx.cfg.upper_names ? "upper" : "asis"));
     sts_target_env(&t, STS_KV_B("filex_trim", fx.cfg.trim));
+#ifdef STS_FILEX_THREADX
+    /* the study's stack: FileX under ThreadX takes its media mutex on
+     * every call (rtos.cmake), the tick's interrupt runs beside it */
+    sts_target_env(&t, STS_KV_S("filex_threads", "threadx"));
+#else
+    sts_target_env(&t, STS_KV_S("filex_threads", "single (FX_SINGLE_THREAD)"));
+#endif
 #ifdef STS_FILEX_STUDY
     sts_target_env(&t, STS_KV_S("sim_params", params));
 
