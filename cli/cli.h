@@ -15,6 +15,21 @@ int cmd_log(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_fit(int argc, char **argv);
+int cmd_db(int argc, char **argv);
+
+struct cJSON;
+/* compare's table of documents already read: names head the columns,
+ * sources name them in what --threshold says; format 0 text, 1 Markdown,
+ * 2 HTML; threshold < 0: no gate. EXIT_OK, or EXIT_RUN_FAILED when a
+ * figure regressed. */
+int cli_compare_docs(struct cJSON *const *docs, const char *const *names,
+                     const char *const *sources, int n, int format, double threshold);
+/* compare's headline figures one by one (db trend): how many, the kth's
+ * label, and its value in doc (1, with its text as compare shows it; 0
+ * when doc has none). */
+size_t cli_figure_count(void);
+const char *cli_figure_label(size_t k);
+int cli_figure_get(size_t k, const struct cJSON *doc, double *v, char *text, size_t n);
 
 struct sts_analysis;
 struct sts_an_item;

@@ -74,6 +74,11 @@ static int take(const struct cli_opt *o, const char *value, void *base)
             break;
         store_u64(base, o, v * (o->times ? o->times : 1));
         return 0;
+    case CLI_OPTIONAL: {
+        const char *text = value ? value : "";
+        memcpy(at, &text, sizeof(text));
+        return 0;
+    }
     default: memcpy(at, &value, sizeof(value)); return 0;
     }
     if (o->hint)
@@ -91,11 +96,15 @@ int cli_parse(const struct cli_command *c, int argc, char **argv, void *const *i
     size_t ns = 2;
     for (size_t i = 0; i < c->n_opts && i < CLI_MAX_OPTS; i++) {
         const struct cli_opt *o = &c->opts[i];
-        int has_arg = o->arg == CLI_FLAG ? no_argument : required_argument;
+        int has_arg = o->arg == CLI_FLAG       ? no_argument
+                      : o->arg == CLI_OPTIONAL ? optional_argument
+                                               : required_argument;
         longopts[i] = (struct option){o->name, has_arg, NULL, o->letter ? o->letter : LONG_ONLY(i)};
         if (o->letter) {
             shortopts[ns++] = o->letter;
             if (has_arg)
+                shortopts[ns++] = ':';
+            if (has_arg == optional_argument)
                 shortopts[ns++] = ':';
         }
         if (given)
@@ -127,7 +136,7 @@ int cli_parse(const struct cli_command *c, int argc, char **argv, void *const *i
         if (take(&c->opts[i], optarg, into[c->opts[i].in]))
             return CLI_BAD;
         if (given)
-            given[i] = optarg;
+            given[i] = optarg ? optarg : "";
     }
     return optind;
 }
@@ -149,9 +158,11 @@ const char *cli_given(const struct cli_command *c, const char *const *given, con
 static void print_option(FILE *f, const struct cli_opt *o)
 {
     char head[96];
-    int col = snprintf(head, sizeof(head), "  %c%c%c --%s%s%s", o->letter ? '-' : ' ',
+    int col = snprintf(head, sizeof(head), "  %c%c%c --%s%s%s%s", o->letter ? '-' : ' ',
                        o->letter ? o->letter : ' ', o->letter ? ',' : ' ', o->name,
-                       o->arg == CLI_FLAG ? "" : " ", o->arg == CLI_FLAG ? "" : o->metavar);
+                       o->arg == CLI_FLAG ? "" : o->arg == CLI_OPTIONAL ? "[=" : " ",
+                       o->arg == CLI_FLAG ? "" : o->metavar,
+                       o->arg == CLI_OPTIONAL ? "]" : "");
     col = fprintf(f, "%s%*s", head, col < HELP_COLUMN ? HELP_COLUMN - col : 2, "");
     int line_start = 1;
     for (const char *w = o->help; *w;) {
@@ -183,6 +194,7 @@ static const char *const kind_names[] = {
     [CLI_FLAG] = "flag",   [CLI_TEXT] = "text",   [CLI_FILE] = "file",   [CLI_DIR] = "dir",
     [CLI_TARGET] = "target", [CLI_SUITE] = "suite", [CLI_TESTS] = "tests", [CLI_WORD] = "words",
     [CLI_SIZE] = "size",   [CLI_TIME] = "time",   [CLI_COUNT] = "count", [CLI_NUMBER] = "number",
+    [CLI_OPTIONAL] = "optional",
 };
 
 void cli_print_option_table(FILE *f)
@@ -190,7 +202,7 @@ void cli_print_option_table(FILE *f)
     const struct cli_command *const all[] = {&cli_run_command, &cli_probe_command,
                                              &cli_report_command, &cli_compare_command,
                                              &cli_log_command, &cli_plan_command,
-                                             &cli_fit_command};
+                                             &cli_fit_command, &cli_db_command};
     for (size_t k = 0; k < sizeof(all) / sizeof(all[0]); k++)
         for (size_t i = 0; i < all[k]->n_opts; i++) {
             const struct cli_opt *o = &all[k]->opts[i];

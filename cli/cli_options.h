@@ -23,6 +23,8 @@ enum cli_arg {
     CLI_TIME,   /* nanoseconds (30s, 500ms), an integer in [min, max] */
     CLI_COUNT,  /* a whole number, an integer in [min, max] */
     CLI_NUMBER, /* a real number, 0 or more: a double */
+    CLI_OPTIONAL, /* a string that may be left out: --name alone gives "", --name=VALUE
+                     gives VALUE (getopt's optional argument: attached by '=' only) */
 };
 
 struct cli_opt {
@@ -79,6 +81,6 @@ void cli_print_option_table(FILE *f);
 
 /* The commands with an option table. */
 extern const struct cli_command cli_run_command, cli_probe_command, cli_report_command,
-    cli_compare_command, cli_log_command, cli_plan_command, cli_fit_command;
+    cli_compare_command, cli_log_command, cli_plan_command, cli_fit_command, cli_db_command;
 
 #endif

@@ -237,6 +237,30 @@ static void show(char *buf, size_t n, const struct figure *fg, double v)
         sts_fmt_ns(buf, n, v);
 }
 
+size_t cli_figure_count(void)
+{
+    return N_FIGURES;
+}
+
+const char *cli_figure_label(size_t k)
+{
+    return k < N_FIGURES ? figures[k].label : NULL;
+}
+
+int cli_figure_get(size_t k, const cJSON *doc, double *v, char *text, size_t n)
+{
+    struct val got;
+    memset(&got, 0, sizeof(got));
+    if (k >= N_FIGURES)
+        return 0;
+    figures[k].get(doc, &got);
+    if (!got.found)
+        return 0;
+    *v = got.v;
+    show(text, n, &figures[k], got.v);
+    return 1;
+}
+
 static const char *base_name(const char *path)
 {
     const char *slash = strrchr(path, '/');
@@ -489,7 +513,6 @@ int cmd_compare(int argc, char **argv)
         return EXIT_OK;
     if (first < 0)
         return EXIT_USAGE;
-    enum fmt fmt = (enum fmt)co.fmt;
     double threshold = co.threshold;
     int n = argc - first;
     if (n < 2 || n > MAX_FILES) {
@@ -509,6 +532,17 @@ int cmd_compare(int argc, char **argv)
     const char *names[MAX_FILES];
     for (int i = 0; i < n; i++)
         names[i] = base_name(argv[first + i]);
+    int rc = cli_compare_docs(docs, names, (const char *const *)argv + first, n, co.fmt,
+                              threshold);
+    for (int i = 0; i < n; i++)
+        cJSON_Delete(docs[i]);
+    return rc;
+}
+
+int cli_compare_docs(cJSON *const *docs, const char *const *names, const char *const *sources,
+                     int n, int format, double threshold)
+{
+    enum fmt fmt = (enum fmt)format;
     note_clocks(docs, names, n);
     header_row(fmt, docs, names, n);
     int regressions = 0, ungated = 0;
@@ -533,9 +567,8 @@ int cmd_compare(int argc, char **argv)
             else
                 cell(fmt, 0, text);
             if (threshold >= 0 && i && v[i].found && v[0].found)
-                regressions += regressed(fg, &v[0], &v[i], threshold, argv[first],
-                                         argv[first + i], why, sizeof(why), notes,
-                                         sizeof(notes), &ungated);
+                regressions += regressed(fg, &v[0], &v[i], threshold, sources[0], sources[i],
+                                         why, sizeof(why), notes, sizeof(notes), &ungated);
         }
         row_end(fmt, 0, n);
     }
@@ -545,8 +578,6 @@ int cmd_compare(int argc, char **argv)
               "within them, grey ones have no interval to judge by (one run, a maximum).</p>\n"
               "</body></html>\n",
               stdout);
-    for (int i = 0; i < n; i++)
-        cJSON_Delete(docs[i]);
     if (ungated)
         fprintf(stderr, "storscope: not gated, no interval to judge a difference by:%s\n", notes);
     if (regressions) {

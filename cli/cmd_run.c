@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "cli.h"
+#include "db.h"
 #include "run_options.h"
 #include "storscope/faultbd.h"
 #include "storscope/faultfs.h"
@@ -345,7 +346,7 @@ static void print_outcome(const struct run_opts *o, int rc, struct sts_an_input 
         sts_summary_print(summary, stdout);
         cli_print_totals(stdout, summary);
     }
-    if (json_open && !o->quiet && !rc)
+    if (json_open && !o->quiet && !rc && !o->output_is_scratch)
         printf("\nresults: %s (findings and figures: storscope report %s [-o report.html])\n",
                o->output, o->output);
     else if (!o->quiet && !rc && !o->tables)
@@ -558,6 +559,27 @@ int cmd_run(int argc, char **argv)
     const struct sts_target_kind *kind = NULL;
     if (resolve_target(&o, probed, &spec, &fault, &inject, &kind))
         return EXIT_USAGE;
+    /* --db: an archive that cannot be had is found before the run; without
+     * -o the document goes to a scratch file, archived, then removed */
+    static char scratch[4096];
+    if (o.db) {
+        if (db_check(o.db))
+            return EXIT_USAGE;
+        if (!o.output) {
+            const char *tmp = getenv("TMPDIR");
+            snprintf(scratch, sizeof(scratch), "%s/storscope-run-XXXXXX.json",
+                     tmp && *tmp ? tmp : "/tmp");
+            int fd = mkstemps(scratch, 5);
+            if (fd < 0) {
+                cli_error("--db: cannot make the results' scratch file %s: %s", scratch,
+                          strerror(errno));
+                return EXIT_USAGE;
+            }
+            close(fd);
+            o.output = scratch;
+            o.output_is_scratch = 1;
+        }
+    }
 
     /* Signals first: a Ctrl-C during set-up must still clean up. */
     cli_catch_stop_signals(on_signal);
@@ -616,5 +638,11 @@ out:
     if (cli_out_close(&json, code != EXIT_USAGE) && code == EXIT_OK)
         code = EXIT_RUN_FAILED;
     free_workspace(&ws);
+    /* a run that failed or was stopped is archived too: its status says so */
+    if (o.db && code != EXIT_USAGE && db_store_file(o.db, o.output, o.quiet) < 0 &&
+        code == EXIT_OK)
+        code = EXIT_RUN_FAILED;
+    if (o.output_is_scratch)
+        unlink(o.output);
     return code;
 }

@@ -22,6 +22,7 @@ static void usage(FILE *f)
           "  probe     what a card really is: counterfeit capacity, open allocation units\n"
           "  plan      a logger's storage decided by simulation: store, buffer, sync, writer\n"
           "  fit       a simulator profile fitted to a device's results (sim:@FILE)\n"
+          "  db        the results archive: import, list, show, compare, export\n"
           "  version   print the version\n"
           "\n"
           "exit status: 0 success, 1 a test failed, 2 usage error or refused target,\n"
@@ -52,14 +53,16 @@ int main(int argc, char **argv)
         return cmd_plan(argc - 1, argv + 1);
     if (!strcmp(cmd, "fit"))
         return cmd_fit(argc - 1, argv + 1);
+    if (!strcmp(cmd, "db"))
+        return cmd_db(argc - 1, argv + 1);
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
         printf("storscope %s (result schema %s)\n", STORSCOPE_VERSION, "storscope-result/1");
         return EXIT_OK;
     }
     if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
         /* `storscope help run` is `storscope run --help` (it printed this) */
-        static const char *const commands[] = {"run",   "list", "report", "compare",
-                                              "log",   "probe", "plan",  "fit"};
+        static const char *const commands[] = {"run", "list",  "report", "compare", "log",
+                                              "probe", "plan", "fit",    "db"};
         for (size_t i = 0; argc > 2 && i < sizeof(commands) / sizeof(commands[0]); i++)
             if (!strcmp(argv[2], commands[i])) {
                 char *args[] = {argv[0], argv[2], "--help", NULL};

@@ -97,6 +97,10 @@ static const struct cli_opt run_opts[] = {
      "what `storscope probe -o FILE` measured on this device: its "
      "page, allocation unit and open AUs join the guidelines",
      O(probe)},
+    {"db", 0, CLI_OPTIONAL, "ARCHIVE",
+     "archive the results as the run ends (storscope db): in the default archive, or "
+     "--db=sqlite:PATH",
+     O(db)},
 };
 
 _Static_assert(sizeof(run_opts) / sizeof(run_opts[0]) <= CLI_MAX_OPTS,

@@ -18,6 +18,8 @@ struct run_opts {
     const char *fio_json;
     const char *probe; /* storscope probe's results: its answers in the guidelines */
     const char *size;  /* --size as given */
+    const char *db;    /* --db: archive the results there ("": the default archive) */
+    int output_is_scratch; /* -o was not given: --db's document goes to a file of ours */
 };
 
 /* 0: parsed; 1: --help was printed; -1: a usage error, already said. */

@@ -7,7 +7,7 @@
 #   completion.sh BIN BASH_OUT ZSH_OUT
 set -eu
 bin=$1 bash_out=$2 zsh_out=$3
-commands="run list report compare log probe plan fit version help"
+commands="run list report compare log probe plan fit db version help"
 first_words() { "$bin" list "$1" | awk '/^[A-Za-z0-9]/ { print $1 }' | tr '\n' ' '; }
 tests=$(first_words tests)
 suites=$(first_words suites)
@@ -25,6 +25,7 @@ options() {
         k = $4
         if (k == "words") { w = $5; gsub(/\|/, " ", w); k = "words:" w }
         else if (k ~ /^(text|size|time|count|number)$/) k = "value"
+        else if (k == "optional") k = "flag" # its value is attached: --db=ARCHIVE
         print $2, k
         if ($3 != "-") print $3, k
     }'
@@ -42,9 +43,10 @@ options() {
     echo "    help) COMPREPLY=(\$(compgen -W \"$commands\" -- \"\$cur\")); return ;;"
     echo "    list) [ \"\$COMP_CWORD\" -eq 2 ] && COMPREPLY=(\$(compgen -W \"tests suites targets devices\" -- \"\$cur\")); return ;;"
     echo "    log) if [ \"\$COMP_CWORD\" -eq 2 ]; then COMPREPLY=(\$(compgen -W \"dump demo\" -- \"\$cur\")); return; fi ;;"
+    echo "    db) if [ \"\$COMP_CWORD\" -eq 2 ]; then COMPREPLY=(\$(compgen -W \"import list show compare export\" -- \"\$cur\")); return; fi ;;"
     echo '    esac'
     echo '    case "$cmd:$prev" in'
-    for cmd in run report compare log probe plan fit; do
+    for cmd in run report compare log probe plan fit db; do
         options "$cmd" | while read -r name kind; do
             case "$kind" in
             flag) ;;
@@ -63,7 +65,7 @@ options() {
     done
     echo '    esac'
     echo '    case "$cmd" in'
-    for cmd in run report compare log probe plan fit; do
+    for cmd in run report compare log probe plan fit db; do
         echo "    $cmd) if [ \"\${cur#-}\" != \"\$cur\" ]; then COMPREPLY=(\$(compgen -W \"$(options "$cmd" | awk '{ print $1 }' | tr '\n' ' ')\" -- \"\$cur\")); else COMPREPLY=(\$(compgen -f -- \"\$cur\")); fi ;;"
     done
     echo '    esac'
@@ -84,7 +86,8 @@ options() {
     echo "    help) _values command $commands ;;"
     echo "    list) _values list tests suites targets devices ;;"
     echo "    log) if (( CURRENT == 2 )); then _values log dump demo; return; fi ;|"
-    for cmd in run report compare log probe plan fit; do
+    echo "    db) if (( CURRENT == 2 )); then _values db import list show compare export; return; fi ;|"
+    for cmd in run report compare log probe plan fit db; do
         printf '    %s) _arguments -s' "$cmd"
         options "$cmd" | while read -r name kind; do
             case "$kind" in

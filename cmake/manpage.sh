@@ -17,7 +17,7 @@ esc() { sed -e 's/\\/\\e/g' -e 's/^\./\\\&./' -e "s/^'/\\\\\\&'/"; }
     echo ".nf"
     "$bin" --help | esc
     echo ".fi"
-    for cmd in run list report compare log probe plan fit; do
+    for cmd in run list report compare log probe plan fit db; do
         echo ".SH \"$(echo "$cmd" | tr a-z A-Z)\""
         echo ".nf"
         "$bin" "$cmd" --help | esc

@@ -14,8 +14,8 @@ archs=${*:-arm64 armhf}
 need=""
 for a in $archs; do
     case $a in
-    arm64) need="$need gcc-aarch64-linux-gnu libc6-dev-arm64-cross libcjson-dev:arm64 libcmocka-dev:arm64" ;;
-    armhf) need="$need gcc-arm-linux-gnueabihf libc6-dev-armhf-cross libcjson-dev:armhf libcmocka-dev:armhf" ;;
+    arm64) need="$need gcc-aarch64-linux-gnu libc6-dev-arm64-cross libcjson-dev:arm64 libcmocka-dev:arm64 libsqlite3-dev:arm64" ;;
+    armhf) need="$need gcc-arm-linux-gnueabihf libc6-dev-armhf-cross libcjson-dev:armhf libcmocka-dev:armhf libsqlite3-dev:armhf" ;;
     *) echo "cross.sh: unknown architecture '$a' (arm64 or armhf)" >&2; exit 2 ;;
     esac
 done

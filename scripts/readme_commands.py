@@ -69,7 +69,10 @@ def main():
         os.symlink(os.path.join(top, "build"), os.path.join(work, "build"))
         for name in ("CMakePresets.json", "CMakeLists.txt"):
             os.symlink(os.path.join(top, name), os.path.join(work, name))
-        env = dict(os.environ, PATH=bindir + os.pathsep + os.environ["PATH"])
+        # the results archive README's db commands make goes to the scratch
+        # directory, not the account's own ($XDG_DATA_HOME/storscope)
+        env = dict(os.environ, PATH=bindir + os.pathsep + os.environ["PATH"],
+                   XDG_DATA_HOME=os.path.join(work, "data"))
         failed = 0
         for cmd in commands(os.path.join(top, "README.md")):
             line = cmd.split("  #")[0].strip()

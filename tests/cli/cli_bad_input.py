@@ -365,13 +365,13 @@ class Completion(unittest.TestCase):
         rows = [line.split("\t") for line in run("help", "--options").stdout.splitlines()]
         self.assertTrue(all(len(r) == 5 for r in rows), rows)
         cmds = {r[0] for r in rows}
-        self.assertEqual(cmds, {"run", "probe", "report", "compare", "log", "plan", "fit"})
+        self.assertEqual(cmds, {"run", "probe", "report", "compare", "log", "plan", "fit", "db"})
         man = os.path.join(os.path.dirname(BIN), "storscope.1")
         with open(man) as f:
             page = f.read().replace("\\-", "-")
         for cmd in sorted(cmds):
             with self.subTest(cmd=cmd):
-                words = ["storscope", cmd] + (["dump"] if cmd == "log" else [])
+                words = ["storscope", cmd] + {"log": ["dump"], "db": ["list"]}.get(cmd, [])
                 help_ = run(*words[1:], "--help").stdout
                 self.assertEqual([l for l in help_.splitlines() if len(l) > 80], [])
                 offered = set(self.complete(*words, "-"))
@@ -387,7 +387,7 @@ class Completion(unittest.TestCase):
                     # the parser takes the name: a flag and then a bogus
                     # option stops at the bogus one; a valued option without
                     # its value says it needs one
-                    if kind == "flag":
+                    if kind in ("flag", "optional"):  # optional: its value is --name=V
                         r = run(*words[1:], name, "--bogus-after")
                         self.assertIn("unknown option '--bogus-after'", r.stderr, name)
                     else:

@@ -23,6 +23,7 @@ from cli_report import *  # noqa: F401,F403,E402
 from cli_faults import *  # noqa: F401,F403,E402
 from cli_plan import *  # noqa: F401,F403,E402
 from cli_fit import *  # noqa: F401,F403,E402
+from cli_db import *  # noqa: F401,F403,E402
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)

@@ -1,0 +1,290 @@
+"""The results archive (issue 48): storscope db and run --db, checked
+against the results documents themselves and against the archive read
+with Python's own sqlite3 module."""
+import sqlite3
+
+from cli_base import *  # noqa: F401,F403
+
+
+def read_text(path):
+    with open(path) as f:
+        return f.read()
+
+
+def read_bytes(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def has_archive():
+    r = run("db", "--help")
+    return r.returncode == 0
+
+
+class Archive(Base):
+    def setUp(self):
+        super().setUp()
+        if not has_archive():
+            self.skipTest("this storscope was built without SQLite (libsqlite3-dev)")
+        self.db = os.path.join(self.dir, "a.db")
+
+    def make_run(self, name, target, tests="B0", *extra):
+        path = os.path.join(self.dir, name)
+        r = run("run", "-q", "-t", target, "--tests", tests, "-o", path, *extra)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return path
+
+    def runs(self, runs=3):
+        """Three results files: B0 on two models, B0 and fsync on a third."""
+        return [self.make_run("emmc.json", "sim:emmc-stm32u5,capacity=64M"),
+                self.make_run("sd.json", "sim:sd-consumer,capacity=64M", "B0,fsync", "-d", "2s"),
+                self.make_run("ram.json", "sim:ram,capacity=16M")][:runs]
+
+    def db_cmd(self, *args, **kw):
+        return run("db", args[0], "--db", "sqlite:" + self.db, *args[1:], **kw)
+
+    def test_import_list_show_and_export_say_what_the_files_hold(self):
+        files = self.runs()
+        r = self.db_cmd("import", *files)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("3 runs archived, 0 already there", r.stdout)
+        docs = [json.loads(read_text(f)) for f in files]
+        # the archive as SQLite itself reads it: each document, byte for byte
+        con = sqlite3.connect(self.db)
+        rows = con.execute("SELECT id, target, status, document FROM runs ORDER BY id").fetchall()
+        self.assertEqual([r[1] for r in rows], [d["run"]["target"] for d in docs])
+        for (rid, _, status, text), f, d in zip(rows, files, docs):
+            self.assertEqual(text, read_text(f))
+            self.assertEqual(status, d["status"])
+            n = con.execute("SELECT count(*) FROM points WHERE run_id = ?", (rid,)).fetchone()[0]
+            self.assertEqual(n, sum(len(t["points"]) for t in d["tests"]))
+        con.close()
+        # list, and its filters
+        out = self.db_cmd("list").stdout
+        for rid, d in zip((1, 2, 3), docs):
+            self.assertRegex(out, r"(?m)^%d\s.*%s$" % (rid, re.escape(d["run"]["target"])))
+        only_sd = self.db_cmd("list", "--target", "sd-consumer").stdout
+        self.assertIn("sim:sd-consumer", only_sd)
+        self.assertNotIn("emmc", only_sd)
+        only_fsync = self.db_cmd("list", "--test", "fsync").stdout.splitlines()[1:]
+        self.assertEqual([line.split()[0] for line in only_fsync], ["2"])
+        none = self.db_cmd("list", "--since", "2999-01-01")
+        self.assertEqual(none.returncode, 0)
+        self.assertIn("no run", none.stdout)
+        # show --json gives the document back, as archived
+        shown = self.db_cmd("show", "2", "--json")
+        self.assertEqual(shown.returncode, 0, shown.stderr)
+        self.assertEqual(shown.stdout, read_text(files[1]))
+        self.assertIn("sim:sd-consumer", self.db_cmd("show", "2").stdout)
+        # export: one row a point, each mean the document's
+        csv_out = self.db_cmd("export", "--csv").stdout
+        rows = list(csv.DictReader(io.StringIO(csv_out)))
+        want = [(str(i + 1), t["id"], p["name"], p["runs"]["mean"])
+                for i, d in enumerate(docs) for t in d["tests"] for p in t["points"]
+                if "runs" in p]
+        got = [(r["run_id"], r["test"], r["name"], float(r["mean"])) for r in rows if r["mean"]]
+        self.assertEqual(got, want)
+        self.assertEqual(json.loads(rows[0]["params"]), docs[0]["tests"][0]["points"][0]["params"])
+
+    def test_a_file_archived_twice_is_one_run(self):
+        f = self.runs(1)[0]
+        self.assertEqual(self.db_cmd("import", f).returncode, 0)
+        again = self.db_cmd("import", f, f)
+        self.assertEqual(again.returncode, 0, again.stderr)
+        self.assertIn("0 runs archived, 2 already there", again.stdout)
+        con = sqlite3.connect(self.db)
+        self.assertEqual(con.execute("SELECT count(*) FROM runs").fetchone()[0], 1)
+        con.close()
+
+    def test_foreign_or_damaged_input_is_refused_and_nothing_written(self):
+        good = self.runs(1)[0]
+        plan = os.path.join(self.dir, "plan.json")
+        with open(plan, "w") as f:
+            json.dump({"schema": "storscope-plan/1", "configurations": []}, f)
+        cut = os.path.join(self.dir, "cut.json")
+        with open(cut, "w") as f:
+            f.write(read_text(good)[:500])
+        for bad in (plan, cut):
+            r = self.db_cmd("import", good, bad)
+            self.assertEqual(r.returncode, 2, r.stdout)
+            self.assertIn(os.path.basename(bad), r.stderr)
+            self.assertIn("nothing imported", r.stderr)
+            self.assertFalse(os.path.exists(self.db), "an archive was made from a refused import")
+        # an archive that is not one: a text file, another program's SQLite
+        # database, one made by a newer storscope - each named, none changed
+        notes = os.path.join(self.dir, "notes.db")
+        with open(notes, "w") as f:
+            f.write("these are notes, not a database\n" * 200)
+        other = os.path.join(self.dir, "other.db")
+        con = sqlite3.connect(other)
+        con.execute("CREATE TABLE readings(t, v)")
+        con.commit()
+        con.close()
+        self.assertEqual(self.db_cmd("import", good).returncode, 0)
+        con = sqlite3.connect(self.db)
+        con.execute("UPDATE storscope_meta SET value = '99' WHERE key = 'schema_version'")
+        con.commit()
+        con.close()
+        for path, why in ((notes, "not an SQLite database"), (other, "not a storscope archive"),
+                          (self.db, "newer storscope")):
+            before = read_bytes(path)
+            r = run("db", "import", "--db", path, good)
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertIn(why, r.stderr)
+            self.assertEqual(read_bytes(path), before, f"{path} was changed")
+        r = run("db", "list", "--db", os.path.join(self.dir, "none.db"))
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("there is no archive", r.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "none.db")))
+        r = run("db", "list", "--db", "postgresql://db.example/results")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("SQLite only", r.stderr)
+
+    def test_bad_usage_is_named(self):
+        for args, said in ((["db"], "needs what to do"), (["db", "frob"], "unknown action 'frob'"),
+                           (["db", "show", "--db", self.db, "abc"], "'abc' is not a run's id"),
+                           (["db", "list", "--db", self.db, "extra"], "takes no operands"),
+                           (["db", "import", "--db", self.db], "needs results files"),
+                           (["db", "compare", "--db", self.db, "1"], "2 to 16 runs")):
+            r = run(*args)
+            self.assertEqual(r.returncode, 2, args)
+            self.assertIn(said, r.stderr, args)
+        self.assertEqual(self.db_cmd("import", self.runs(1)[0]).returncode, 0)
+        r = self.db_cmd("show", "7")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("no run 7", r.stderr)
+
+    def test_compare_over_the_archive_is_compares_table(self):
+        files = self.runs(2)
+        self.assertEqual(self.db_cmd("import", *files).returncode, 0)
+        by_db = self.db_cmd("compare", "1", "2", "--format", "md")
+        by_files = run("compare", "--format", "md", *files)
+        self.assertEqual(by_db.returncode, 0, by_db.stderr)
+        rows_db = by_db.stdout.splitlines()
+        rows_files = by_files.stdout.splitlines()
+        self.assertIn("run 1", rows_db[0])
+        self.assertGreater(len(rows_db), 4)
+        self.assertEqual(rows_db[1:], rows_files[1:])
+
+    def test_run_archives_as_it_ends_and_leaves_no_scratch_file(self):
+        tmp = os.path.join(self.dir, "tmp")
+        os.mkdir(tmp)
+        env = dict(os.environ, TMPDIR=tmp)
+        r = run("run", "-q", "-t", "sim:ram,capacity=16M", "--tests", "B0",
+                "--db=sqlite:" + self.db, env=env)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(os.listdir(tmp), [], "run --db left its scratch results behind")
+        out = os.path.join(self.dir, "r.json")
+        r = run("run", "-q", "-t", "sim:ram,capacity=16M", "--tests", "B0", "--seed", "2",
+                "-o", out, "--db=sqlite:" + self.db, env=env)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        con = sqlite3.connect(self.db)
+        rows = con.execute("SELECT seed, document FROM runs ORDER BY id").fetchall()
+        con.close()
+        self.assertEqual([s for s, _ in rows], [1, 2])
+        self.assertEqual(rows[1][1], read_text(out))
+        self.load(out)
+        # an archive that cannot be had is found before anything runs
+        bad = os.path.join(self.dir, "no", "such", "dir", "x.db")
+        out2 = os.path.join(self.dir, "r2.json")
+        r = run("run", "-q", "-t", self.target, "--tests", "B0", "-o", out2, "--db=sqlite:" + bad)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn(bad, r.stderr)
+        self.assertFalse(os.path.exists(out2))
+        self.assertTrue(self.target_is_empty())
+
+    def test_the_default_archive_follows_xdg_data_home(self):
+        f = self.runs(1)[0]
+        xdg = os.path.join(self.dir, "xdg")
+        env = dict(os.environ, XDG_DATA_HOME=xdg)
+        r = run("db", "import", f, env=env)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertTrue(os.path.exists(os.path.join(xdg, "storscope", "results.db")))
+        home = os.path.join(self.dir, "home")
+        os.mkdir(home)
+        env = {k: v for k, v in os.environ.items() if k != "XDG_DATA_HOME"}
+        env["HOME"] = home
+        r = run("db", "import", f, env=env)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertTrue(os.path.exists(os.path.join(home, ".local/share/storscope/results.db")))
+
+    def distinct_copies(self, f, n):
+        """n files holding f's run, each a different document (a space
+        more at the end: another digest, the same points)."""
+        text = read_text(f)
+        out = []
+        for i in range(n):
+            p = os.path.join(self.dir, f"copy{i}.json")
+            with open(p, "w") as g:
+                g.write(text + " " * (i + 1))
+            out.append(p)
+        return out
+
+    def test_writers_and_a_reader_at_once(self):
+        copies = self.distinct_copies(self.runs(1)[0], 24)
+        self.assertEqual(self.db_cmd("import", copies[0]).returncode, 0)
+        writers = [subprocess.Popen([BIN, "db", "import", "-q", "--db", self.db, *copies[k::4]],
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                   for k in range(4)]
+        reads = 0
+        while any(w.poll() is None for w in writers):
+            r = self.db_cmd("list")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            reads += 1
+        for w in writers:
+            _, err = w.communicate()
+            self.assertEqual(w.returncode, 0, err)
+        self.assertGreater(reads, 0)
+        con = sqlite3.connect(self.db)
+        self.assertEqual(con.execute("PRAGMA integrity_check").fetchone()[0], "ok")
+        self.assertEqual(con.execute("SELECT count(*) FROM runs").fetchone()[0], 24)
+        con.close()
+
+    def test_a_killed_import_leaves_each_run_whole_or_absent(self):
+        f = self.runs(1)[0]
+        points = sum(len(t["points"]) for t in json.loads(read_text(f))["tests"])
+        copies = self.distinct_copies(f, 60)
+        for delay in (0.05, 0.2):
+            p = subprocess.Popen([BIN, "db", "import", "-q", "--db", self.db, *copies],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            time.sleep(delay)
+            p.send_signal(signal.SIGKILL)
+            p.wait()
+            con = sqlite3.connect(self.db) if os.path.exists(self.db) else None
+            if con:
+                self.assertEqual(con.execute("PRAGMA integrity_check").fetchone()[0], "ok")
+                for rid, n in con.execute("SELECT r.id, (SELECT count(*) FROM points p WHERE "
+                                          "p.run_id = r.id) FROM runs r").fetchall():
+                    self.assertEqual(n, points, f"run {rid} was left with {n} of {points} points")
+                con.close()
+        r = self.db_cmd("import", "-q", *copies)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        con = sqlite3.connect(self.db)
+        self.assertEqual(con.execute("SELECT count(*) FROM runs").fetchone()[0], 60)
+        con.close()
+
+    def test_trend_follows_one_figure_run_by_run(self):
+        files = self.runs()
+        self.assertEqual(self.db_cmd("import", *files).returncode, 0)
+        r = self.db_cmd("trend", "B0 write, 1 KiB")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        want = []
+        for f in files:
+            d = json.loads(read_text(f))
+            b0 = next(t for t in d["tests"] if t["id"] == "B0")
+            want.append(next(p["runs"]["mean"] for p in b0["points"]
+                             if p["params"]["op"] == "write" and p["params"]["chunk_bytes"] == 1024))
+        lines = [line for line in r.stdout.splitlines() if re.match(r"^\d+\s+\d{4}-", line)]
+        self.assertEqual([line.split()[0] for line in lines], ["1", "2", "3"])
+        for line, v in zip(lines, want):
+            self.assertIn(rate(v), line)
+        self.assertIn("the last is %.2fx the first" % (want[2] / want[0]), r.stdout)
+        # a filter keeps one card's runs; a figure only one run has is that run's
+        one = self.db_cmd("trend", "fsync p50", "--target", "sd-consumer")
+        self.assertEqual([line.split()[0] for line in one.stdout.splitlines()
+                          if re.match(r"^\d+\s+\d{4}-", line)], ["2"])
+        for name, said in (("B0", "names more than one figure"), ("latency", "names no figure")):
+            bad = self.db_cmd("trend", name)
+            self.assertEqual(bad.returncode, 2)
+            self.assertIn(said, bad.stderr)
+            self.assertIn("fsync p99.99", bad.stderr)
