@@ -1,8 +1,12 @@
 #!/usr/bin/python3
 """The results archive at scale (issue 48): import and query times for N
-archived runs (10,000 by default), SQLite.
+archived runs (10,000 by default), on SQLite and on PostgreSQL.
 
-    python3 bench/archive.py BIN [--runs N] [--dir DIR]
+    python3 bench/archive.py BIN [--runs N] [--dir DIR] [--postgres]
+
+--postgres adds the same on a PostgreSQL cluster made for the bench
+(tests/cli/pg_cluster.py: Debian's server, a Unix socket, commits synced
+as SQLite's are), a column beside SQLite's.
 
 One results file is made (B0 and fsync on sim:sd-consumer, quick), then N
 documents from it, each another run: its started_at a second later, its
@@ -31,12 +35,32 @@ def timed(args, **kw):
     return dt, r.stdout
 
 
+def measure(a, url, files):
+    """Each operation's (label, seconds, what it gave) on the archive url."""
+    arch = ["--db", url]
+    t_import = 0.0
+    for k in range(0, len(files), 1000):
+        dt, _ = timed([a.bin, "db", "import", "-q", *arch, *files[k:k + 1000]])
+        t_import += dt
+    rows = [("import (batches of 1,000 files)", t_import, f"{a.runs / t_import:,.0f} runs/s")]
+    for label, args in (("list all", ["list"]),
+                        ("list one card's (a tenth)", ["list", "--target", "card=3"]),
+                        ("list by test (fsync)", ["list", "--test", "fsync"]),
+                        ("show one run", ["show", str(a.runs // 2)]),
+                        ("compare two runs", ["compare", "1", str(a.runs)]),
+                        ("export every point as CSV", ["export", "--csv"])):
+        dt, out = timed([a.bin, "db", args[0], *arch, *args[1:]])
+        rows.append((label, dt, f"{out.count(chr(10)):,} lines"))
+    return rows
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("bin")
     ap.add_argument("--runs", type=int, default=10000)
     ap.add_argument("--dir", help="where the archive and the documents go (default: a "
                     "temporary directory, removed after)")
+    ap.add_argument("--postgres", action="store_true", help="the same on PostgreSQL beside")
     a = ap.parse_args()
     if not os.access(a.bin, os.X_OK):
         sys.exit(f"archive.py: {a.bin} is not an executable storscope")
@@ -65,31 +89,32 @@ def main():
                 json.dump(doc, f)
             files.append(path)
         size = os.path.getsize(files[0])
-        db = os.path.join(work, "results.db")
-        if os.path.exists(db):
-            os.remove(db)
-        arch = ["--db", "sqlite:" + db]
-        t_import = 0.0
-        for k in range(0, len(files), 1000):
-            dt, _ = timed([a.bin, "db", "import", "-q", *arch, *files[k:k + 1000]])
-            t_import += dt
-        rows = [("import (batches of 1,000 files)", t_import, f"{a.runs / t_import:,.0f} runs/s")]
-        for label, args in (("list all", ["list"]),
-                            ("list one card's (a tenth)", ["list", "--target", "card=3"]),
-                            ("list by test (fsync)", ["list", "--test", "fsync"]),
-                            ("show one run", ["show", str(a.runs // 2)]),
-                            ("compare two runs", ["compare", "1", str(a.runs)]),
-                            ("export every point as CSV", ["export", "--csv"])):
-            dt, out = timed([a.bin, "db", args[0], *arch, *args[1:]])
-            lines = out.count("\n")
-            rows.append((label, dt, f"{lines:,} lines"))
-        print(f"{a.runs:,} runs of {points} points each ({size:,} B documents), archive "
-              f"{os.path.getsize(db) / 2**20:,.1f} MiB (SQLite, WAL)")
+        engines = [("SQLite", "sqlite:" + os.path.join(work, "results.db"))]
+        cluster = None
+        if a.postgres:
+            sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                                            "tests", "cli"))
+            import pg_cluster
+            cluster = pg_cluster.start(durable=True)
+            if not cluster:
+                sys.exit(f"archive.py: --postgres: {pg_cluster.why_not()}")
+            engines.append(("PostgreSQL", cluster.new_database()))
+        try:
+            cols = [measure(a, url, files) for _, url in engines]
+        finally:
+            if cluster:
+                cluster.stop()
+        sqlite_path = engines[0][1][len("sqlite:"):]
+        print(f"{a.runs:,} runs of {points} points each ({size:,} B documents); the SQLite "
+              f"archive {os.path.getsize(sqlite_path) / 2**20:,.1f} MiB (WAL)")
         print()
-        print("| operation | wall time (s) | what it gave |")
-        print("| --- | --- | --- |")
-        for label, dt, what in rows:
-            print(f"| {label} | {dt:.3f} | {what} |")
+        print("| operation | " + " | ".join(f"{n}: wall time (s)" for n, _ in engines) +
+              " | what it gave |")
+        print("| --- | " + " | ".join("---" for _ in engines) + " | --- |")
+        for k, (label, _, what) in enumerate(cols[0]):
+            if k == 0:  # the import's rate, each engine's
+                what = ", ".join(f"{n} {c[0][2]}" for (n, _), c in zip(engines, cols))
+            print(f"| {label} | " + " | ".join(f"{c[k][1]:.3f}" for c in cols) + f" | {what} |")
     finally:
         if not a.dir:
             shutil.rmtree(work, ignore_errors=True)

@@ -33,11 +33,25 @@ int db_locate(const char *value, const struct db_ops **ops, char *where, size_t 
               char *err, size_t n)
 {
     *ops = &db_sqlite_ops;
+    if (value && (!strncmp(value, "postgresql://", 13) || !strncmp(value, "postgres://", 11))) {
+#ifdef STORSCOPE_HAVE_LIBPQ
+        *ops = &db_pg_ops;
+        if ((size_t)snprintf(where, where_len, "%s", value) >= where_len) {
+            snprintf(err, n, "--db: the URL is too long");
+            return DB_ERR;
+        }
+        return DB_OK;
+#else
+        snprintf(err, n, "--db '%s': this storscope was built without PostgreSQL's client "
+                         "library (install Debian's libpq-dev and build again)", value);
+        return DB_ERR;
+#endif
+    }
     if (value && *value) {
         const char *path = !strncmp(value, "sqlite:", 7) ? value + 7 : value;
         if (strstr(value, "://")) {
-            snprintf(err, n, "--db '%s': this storscope archives to SQLite only (sqlite:PATH or "
-                             "a path); a server URL is not supported yet", value);
+            snprintf(err, n, "--db '%s': not an archive storscope knows (sqlite:PATH, a path, "
+                             "or postgresql://...)", value);
             return DB_ERR;
         }
         if (!*path) {
@@ -178,8 +192,8 @@ int db_read_run(const cJSON *doc, const char *text, size_t len, struct db_run *r
         snprintf(err, n, "out of memory");
         return DB_ERR;
     }
+    int64_t seq = 0;
     cJSON_ArrayForEach(t, tests) {
-        int64_t seq = 0;
         const cJSON *pt;
         cJSON_ArrayForEach(pt, cJSON_GetObjectItemCaseSensitive(t, "points")) {
             struct db_point *p = &(*pts)[(*n_pts)++];

@@ -37,7 +37,7 @@ struct db_run {
 /* One measured point of a run, flattened for queries and CSV. */
 struct db_point {
     char test_id[24];
-    int64_t seq;            /* its place among the test's points */
+    int64_t seq;            /* its place among the run's points, from 0 */
     char name[64];          /* "write", "open_close" */
     char params[512];       /* its parameters as JSON text */
     double mean, sd;        /* runs.mean and runs.sd (NAN when absent) */
@@ -78,11 +78,11 @@ struct db_ops {
                   void *arg, char *err, size_t n);
 };
 
-extern const struct db_ops db_sqlite_ops;
+extern const struct db_ops db_sqlite_ops, db_pg_ops;
 
 /* The archive a --db value names: "" or NULL the default
  * ($XDG_DATA_HOME/storscope/results.db, else ~/.local/share/...),
- * "sqlite:PATH", or a path. Sets *ops and where (the engine's own form);
+ * "sqlite:PATH", a path, or a PostgreSQL URL (postgresql://...). Sets *ops and where (the engine's own form);
  * DB_ERR with the reason in err when the value names no engine this
  * storscope has. */
 int db_locate(const char *value, const struct db_ops **ops, char *where, size_t where_len,

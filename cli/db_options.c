@@ -8,7 +8,8 @@
 static const struct cli_opt db_opts_table[] = {
     {"db", 0, CLI_TEXT, "ARCHIVE",
      "the archive: sqlite:PATH or a path (default: $XDG_DATA_HOME/storscope/results.db, "
-     "~/.local/share/storscope/results.db without it)",
+     "~/.local/share/storscope/results.db without it), or a PostgreSQL server's "
+     "postgresql://[USER@]HOST[:PORT]/DB",
      DO(db)},
     {"target", 't', CLI_TEXT, "TEXT", "list, trend, export: runs whose target contains TEXT", DO(target)},
     {"card", 0, CLI_TEXT, "TEXT",

@@ -29,7 +29,7 @@ static const char *const schema_v1 =
     "CREATE TABLE points("
     " run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE, test_id TEXT NOT NULL,"
     " seq INTEGER NOT NULL, name TEXT, params TEXT, mean REAL, sd REAL, unit TEXT,"
-    " p50_ns REAL, p99_ns REAL, max_ns REAL, PRIMARY KEY(run_id, test_id, seq));";
+    " p50_ns REAL, p99_ns REAL, max_ns REAL, PRIMARY KEY(run_id, seq));";
 
 /* [v]: what takes an archive of version v to v + 1; version 0 is an empty
  * file. A later version appends its step; every one runs in the
@@ -399,7 +399,7 @@ static int lite_points(void *ctx, int64_t id, int (*each)(void *arg, const struc
     sqlite3 *db = ((struct lite *)ctx)->db;
     sqlite3_stmt *st = NULL;
     if (sqlite3_prepare_v2(db, "SELECT test_id, seq, name, params, mean, sd, unit, p50_ns,"
-                               " p99_ns, max_ns FROM points WHERE run_id = ? ORDER BY rowid",
+                               " p99_ns, max_ns FROM points WHERE run_id = ? ORDER BY seq",
                            -1, &st, NULL) != SQLITE_OK) {
         say(err, n, "cannot read the points", db);
         return DB_ERR;

@@ -7,7 +7,7 @@
 #   libstorscope-dev_*.deb  the storscope library, storscope.pc, CMake package
 set -eu
 cd "$(dirname "$0")/.."
-scripts/deps.sh --only debhelper dpkg-dev lintian cmake pkg-config libcjson-dev libzstd-dev libsqlite3-dev
+scripts/deps.sh --only debhelper dpkg-dev lintian cmake pkg-config libcjson-dev libzstd-dev libsqlite3-dev libpq-dev
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir "$work/storscope"
