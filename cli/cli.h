@@ -29,6 +29,9 @@ int cli_compare_docs(struct cJSON *const *docs, const char *const *names,
  * when doc has none). */
 size_t cli_figure_count(void);
 const char *cli_figure_label(size_t k);
+/* what the kth figure is counted in */
+enum { FIGURE_BYTES_PER_SECOND, FIGURE_NS, FIGURE_PER_SECOND, FIGURE_RATIO, FIGURE_BYTES };
+int cli_figure_unit(size_t k);
 int cli_figure_get(size_t k, const struct cJSON *doc, double *v, char *text, size_t n);
 
 struct sts_analysis;
@@ -46,6 +49,9 @@ void cli_html_esc(FILE *f, const char *s);
 /* `report` of a saved plan (storscope-plan/1): the exit status */
 struct cJSON;
 int cli_report_plan(const struct cJSON *doc, const char *file, const char *html);
+/* report --format openmetrics: n runs as OpenMetrics text, each sample
+ * labelled with its run's name (report_openmetrics.c) */
+void cli_openmetrics(FILE *f, struct cJSON *const *docs, const char *const *runs, size_t n);
 #include <cjson/cJSON.h>
 struct sts_summary_sink;
 /* The probe section of a probe document, as text or HTML (nothing when

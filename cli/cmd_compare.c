@@ -247,6 +247,16 @@ const char *cli_figure_label(size_t k)
     return k < N_FIGURES ? figures[k].label : NULL;
 }
 
+int cli_figure_unit(size_t k)
+{
+    const struct figure *fg = &figures[k < N_FIGURES ? k : 0];
+    return fg->is_rate ? FIGURE_BYTES_PER_SECOND
+           : fg->is_count == 1 ? FIGURE_PER_SECOND
+           : fg->is_count == 2 ? FIGURE_RATIO
+           : fg->is_count == 3 ? FIGURE_BYTES
+                               : FIGURE_NS;
+}
+
 int cli_figure_get(size_t k, const cJSON *doc, double *v, char *text, size_t n)
 {
     struct val got;

@@ -2,6 +2,7 @@
  * Reads the JSON with cJSON, rebuilds the analysis input and prints what the
  * portable analysis concludes. */
 #include "cli.h"
+#include "db.h"
 #include "cli_options.h"
 #include "json_in.h"
 #include "storscope/analysis.h"
@@ -122,7 +123,8 @@ void cli_print_guidelines(FILE *f, const struct sts_analysis *an)
 }
 
 struct report_opts {
-    const char *html, *probe;
+    const char *html, *probe, *db;
+    int format; /* 0 text, 1 openmetrics */
 };
 #define RO(f) CLI_AT(0, struct report_opts, f)
 static const struct cli_opt report_opts_table[] = {
@@ -132,12 +134,21 @@ static const struct cli_opt report_opts_table[] = {
      "add what `storscope probe -o PROBE.json` measured on the "
      "device (page, allocation unit, open allocation units) to the guidelines",
      RO(probe)},
+    {"format", 0, CLI_WORD, "text|openmetrics",
+     "text (the default), or OpenMetrics for Prometheus: the run's headline figures, its "
+     "filesystem's free space and its card's wear estimate, on stdout",
+     RO(format), .hint = "text or openmetrics"},
+    {"db", 0, CLI_OPTIONAL, "ARCHIVE",
+     "with --format openmetrics and no file: the latest archived run of each card (of each "
+     "target where no probe named a card), from the default archive or --db=ARCHIVE",
+     RO(db)},
 };
 
 const struct cli_command cli_report_command = {
     "report",
     "usage: storscope report RESULTS.json [options]\n"
     "       storscope report PLAN.json [-o PLAN.html]\n"
+    "       storscope report --format openmetrics RESULTS.json | --db[=ARCHIVE]\n"
     "\n"
     "Prints the findings (knee, plateau, dips, asymmetry, random-read penalty,\n"
     "tail, fsync beside the tier table) and the guidelines they support, each\n"
@@ -146,15 +157,110 @@ const struct cli_command cli_report_command = {
     "\n",
     report_opts_table, sizeof(report_opts_table) / sizeof(report_opts_table[0]), NULL};
 
+/* The latest archived run of each card (or target): its id kept per key. */
+struct latest {
+    int64_t id[1024];
+    char key[1024][128];
+    size_t n, dropped;
+};
+
+static int keep_latest(void *arg, const struct db_run *r)
+{
+    struct latest *l = arg;
+    char key[128];
+    if (*r->card_name || *r->card_serial)
+        snprintf(key, sizeof(key), "card %s %s %s", r->card_manufacturer, r->card_name,
+                 r->card_serial);
+    else
+        snprintf(key, sizeof(key), "target %.100s", r->target);
+    for (size_t i = 0; i < l->n; i++)
+        if (!strcmp(l->key[i], key)) {
+            l->id[i] = r->id; /* oldest first: the last seen is the latest */
+            return 0;
+        }
+    if (l->n == sizeof(l->id) / sizeof(l->id[0])) {
+        l->dropped++;
+        return 0;
+    }
+    snprintf(l->key[l->n], sizeof(l->key[0]), "%s", key);
+    l->id[l->n++] = r->id;
+    return 0;
+}
+
+static int report_openmetrics(const struct report_opts *ro, int n, char **files)
+{
+    if (ro->html || ro->probe) {
+        cli_error("--format openmetrics writes to stdout and takes no -o or --probe");
+        return EXIT_USAGE;
+    }
+    if ((n > 0) == (ro->db != NULL)) {
+        cli_error("--format openmetrics takes one results file, or --db (the archive's latest "
+                  "run of each card)");
+        return EXIT_USAGE;
+    }
+    if (n > 1) {
+        cli_error("report takes one results file");
+        return EXIT_USAGE;
+    }
+    if (n == 1) {
+        cJSON *doc = cli_load_results(files[0]);
+        if (!doc)
+            return EXIT_USAGE;
+        const char *slash = strrchr(files[0], '/');
+        const char *name = slash ? slash + 1 : files[0];
+        cli_openmetrics(stdout, &doc, &name, 1);
+        cJSON_Delete(doc);
+        return fflush(stdout) ? EXIT_RUN_FAILED : EXIT_OK;
+    }
+    const struct db_ops *ops;
+    char where[4096], err[256];
+    void *ctx = db_open_named(ro->db, 0, &ops, where, sizeof(where));
+    if (!ctx)
+        return EXIT_USAGE;
+    static struct latest l;
+    l.n = l.dropped = 0;
+    int rc = ops->list(ctx, NULL, keep_latest, &l, err, sizeof(err));
+    static cJSON *docs[1024];
+    static char names[1024][24];
+    static const char *runs[1024];
+    size_t got = 0;
+    for (size_t i = 0; !rc && i < l.n; i++) {
+        char *text = NULL;
+        rc = ops->document(ctx, l.id[i], &text, err, sizeof(err));
+        if (!rc && (docs[got] = cJSON_Parse(text))) {
+            snprintf(names[got], sizeof(names[got]), "%lld", (long long)l.id[i]);
+            runs[got] = names[got];
+            got++;
+        }
+        free(text);
+    }
+    ops->close(ctx);
+    if (rc)
+        cli_error("archive %s: %s", where, err);
+    else
+        cli_openmetrics(stdout, docs, runs, got);
+    if (l.dropped)
+        fprintf(stderr, "storscope: %zu cards beyond the first 1024 left out\n", l.dropped);
+    for (size_t i = 0; i < got; i++)
+        cJSON_Delete(docs[i]);
+    return rc ? EXIT_RUN_FAILED : EXIT_OK;
+}
+
 int cmd_report(int argc, char **argv)
 {
-    struct report_opts ro = {NULL, NULL};
+    struct report_opts ro = {NULL, NULL, NULL, 0};
     void *const into[] = {&ro};
     int first = cli_parse(&cli_report_command, argc, argv, into, NULL);
     if (first == CLI_HELP_SHOWN)
         return EXIT_OK;
     if (first < 0)
         return EXIT_USAGE;
+    if (ro.format == 1)
+        return report_openmetrics(&ro, argc - first, argv + first);
+    if (ro.db) {
+        cli_error("--db goes with --format openmetrics (the latest run of each card)");
+        return EXIT_USAGE;
+    }
     if (first == argc) {
         cli_error("report needs one results file");
         cli_print_help(stderr, &cli_report_command);

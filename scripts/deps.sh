@@ -5,7 +5,7 @@
 #   deps.sh --runtime     the main job: build, run, `report -o` with figures (gnuplot)
 #   deps.sh --only PKG... these (PKG:ARCH adds that architecture first: multiarch)
 set -eu
-PKGS="build-essential cmake pkg-config libcjson-dev libzstd-dev libsqlite3-dev libpq-dev postgresql libcmocka-dev python3 python3-jsonschema zsh
+PKGS="build-essential cmake pkg-config libcjson-dev libzstd-dev libsqlite3-dev libpq-dev postgresql python3-prometheus-client libcmocka-dev python3 python3-jsonschema zsh
 gcc-arm-none-eabi libnewlib-arm-none-eabi cppcheck util-linux mount e2fsprogs qemu-system-arm gnuplot-nox
 qemu-system-x86 busybox-static mtd-utils cpio"
 case "${1:-}" in

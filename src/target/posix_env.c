@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 #include <sys/utsname.h>
 
@@ -151,6 +152,13 @@ void sts_posix_probe_env(struct sts_target *t, const char *dir, char *store, siz
         char k[512];
         snprintf(k, sizeof(k), "%s %s %s", u.sysname, u.release, u.machine);
         sts_target_env(t, STS_KV_S("kernel", keep(&st, k)));
+    }
+    /* the space on the target's filesystem when the run began: a fleet's
+     * archive and its OpenMetrics export follow it (issue 48) */
+    struct statvfs vfs;
+    if (statvfs(dir, &vfs) == 0) {
+        sts_target_env(t, STS_KV_U("fs_total_bytes", (uint64_t)vfs.f_blocks * vfs.f_frsize));
+        sts_target_env(t, STS_KV_U("fs_free_bytes", (uint64_t)vfs.f_bavail * vfs.f_frsize));
     }
     char real[PATH_MAX];
     if (!realpath(dir, real))

@@ -311,6 +311,66 @@ class Archive(Base):
             self.assertIn("fsync p99.99", bad.stderr)
 
 
+    def test_openmetrics_of_a_run_and_of_each_cards_latest(self):
+        try:
+            from prometheus_client.openmetrics.parser import text_string_to_metric_families
+        except ImportError:
+            self.skipTest("needs Debian's python3-prometheus-client to read OpenMetrics")
+
+        def families(text):
+            out = {}
+            for fam in text_string_to_metric_families(text):
+                for s in fam.samples:
+                    out.setdefault(s.name, []).append((s.labels, s.value))
+            return out
+
+        p = os.path.join(self.dir, "t")
+        old = self.make_run("old.json", "posix:" + p, "fsync", "-d", "1s")
+        new = self.make_run("new.json", "posix:" + p, "fsync", "-d", "1s", "--seed", "2")
+        other = self.make_run("sd.json", "sim:sd-consumer,capacity=64M", "B0,fsync", "-d", "2s")
+        docs = {f: json.loads(read_text(f)) for f in (old, new, other)}
+
+        def p50(doc):
+            t = next(t for t in doc["tests"] if t["id"] == "fsync")
+            return t["points"][0]["latency"]["write+flush"]["percentiles_ns"]["50"] / 1e9
+
+        r = run("report", "--format", "openmetrics", new)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertTrue(r.stdout.endswith("# EOF\n"))
+        got = families(r.stdout)
+        self.assertEqual(got["storscope_run_info"][0][0]["run"], "new.json")
+        lat = {s[0]["figure"]: s[1] for s in got["storscope_latency_seconds"]}
+        self.assertAlmostEqual(lat["fsync p50"], p50(docs[new]), delta=1e-12)
+        env = docs[new]["environment"]
+        self.assertEqual(got["storscope_filesystem_free_bytes"][0][1], env["fs_free_bytes"])
+        self.assertEqual(got["storscope_filesystem_size_bytes"][0][1], env["fs_total_bytes"])
+        self.assertGreater(env["fs_total_bytes"], env["fs_free_bytes"])
+        # the archive: the latest run of each target (no probe named a card)
+        self.assertEqual(self.db_cmd("import", old, other, new).returncode, 0)
+        r = run("report", "--format", "openmetrics", "--db=" + self.url)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        got = families(r.stdout)
+        info = sorted((s[0]["run"], s[0]["target"]) for s in got["storscope_run_info"])
+        self.assertEqual(info, [("2", docs[other]["run"]["target"]),
+                                ("3", docs[new]["run"]["target"])])
+        lat = {(s[0]["run"], s[0]["figure"]): s[1] for s in got["storscope_latency_seconds"]}
+        self.assertAlmostEqual(lat[("3", "fsync p50")], p50(docs[new]), delta=1e-12)
+        self.assertAlmostEqual(lat[("2", "fsync p50")], p50(docs[other]), delta=1e-12)
+        rates = {(s[0]["run"], s[0]["figure"]): s[1]
+                 for s in got["storscope_throughput_bytes_per_second"]}
+        b0 = next(t for t in docs[other]["tests"] if t["id"] == "B0")
+        want = next(x["runs"]["mean"] for x in b0["points"]
+                    if x["params"]["op"] == "write" and x["params"]["chunk_bytes"] == 1024)
+        self.assertAlmostEqual(rates[("2", "B0 write, 1 KiB chunks")], want, delta=want * 1e-12)
+        for args, said in ((["--format", "openmetrics"], "one results file, or --db"),
+                           (["--format", "openmetrics", new, "--db=" + self.url],
+                            "one results file, or --db"),
+                           (["--db=" + self.url, new], "--db goes with --format openmetrics")):
+            r = run("report", *args)
+            self.assertEqual(r.returncode, 2, args)
+            self.assertIn(said, r.stderr, args)
+
+
 class ArchivePostgres(Archive):
     """The same tests on PostgreSQL: a cluster of its own in a temporary
     directory (initdb, a Unix socket there and no TCP), a new database for
