@@ -53,6 +53,26 @@ static const struct cli_opt plan_opts_table[] = {
     {"output", 'o', CLI_FILE, "FILE", "also write the plan as JSON (storscope-plan/1)",
      PO(output)},
     {"quiet", 'q', CLI_FLAG, "", "no table on stdout, no progress line", PO(quiet)},
+    {"db", 0, CLI_OPTIONAL, "ARCHIVE",
+     "archive every run's results too (storscope db): the default archive, or "
+     "--db=ARCHIVE (sqlite:PATH, postgresql://...)",
+     PO(db)},
+    {"shard", 0, CLI_TEXT, "K/N",
+     "run only the Kth of N shards of the runs (with --shard-dir), for --collect to rank",
+     PO(shard_text)},
+    {"shard-dir", 0, CLI_DIR, "DIR",
+     "keep the runs' results in DIR, a directory every shard can write", PO(shard_dir)},
+    {"collect", 0, CLI_TEXT, "DIR|JOB",
+     "run nothing: rank the runs the shards left in DIR (or Slurm job JOB's), the same plan "
+     "a local run gives",
+     PO(collect)},
+    {"slurm", 0, CLI_FLAG, "",
+     "submit the runs as a Slurm array job (sbatch), one a task, into --shard-dir; then "
+     "--collect JOB",
+     PO(slurm)},
+    {"partition", 0, CLI_TEXT, "P", "--slurm: the partition to submit to", PO(partition)},
+    {"array-max", 0, CLI_COUNT, "N", "--slurm: at most N of its tasks at once", PO(array_max),
+     .min = 1, .max = 100000, .hint = "1 to 100000"},
 };
 
 const struct cli_command cli_plan_command = {
@@ -64,7 +84,9 @@ const struct cli_command cli_plan_command = {
     "interval, writer (direct, mutex, I/O task) - with the logger's streams\n"
     "on the medium in virtual time (L1), and ranks them: lossless, within the\n"
     "RAM given, no more at risk at a power cut than allowed, lasting as long as\n"
-    "asked (--lifetime), least worst stall.\n",
+    "asked (--lifetime), least worst stall. Beyond one machine: --shard K/N\n"
+    "--shard-dir DIR on each, then --collect DIR; or --slurm --shard-dir DIR,\n"
+    "then --collect JOB.\n",
     plan_opts_table,
     sizeof(plan_opts_table) / sizeof(plan_opts_table[0]),
     "\nexit status: 0 a configuration fits, 1 none does (the plan says what the\n"
@@ -212,6 +234,25 @@ static int medium_of(struct plan_opts *o)
     return 0;
 }
 
+/* A shard's end: its runs' results are in the shards' directory. */
+static int shard_done(const struct plan_opts *o, struct plan_pool *p, struct plan_config *cfg)
+{
+    size_t done = plan_pool_done(p);
+    free(cfg);
+    if (*p->stop == 1) {
+        cli_error("plan: shard %u of %u stopped; its finished runs are in %s", o->shard,
+                  o->shards, p->dir);
+        return EXIT_INTERRUPTED;
+    }
+    if (p->failed)
+        cli_error("plan: shard %u of %u: %zu of its runs failed; the first: %s", o->shard,
+                  o->shards, p->failed, p->failed_first);
+    else if (!o->quiet)
+        printf("shard %u of %u: %zu run%s, results in %s\n", o->shard, o->shards, done,
+               done == 1 ? "" : "s", p->dir);
+    return p->failed ? EXIT_RUN_FAILED : EXIT_OK;
+}
+
 int cmd_plan(int argc, char **argv)
 {
     struct plan_opts o = {.medium = "sim:emmc-stm32u5", .lose_ns = 1000000000ull,
@@ -239,7 +280,7 @@ int cmd_plan(int argc, char **argv)
         long cpus = sysconf(_SC_NPROCESSORS_ONLN);
         o.jobs = cpus > 0 ? (uint32_t)(cpus < 256 ? cpus : 256) : 1;
     }
-    if (medium_of(&o))
+    if (plan_shard_opts(&o) || medium_of(&o))
         return EXIT_USAGE;
     struct plan_spec spec;
     char why[300];
@@ -255,27 +296,59 @@ int cmd_plan(int argc, char **argv)
     size_t n = plan_runs(&o, &spec, runs, PLAN_MAX_RUNS);
     struct plan_config *cfg = calloc(3 * n, sizeof(*cfg));
     struct plan_pool p = {.stop = &stop_asked, .o = &o, .spec = &spec, .runs = runs, .n = n, .cfg = cfg};
+    ssize_t len = readlink("/proc/self/exe", p.self, sizeof(p.self) - 1);
+    if (len > 0)
+        p.self[len] = '\0';
+    /* the runs' files: the shards' directory, kept, or a temporary one */
+    const char *kept = o.shard_dir;
+    if (o.collect && plan_collect_dir(o.collect, p.dir, sizeof(p.dir))) {
+        free(cfg);
+        return EXIT_USAGE;
+    }
+    if (o.collect)
+        kept = p.dir;
+    if (kept && strlen(kept) >= sizeof(p.dir) - 24) {
+        cli_error("the shards' directory's name is too long: %s", kept);
+        free(cfg);
+        return EXIT_USAGE;
+    }
+    if (kept && kept != p.dir)
+        snprintf(p.dir, sizeof(p.dir), "%s", kept);
+    if (kept && plan_shard_check(&o, &spec, runs, n, p.dir, !o.collect)) {
+        free(cfg);
+        return EXIT_USAGE;
+    }
+    if (o.slurm) {
+        free(cfg);
+        return plan_slurm_submit(&o, &spec, runs, n, argc, argv, p.self);
+    }
     const char *tmp = getenv("TMPDIR");
     /* (a TMPDIR too long for the runs' file names: /tmp) */
     int use_tmpdir = tmp && *tmp && strlen(tmp) + 24 < sizeof(p.dir);
-    snprintf(p.dir, sizeof(p.dir), "%s/storscope-plan.XXXXXX", use_tmpdir ? tmp : "/tmp");
-    ssize_t len = readlink("/proc/self/exe", p.self, sizeof(p.self) - 1);
-    if (!cfg || len <= 0 || !mkdtemp(p.dir)) {
+    if (!kept)
+        snprintf(p.dir, sizeof(p.dir), "%s/storscope-plan.XXXXXX", use_tmpdir ? tmp : "/tmp");
+    if (!cfg || len <= 0 || (!kept && !mkdtemp(p.dir))) {
         cli_error("plan: cannot set up its runs: %s", !cfg ? "out of memory" : strerror(errno));
         free(cfg);
         return EXIT_RUN_FAILED;
     }
-    p.self[len] = '\0';
     for (size_t i = 0; i < 3 * n; i++) {
         cfg[i].run = &runs[i / 3];
         cfg[i].writer = (int)(i % 3);
     }
     cli_catch_stop_signals(on_signal);
-    if (!o.quiet)
+    if (!o.quiet && !o.shards)
         plan_print_head(&o, &spec, n);
     fflush(stdout);
-    int stopped = plan_pool_run(&p) != 0;
-    plan_pool_clean(&p);
+    int stopped = 0;
+    if (o.collect)
+        plan_pool_collect(&p);
+    else
+        stopped = plan_pool_run(&p) != 0;
+    if (!kept)
+        plan_pool_clean(&p);
+    if (o.shards) /* a shard ranks nothing: --collect does, from every shard's runs */
+        return shard_done(&o, &p, cfg);
     if (p.failed && p.failed == plan_pool_done(&p)) { /* the medium, not a configuration */
         cli_error("plan: %s", p.failed_first);
         free(cfg);

@@ -37,6 +37,16 @@ struct plan_opts {
     int quiet;
     const char *medium_from;  /* the results or profile file --medium named (NULL: none) */
     double medium_fit_rms;    /* a fitted medium's error over its points, % (0: not fitted) */
+    /* beyond one machine (plan_shard.c, issue 48) */
+    const char *db;           /* --db: each run archived there as well ("": the default) */
+    char *shard_text;         /* --shard K/N as given */
+    uint32_t shard, shards;   /* this process runs the runs K-1, K-1+N, ... (0 of 0: all) */
+    char *shard_dir;          /* --shard-dir: the runs' results kept there (a directory every
+                                 node sees), not in a temporary one */
+    char *collect;            /* --collect DIR|JOB: rank the runs the shards left, run none */
+    int slurm;                /* --slurm: submit the shards as a Slurm array job */
+    char *partition;          /* --partition: its Slurm partition */
+    uint32_t array_max;       /* --array-max: its tasks at once (0: Slurm's choice) */
 };
 
 struct plan_spec {
@@ -108,6 +118,26 @@ int plan_pool_run(struct plan_pool *p);
 size_t plan_pool_done(const struct plan_pool *p);
 /* Removes the runs' files and their directory. */
 void plan_pool_clean(const struct plan_pool *p);
+/* --collect: each run's results file the shards left in p->dir read as if
+ * the run had just finished; the runs with none, as failed runs are. */
+void plan_pool_collect(struct plan_pool *p);
+
+/* ---- plan_shard.c: shards, their directory, Slurm ---- */
+
+/* Reads --shard, --shard-dir, --collect and --slurm's options, checks they
+ * go together; -1 after saying why. */
+int plan_shard_opts(struct plan_opts *o);
+/* The directory --collect names (a directory, or a Slurm job's id that
+ * --slurm recorded) into dir; -1 after saying why. */
+int plan_collect_dir(const char *what, char *dir, size_t n);
+/* Checks that dir holds (or, with write, records) this plan's runs: its
+ * plan.txt lists every run's command; -1 after saying why. */
+int plan_shard_check(const struct plan_opts *o, const struct plan_spec *spec,
+                     const struct plan_run *runs, size_t n, const char *dir, int write);
+/* Writes the array job and submits it (sbatch); EXIT_* . */
+int plan_slurm_submit(const struct plan_opts *o, const struct plan_spec *spec,
+                      const struct plan_run *runs, size_t n, int argc, char **argv,
+                      const char *self);
 /* The `storscope run` that measures r again with seed, as a shell command. */
 void plan_command_text(const struct plan_opts *o, const struct plan_spec *spec,
                        const struct plan_run *r, uint64_t seed, char *b, size_t n);

@@ -44,7 +44,7 @@ static void fmt_size_arg(char *b, size_t n, uint64_t v)
 /* The `storscope run` that measures a run, into cmd (for people) and argv
  * (for the child; its strings point into `store`). */
 struct run_args {
-    char buf[24], sync[24], dur[24], seed[24];
+    char buf[24], sync[24], dur[24], seed[24], db[600];
     char *argv[24];
 };
 static void run_argv(const struct plan_opts *o, const struct plan_spec *spec,
@@ -55,9 +55,11 @@ static void run_argv(const struct plan_opts *o, const struct plan_spec *spec,
     fmt_time_arg(a->sync, sizeof(a->sync), r->sync_ns);
     fmt_time_arg(a->dur, sizeof(a->dur), o->duration_ns);
     snprintf(a->seed, sizeof(a->seed), "%llu", (unsigned long long)seed);
+    /* (--db last: the command a person is shown ends before it) */
+    snprintf(a->db, sizeof(a->db), "--db=%s", o->db ? o->db : "");
     const char *v[] = {self, "run", "-q", "-t", r->target, "--tests", "L1", "--streams",
                        spec->l1_streams, "--buffer", a->buf, "--sync-every", a->sync, "-d",
-                       a->dur, "--seed", a->seed, "-o", out, NULL};
+                       a->dur, "--seed", a->seed, "-o", out, o->db ? a->db : NULL, NULL};
     size_t i = 0;
     for (; v[i]; i++)
         a->argv[i] = (char *)(uintptr_t)v[i];
@@ -68,7 +70,9 @@ void plan_command_text(const struct plan_opts *o, const struct plan_spec *spec,
                        const struct plan_run *r, uint64_t seed, char *b, size_t n)
 {
     struct run_args a;
-    run_argv(o, spec, r, seed, "storscope", "l1.json", &a);
+    struct plan_opts shown = *o;
+    shown.db = NULL; /* the command measures the run again; where it was archived is not it */
+    run_argv(&shown, spec, r, seed, "storscope", "l1.json", &a);
     b[0] = '\0';
     for (size_t i = 0; a.argv[i]; i++) {
         if (i)
@@ -247,6 +251,8 @@ static void progress(const struct plan_pool *p, size_t done, double t0)
 {
     int tty = isatty(2);
     size_t total = p->n * p->o->repeat;
+    if (p->o->shards) /* this shard's */
+        total = total / p->o->shards + (p->o->shard - 1 < total % p->o->shards);
     if (p->o->quiet || (!tty && done * 10 / total == (done - 1) * 10 / total))
         return;
     double el = now_s() - t0, eta = done ? el / (double)done * (double)(total - done) : 0;
@@ -254,6 +260,32 @@ static void progress(const struct plan_pool *p, size_t done, double t0)
             done, total, el, eta, tty ? "   " : "\n");
     if (tty && done == total)
         fputc('\n', stderr);
+}
+
+/* --shard K/N: run i is this process's when i mod N is K - 1 */
+static int mine(const struct plan_pool *p, size_t i)
+{
+    return !p->o->shards || i % p->o->shards == p->o->shard - 1;
+}
+
+void plan_pool_collect(struct plan_pool *p)
+{
+    size_t total = p->n * p->o->repeat;
+    for (size_t i = 0; i < total; i++) {
+        char out[PLAN_PATH];
+        run_file(p, i, "json", out, sizeof(out));
+        if (!access(out, R_OK)) {
+            finished(p, i, 0); /* exit status 0: its results file is there */
+            continue;
+        }
+        char why[240];
+        run_error(p, i, -1, why, sizeof(why));
+        if (!strncmp(why, "exit status", 11))
+            snprintf(why, sizeof(why), "no results in %.160s (did its shard run?)", p->dir);
+        if (!p->failed++)
+            snprintf(p->failed_first, sizeof(p->failed_first), "%s: %s",
+                     p->runs[i / p->o->repeat].target, why);
+    }
 }
 
 int plan_pool_run(struct plan_pool *p)
@@ -265,6 +297,8 @@ int plan_pool_run(struct plan_pool *p)
     uint32_t jobs = 1;
     double t0 = now_s();
     size_t total = p->n * p->o->repeat;
+    while (next < total && !mine(p, next))
+        next++;
     while (next < total || running) {
         while (!*p->stop && running < jobs && next < total) {
             pid_t pid = spawn_run(p, next);
@@ -277,6 +311,8 @@ int plan_pool_run(struct plan_pool *p)
             }
             pids[running] = pid;
             which[running++] = next++;
+            while (next < total && !mine(p, next))
+                next++;
         }
         if (!running)
             break;

@@ -360,3 +360,110 @@ class Plan(Base):
         self.assertLess(len(ran), len(doc["configurations"]))
         self.assertEqual(doc["configurations"][-1]["ran"], False)
         self.no_leftovers()
+
+
+class PlanShards(Base):
+    """storscope plan beyond one machine (issue 48): shards that each run
+    a part of the runs into a directory, a collect that ranks them into the
+    plan a local run gives, byte for byte, and --slurm's array job, run here
+    by a stand-in sbatch that records it and then each task run as Slurm
+    would run it."""
+
+    ARGS = ["--streams", "imu:1000Hz:12B,env:1Hz:32B", "--ram", "16K", "-d", "20s",
+            "--medium", "sim:emmc-stm32u5,capacity=64M"]
+
+    def plan(self, *args, env=None):
+        env = dict(os.environ, TMPDIR=self.dir, XDG_DATA_HOME=os.path.join(self.dir, "data")) \
+            if env is None else env
+        return run("plan", *self.ARGS, *args, env=env, timeout=600)
+
+    def local(self):
+        out = os.path.join(self.dir, "local.json")
+        r = self.plan("-q", "-o", out)
+        self.assertIn(r.returncode, (0, 1), r.stderr)
+        with open(out, "rb") as f:
+            return f.read()
+
+    def test_shards_then_collect_give_the_local_plan(self):
+        want = self.local()
+        shards = os.path.join(self.dir, "shards")
+        for k in (1, 2, 3):
+            r = self.plan("--shard", f"{k}/3", "--shard-dir", shards, "-j", "1")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertIn(f"shard {k} of 3: 36 runs", r.stdout)
+        out = os.path.join(self.dir, "collected.json")
+        r = self.plan("--collect", shards, "-q", "-o", out)
+        self.assertIn(r.returncode, (0, 1), r.stderr)
+        with open(out, "rb") as f:
+            self.assertEqual(f.read(), want, "the collected plan is not the local one")
+        # a run no shard left is said and listed as not run
+        os.remove(os.path.join(shards, "5.json"))
+        r = self.plan("--collect", shards, "-q", "-o", out)
+        self.assertIn("1 of 108 runs failed", r.stderr)
+        self.assertIn("did its shard run?", r.stderr)
+        with open(out) as f:
+            ran = [c["ran"] for c in json.load(f)["configurations"]]
+        self.assertEqual(ran.count(False), 3)
+        # the shards of another plan are refused, not mixed in
+        r = run("plan", "--streams", "imu:500Hz:12B", "--ram", "16K", "-d", "20s",
+                "--collect", shards)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("holds the runs of another plan", r.stderr)
+        r = self.plan("--shard", "1/3", "--shard-dir", shards, "--repeat", "2")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("holds the runs of another plan", r.stderr)
+
+    def test_slurm_submits_one_task_a_run_and_collect_finds_the_job(self):
+        want = self.local()
+        fake = os.path.join(self.dir, "bin")
+        os.mkdir(fake)
+        with open(os.path.join(fake, "sbatch"), "w") as f:
+            f.write('#!/bin/sh\necho "$@" > "%s/sbatch.args"\necho "4242;cluster"\n' % self.dir)
+        os.chmod(os.path.join(fake, "sbatch"), 0o755)
+        env = dict(os.environ, TMPDIR=self.dir, XDG_DATA_HOME=os.path.join(self.dir, "data"),
+                   PATH=fake + os.pathsep + os.environ["PATH"])
+        shards = os.path.join(self.dir, "shards")
+        r = self.plan("--slurm", "--shard-dir", shards, "--array-max", "8", "--partition", "fast",
+                      env=env)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("submitted Slurm job 4242: 108 runs", r.stdout)
+        with open(os.path.join(self.dir, "sbatch.args")) as f:
+            self.assertEqual(f.read().split(), ["--parsable", os.path.join(shards, "job.sh")])
+        with open(os.path.join(shards, "job.sh")) as f:
+            job = f.read()
+        self.assertIn("#SBATCH --array=1-108%8\n", job)
+        self.assertIn("#SBATCH --partition=fast\n", job)
+        # each task as Slurm runs it: the script with its task's number
+        for k in range(1, 109):
+            t = subprocess.run(["sh", os.path.join(shards, "job.sh")], capture_output=True,
+                               text=True, env=dict(env, SLURM_ARRAY_TASK_ID=str(k)), timeout=300)
+            self.assertEqual(t.returncode, 0, t.stderr)
+        out = os.path.join(self.dir, "slurm.json")
+        r = self.plan("--collect", "4242", "-q", "-o", out, env=env)
+        self.assertIn(r.returncode, (0, 1), r.stderr)
+        with open(out, "rb") as f:
+            self.assertEqual(f.read(), want, "the plan through the array job is not the local one")
+        # sbatch missing, or refusing
+        with open(os.path.join(fake, "sbatch"), "w") as f:
+            f.write("#!/bin/sh\necho 'sbatch: error: Batch job submission failed' >&2\nexit 1\n")
+        r = self.plan("--slurm", "--shard-dir", shards, env=env)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("sbatch did not take the job", r.stderr)
+
+    def test_bad_shard_options_are_refused(self):
+        d = os.path.join(self.dir, "s")
+        for args, said in ((["--shard", "0/3", "--shard-dir", d], "bad --shard '0/3'"),
+                           (["--shard", "4/3", "--shard-dir", d], "bad --shard '4/3'"),
+                           (["--shard", "two", "--shard-dir", d], "bad --shard 'two'"),
+                           (["--shard", "1/3"], "--shard needs --shard-dir"),
+                           (["--slurm"], "--slurm needs --shard-dir"),
+                           (["--shard", "1/3", "--shard-dir", d, "-o", "x.json"],
+                            "--collect writes the plan"),
+                           (["--shard", "1/2", "--collect", d], "give one"),
+                           (["--partition", "p"], "go with --slurm"),
+                           (["--collect", os.path.join(self.dir, "none")], "no such directory"),
+                           (["--collect", "999"], "no job of that number"),
+                           (["--collect", self.dir], "holds no plan's runs")):
+            r = self.plan(*args)
+            self.assertEqual(r.returncode, 2, args)
+            self.assertIn(said, r.stderr, args)
