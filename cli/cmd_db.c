@@ -23,9 +23,7 @@ static void *open_archive(const struct db_opts *o, const struct db_ops **ops, ch
     return db_open_named(o->db, 0, ops, where, where_len);
 }
 
-/* Two connections to it: one lists the runs while the other reads each
- * run's document or points (an engine need not nest its queries). */
-static int open_two(const struct db_opts *o, const struct db_ops **ops, char *where,
+int db_open_two(const struct db_opts *o, const struct db_ops **ops, char *where,
                     size_t where_len, void **lister, void **reader)
 {
     *lister = open_archive(o, ops, where, where_len);
@@ -86,7 +84,7 @@ static int db_import(const struct db_opts *o, int n, char **files)
     return failed ? EXIT_RUN_FAILED : EXIT_OK;
 }
 
-static void filter_of(const struct db_opts *o, struct db_filter *f)
+void db_filter_of(const struct db_opts *o, struct db_filter *f)
 {
     f->id = 0;
     f->target = o->target;
@@ -120,7 +118,7 @@ static int db_list(const struct db_opts *o)
     if (!ctx)
         return EXIT_USAGE;
     struct db_filter f;
-    filter_of(o, &f);
+    db_filter_of(o, &f);
     int count = 0, rc = ops->list(ctx, &f, print_run, &count, err, sizeof(err));
     ops->close(ctx);
     if (rc) {
@@ -287,107 +285,6 @@ static int db_compare(const struct db_opts *o, int n, char **args)
     return rc;
 }
 
-/* METRIC names one of compare's figures: its label, or a part of it
- * that no other label holds (case aside); -1 after saying which there are. */
-static long find_figure(const char *metric)
-{
-    long hit = -1, hits = 0;
-    for (size_t k = 0; k < cli_figure_count(); k++) {
-        const char *label = cli_figure_label(k);
-        if (!strcasecmp(label, metric))
-            return (long)k;
-        if (strcasestr(label, metric)) {
-            hit = (long)k;
-            hits++;
-        }
-    }
-    if (hits == 1)
-        return hit;
-    cli_error("'%s' %s; the figures (compare's):", metric,
-              hits ? "names more than one figure" : "names no figure");
-    for (size_t k = 0; k < cli_figure_count(); k++)
-        fprintf(stderr, "  %s\n", cli_figure_label(k));
-    return -1;
-}
-
-struct trend_ctx {
-    const struct db_ops *ops;
-    void *db;
-    long figure;
-    size_t shown;
-    double first, last, lo, hi;
-    char lo_text[48], hi_text[48];
-    int failed;
-    char err[256];
-};
-
-static int trend_run(void *arg, const struct db_run *r)
-{
-    struct trend_ctx *x = arg;
-    char *text = NULL;
-    if (x->ops->document(x->db, r->id, &text, x->err, sizeof(x->err))) {
-        x->failed = 1;
-        return 1;
-    }
-    cJSON *doc = cJSON_Parse(text);
-    free(text);
-    double v;
-    char shown[48];
-    if (doc && cli_figure_get((size_t)x->figure, doc, &v, shown, sizeof(shown))) {
-        if (!x->shown++)
-            x->first = v;
-        if (x->shown == 1 || v < x->lo) {
-            x->lo = v;
-            snprintf(x->lo_text, sizeof(x->lo_text), "%s", shown);
-        }
-        if (x->shown == 1 || v > x->hi) {
-            x->hi = v;
-            snprintf(x->hi_text, sizeof(x->hi_text), "%s", shown);
-        }
-        x->last = v;
-        printf("%-5lld %-20s %-14s %s\n", (long long)r->id,
-               *r->started_at ? r->started_at : r->imported_at, shown, r->target);
-    }
-    cJSON_Delete(doc);
-    return 0;
-}
-
-/* One figure across the archived runs, oldest first: a card's figure over
- * its firmware updates, a fleet's over time. */
-static int db_trend(const struct db_opts *o, int n, char **args)
-{
-    if (n != 1) {
-        cli_error("db trend needs one figure's name (as compare labels it: 'fsync p99.99')");
-        return EXIT_USAGE;
-    }
-    long figure = find_figure(args[0]);
-    if (figure < 0)
-        return EXIT_USAGE;
-    const struct db_ops *ops;
-    char where[4096], err[256];
-    void *ctx, *lister;
-    if (open_two(o, &ops, where, sizeof(where), &lister, &ctx))
-        return EXIT_USAGE;
-    printf("%s, run by run:\n%-5s %-20s %-14s %s\n", cli_figure_label((size_t)figure), "id",
-           "started", "value", "target");
-    struct db_filter f;
-    filter_of(o, &f);
-    struct trend_ctx x = {ops, ctx, figure, 0, 0, 0, 0, 0, "", "", 0, ""};
-    int rc = ops->list(lister, &f, trend_run, &x, err, sizeof(err));
-    ops->close(lister);
-    ops->close(ctx);
-    if (rc || x.failed) {
-        cli_error("archive %s: %s", where, rc ? err : x.err);
-        return EXIT_RUN_FAILED;
-    }
-    if (!x.shown)
-        printf("no archived run that matches has it\n");
-    else if (x.first != 0)
-        printf("%zu run%s; the last is %.2fx the first (lowest %s, highest %s)\n", x.shown,
-               x.shown == 1 ? "" : "s", x.last / x.first, x.lo_text, x.hi_text);
-    return EXIT_OK;
-}
-
 /* CSV (RFC 4180): a field with a comma, a quote or a line break is quoted,
  * its quotes doubled. */
 static void csv_field(FILE *f, const char *s, int last)
@@ -460,7 +357,7 @@ static int db_export(const struct db_opts *o)
     const struct db_ops *ops;
     char where[4096], err[256];
     void *ctx, *lister;
-    if (open_two(o, &ops, where, sizeof(where), &lister, &ctx))
+    if (db_open_two(o, &ops, where, sizeof(where), &lister, &ctx))
         return EXIT_USAGE;
     FILE *f = stdout;
     if (o->output && !(f = fopen(o->output, "w"))) {
@@ -473,7 +370,7 @@ static int db_export(const struct db_opts *o)
           "card_name,card_serial,test,point,name,params,unit,mean,sd,p50_ns,p99_ns,max_ns\n",
           f);
     struct db_filter flt;
-    filter_of(o, &flt);
+    db_filter_of(o, &flt);
     struct export_ctx x = {f, ops, ctx, NULL, 0, ""};
     int rc = ops->list(lister, &flt, export_run, &x, err, sizeof(err));
     ops->close(lister);

@@ -121,5 +121,14 @@ struct db_opts {
     int csv, json, quiet, fmt;
     double threshold;
 };
+/* The runs o's filters select. */
+void db_filter_of(const struct db_opts *o, struct db_filter *f);
+/* Two connections to o's archive (never made): one lists the runs while
+ * the other reads each run's document or points (an engine need not nest
+ * its queries). -1 after saying why. */
+int db_open_two(const struct db_opts *o, const struct db_ops **ops, char *where,
+                size_t where_len, void **lister, void **reader);
+/* db trend FIGURE (db_trend.c): EXIT_* */
+int db_trend(const struct db_opts *o, int n, char **args);
 
 #endif

@@ -26,7 +26,9 @@ static const struct cli_opt db_opts_table[] = {
      DO(csv)},
     {"json", 0, CLI_FLAG, "", "show: the run's results document, as archived (for report)",
      DO(json)},
-    {"output", 'o', CLI_FILE, "FILE", "export, show --json: write FILE instead of stdout",
+    {"output", 'o', CLI_FILE, "FILE",
+     "export, show --json: write FILE instead of stdout; trend: also an HTML page with the "
+     "figure drawn",
      DO(output)},
     {"format", 0, CLI_WORD, "text|md|html", "compare: the table as text, Markdown or HTML",
      DO(fmt), .hint = "text, md or html"},

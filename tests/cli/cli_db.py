@@ -300,6 +300,18 @@ class Archive(Base):
         for line, v in zip(lines, want):
             self.assertIn(rate(v), line)
         self.assertIn("the last is %.2fx the first" % (want[2] / want[0]), r.stdout)
+        # -o: the same rows in an HTML page, and the figure drawn where gnuplot is
+        page = os.path.join(self.dir, "trend.html")
+        r = self.db_cmd("trend", "B0 write, 1 KiB", "-o", page)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        html = read_text(page)
+        self.assertEqual(re.findall(r"<tr><td>(\d+)</td>", html), ["1", "2", "3"])
+        for v in want:
+            self.assertIn("<td>%s</td>" % rate(v), html)
+        if shutil.which("gnuplot"):
+            self.assertEqual(html.count("<svg"), 1)
+        else:
+            self.assertIn("no figure: gnuplot is not installed", html)
         # a filter keeps one card's runs; a figure only one run has is that run's
         one = self.db_cmd("trend", "fsync p50", "--target", "sd-consumer")
         self.assertEqual([line.split()[0] for line in one.stdout.splitlines()
