@@ -65,19 +65,25 @@ static int db_import(const struct db_opts *o, int n, char **files)
         cli_error("%d of %d file%s refused: nothing imported", bad, n, n == 1 ? "" : "s");
         return EXIT_USAGE;
     }
+    cJSON *card = NULL;
+    if (o->probe && !(card = db_load_card(o->probe)))
+        return EXIT_USAGE;
     const struct db_ops *ops;
     char where[4096];
     void *ctx = db_open_named(o->db, 1, &ops, where, sizeof(where));
-    if (!ctx)
+    if (!ctx) {
+        cJSON_Delete(card);
         return EXIT_USAGE;
+    }
     int stored = 0, already = 0, failed = 0;
     for (int i = 0; i < n; i++) {
-        int rc = db_store(ops, ctx, where, files[i], o->quiet);
+        int rc = db_store(ops, ctx, where, files[i], o->quiet, card);
         stored += rc == 0;
         already += rc == 1;
         failed += rc < 0;
     }
     ops->close(ctx);
+    cJSON_Delete(card);
     if (!o->quiet)
         printf("%d run%s archived, %d already there%s\n", stored, stored == 1 ? "" : "s",
                already, failed ? ", some failed (above)" : "");

@@ -12,10 +12,11 @@ int cmd_db(int argc, char **argv)
     return EXIT_USAGE;
 }
 
-int db_store_file(const char *value, const char *path, int quiet)
+int db_store_file(const char *value, const char *path, int quiet, const char *probe)
 {
     (void)value;
     (void)quiet;
+    (void)probe;
     cli_error("%s not archived: this storscope was built without the results archive "
               "(install Debian's libsqlite3-dev and build again)", path);
     return -1;

@@ -639,7 +639,7 @@ out:
         code = EXIT_RUN_FAILED;
     free_workspace(&ws);
     /* a run that failed or was stopped is archived too: its status says so */
-    if (o.db && code != EXIT_USAGE && db_store_file(o.db, o.output, o.quiet) < 0 &&
+    if (o.db && code != EXIT_USAGE && db_store_file(o.db, o.output, o.quiet, o.probe) < 0 &&
         code == EXIT_OK)
         code = EXIT_RUN_FAILED;
     if (o.output_is_scratch)

@@ -269,8 +269,25 @@ int db_check(const char *value)
     return 0;
 }
 
+struct cJSON *db_load_card(const char *path)
+{
+    cJSON *doc = cli_load_results(path);
+    if (!doc)
+        return NULL;
+    struct db_run r;
+    memset(&r, 0, sizeof(r));
+    card_of(doc, &r);
+    if (!*r.card_name && !*r.card_serial && !*r.card_manufacturer) {
+        cli_error("--probe %s names no card (a probe of a card whose registers the system "
+                  "shows: an SD or eMMC, not an image or a USB reader)", path);
+        cJSON_Delete(doc);
+        return NULL;
+    }
+    return doc;
+}
+
 int db_store(const struct db_ops *ops, void *ctx, const char *where, const char *path,
-             int quiet)
+             int quiet, const struct cJSON *card)
 {
     cJSON *doc = cli_load_results(path); /* says why it is refused */
     if (!doc)
@@ -287,6 +304,8 @@ int db_store(const struct db_ops *ops, void *ctx, const char *where, const char 
     } else if (db_read_run(doc, text, len, &run, &pts, &n_pts, err, sizeof(err))) {
         cli_error("%s: %s: nothing archived", path, err);
     } else {
+        if (card && !*run.card_name && !*run.card_serial && !*run.card_manufacturer)
+            card_of(card, &run);
         int put = ops->put(ctx, &run, pts, n_pts, text, err, sizeof(err));
         if (put == DB_ERR) {
             cli_error("archive %s: %s: %s: nothing archived", where, path, err);
@@ -306,14 +325,17 @@ int db_store(const struct db_ops *ops, void *ctx, const char *where, const char 
     return rc;
 }
 
-int db_store_file(const char *value, const char *path, int quiet)
+int db_store_file(const char *value, const char *path, int quiet, const char *probe)
 {
     const struct db_ops *ops;
     char where[4096];
+    cJSON *card = probe ? db_load_card(probe) : NULL;
     void *ctx = db_open_named(value, 1, &ops, where, sizeof(where));
-    if (!ctx)
-        return -1;
-    int rc = db_store(ops, ctx, where, path, quiet);
-    ops->close(ctx);
+    int rc = -1;
+    if (ctx && (!probe || card))
+        rc = db_store(ops, ctx, where, path, quiet, card);
+    if (ctx)
+        ops->close(ctx);
+    cJSON_Delete(card);
     return rc;
 }

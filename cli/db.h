@@ -105,19 +105,24 @@ void *db_open_named(const char *value, int create, const struct db_ops **ops, ch
 int db_check(const char *value);
 
 /* Stores the results file at path in the open archive ctx (`where` names
- * it in messages): 0 stored, 1 already there, -1 refused or failed (said
+ * it in messages), on the card a probe's document names (card, NULL: the
+ * run's own, when it is a probe's): 0 stored, 1 already there, -1 refused or failed (said
  * on stderr, nothing stored). */
 int db_store(const struct db_ops *ops, void *ctx, const char *where, const char *path,
-             int quiet);
+             int quiet, const struct cJSON *card);
 
 /* Stores the results file at path in the archive `value` names (run
  * --db, db import): 0 stored, 1 already there, -1 refused or failed (said
  * on stderr, nothing stored). */
-int db_store_file(const char *value, const char *path, int quiet);
+int db_store_file(const char *value, const char *path, int quiet, const char *probe);
+
+/* The probe results at path (storscope probe -o), whose card runs are
+ * archived on: NULL after saying why, or when it names no card. */
+struct cJSON *db_load_card(const char *path);
 
 /* storscope db's options (db_options.c: the table, cmd_db.c: the actions) */
 struct db_opts {
-    char *db, *target, *card, *test, *since, *until, *output;
+    char *db, *target, *card, *test, *since, *until, *output, *probe;
     int csv, json, quiet, fmt;
     double threshold;
 };

@@ -34,6 +34,10 @@ static const struct cli_opt db_opts_table[] = {
      DO(fmt), .hint = "text, md or html"},
     {"threshold", 0, CLI_NUMBER, "PCT", "compare: as compare --threshold", DO(threshold),
      .hint = "a percentage, e.g. 10"},
+    {"probe", 0, CLI_FILE, "PROBE.json",
+     "import: the runs were made on the card `storscope probe -o PROBE.json` named: they "
+     "group by it (a run's own probe's card stays its)",
+     DO(probe)},
     {"quiet", 'q', CLI_FLAG, "", "import: print nothing but errors", DO(quiet)},
 };
 

@@ -99,7 +99,7 @@ static const struct cli_opt run_opts[] = {
      O(probe)},
     {"db", 0, CLI_OPTIONAL, "ARCHIVE",
      "archive the results as the run ends (storscope db): in the default archive, or "
-     "--db=sqlite:PATH",
+     "--db=ARCHIVE (sqlite:PATH, postgresql://...); with --probe, on the card it names",
      O(db)},
 };
 

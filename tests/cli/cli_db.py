@@ -383,6 +383,37 @@ class Archive(Base):
             self.assertIn(said, r.stderr, args)
 
 
+    def test_runs_group_by_the_card_a_probe_named(self):
+        img = os.path.join(self.dir, "card.img")
+        with open(img, "wb") as f:
+            f.truncate(8 << 20)
+        sd = os.path.join(FIXTURES, "sysfs", "sd-sl16g")
+        probe = os.path.join(self.dir, "probe.json")
+        r = run("probe", "raw:" + img, "-o", probe, env=dict(os.environ, STORSCOPE_SYSFS_DEVICE=sd))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        ident = json.loads(read_text(probe))["probe"]["identity"]
+        runs = self.runs(2)
+        r = self.db_cmd("import", "--probe", probe, runs[0])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        r = run("run", "-q", "-t", "raw:" + img, "--tests", "M1", "--probe", probe,
+                "--db=" + self.url)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(self.db_cmd("import", runs[1]).returncode, 0)
+        rows = self.sql("SELECT id, card_manufacturer, card_oem, card_name, card_serial FROM runs "
+                        "ORDER BY id")
+        card = ("0x%02x" % ident["manfid"], ident["oemid"], ident["name"],
+                "0x%08x" % ident["serial"])
+        self.assertEqual([tuple(r[1:]) for r in rows[:2]], [card, card])
+        self.assertEqual(tuple(x or "" for x in rows[2][1:]), ("", "", "", ""))
+        by_card = self.db_cmd("list", "--card", ident["name"]).stdout.splitlines()[1:]
+        self.assertEqual([line.split()[0] for line in by_card], ["1", "2"])
+        # a probe that names no card (an image) is refused: nothing imported
+        bare = os.path.join(self.dir, "bare.json")
+        self.assertEqual(run("probe", "raw:" + img, "-o", bare).returncode, 0)
+        r = self.db_cmd("import", "--probe", bare, runs[1])
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("names no card", r.stderr)
+
 class ArchivePostgres(Archive):
     """The same tests on PostgreSQL: a cluster of its own in a temporary
     directory (initdb, a Unix socket there and no TCP), a new database for
