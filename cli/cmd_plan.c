@@ -5,6 +5,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 #include "cli_options.h"
+#include "db.h"
 #include "fit.h"
 #include "plan.h"
 #include "storscope/units.h"
@@ -280,6 +281,7 @@ int cmd_plan(int argc, char **argv)
         long cpus = sysconf(_SC_NPROCESSORS_ONLN);
         o.jobs = cpus > 0 ? (uint32_t)(cpus < 256 ? cpus : 256) : 1;
     }
+    db_hide_password((char *)(uintptr_t)o.db); /* not on the runs' command lines */
     if (plan_shard_opts(&o) || medium_of(&o))
         return EXIT_USAGE;
     struct plan_spec spec;

@@ -40,6 +40,7 @@ int db_locate(const char *value, const struct db_ops **ops, char *where, size_t 
             snprintf(err, n, "--db: the URL is too long");
             return DB_ERR;
         }
+        db_hide_password(where);
         return DB_OK;
 #else
         snprintf(err, n, "--db '%s': this storscope was built without PostgreSQL's client "

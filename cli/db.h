@@ -116,6 +116,11 @@ int db_store(const struct db_ops *ops, void *ctx, const char *where, const char 
  * on stderr, nothing stored). */
 int db_store_file(const char *value, const char *path, int quiet, const char *probe);
 
+/* A password in a postgresql:// URL moves to libpq's PGPASSWORD (which
+ * children inherit) and out of the URL, in place: no message, no child's
+ * command line shows it. */
+void db_hide_password(char *url);
+
 /* The probe results at path (storscope probe -o), whose card runs are
  * archived on: NULL after saying why, or when it names no card. */
 struct cJSON *db_load_card(const char *path);

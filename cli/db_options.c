@@ -1,8 +1,43 @@
 /* storscope db's options: one table for its actions (cli_options.h), in
  * every build, so the man page and the completions list them whether or
  * not this build has the archive. */
+#define _POSIX_C_SOURCE 200809L
 #include "cli_options.h"
 #include "db.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int hex(int c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+         : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+void db_hide_password(char *url)
+{
+    if (!url || (strncmp(url, "postgresql://", 13) && strncmp(url, "postgres://", 11)))
+        return;
+    char *auth = strstr(url, "://") + 3, *at = strchr(auth, '@'), *slash = strchr(auth, '/');
+    if (!at || (slash && slash < at))
+        return;
+    char *colon = memchr(auth, ':', (size_t)(at - auth));
+    if (!colon)
+        return;
+    /* the URL's %XX escapes undone: PGPASSWORD is the password itself */
+    char *w = colon + 1;
+    for (char *r = colon + 1; r < at; r++) {
+        if (*r == '%' && r + 2 < at && hex(r[1]) >= 0 && hex(r[2]) >= 0) {
+            *w++ = (char)(hex(r[1]) * 16 + hex(r[2]));
+            r += 2;
+        } else {
+            *w++ = *r;
+        }
+    }
+    *w = '\0';
+    setenv("PGPASSWORD", colon + 1, 1);
+    memmove(colon, at, strlen(at) + 1);
+}
 
 #define DO(f) CLI_AT(0, struct db_opts, f)
 static const struct cli_opt db_opts_table[] = {

@@ -166,6 +166,12 @@ class Archive(Base):
             r = run(*args)
             self.assertEqual(r.returncode, 2, args)
             self.assertIn(said, r.stderr, args)
+        # a password in a server's URL never shows in what storscope says
+        r = run("db", "list", "--db", "postgresql://ann:s%40cret@127.0.0.1:1/x")
+        self.assertEqual(r.returncode, 2)
+        self.assertNotIn("cret", r.stderr)
+        if "built without" not in r.stderr:
+            self.assertIn("postgresql://ann@127.0.0.1:1/x", r.stderr)
         self.assertEqual(self.db_cmd("import", self.runs(1)[0]).returncode, 0)
         r = self.db_cmd("show", "7")
         self.assertEqual(r.returncode, 2)
