@@ -39,7 +39,7 @@ static void say(char *err, size_t n, const char *what, PGconn *c)
     char msg[240];
     snprintf(msg, sizeof(msg), "%s", c ? PQerrorMessage(c) : "out of memory");
     msg[strcspn(msg, "\n")] = '\0';
-    snprintf(err, n, "%s: %s", what, msg);
+    snprintf(err, n, "%s: %.160s", what, msg); /* (bounded: err holds 256) */
 }
 
 /* Runs sql (no parameters); DB_OK when it did what it should. */
@@ -121,7 +121,7 @@ static void *pg_open(const char *where, int create, char *err, size_t n)
         if (rc == DB_OK)
             rc = exec(c, sql, err, n);
     }
-    char ignored[8];
+    char ignored[256];
     if (rc == DB_OK)
         rc = exec(c, "COMMIT", err, n);
     else
@@ -230,7 +230,7 @@ static int pg_put(void *ctx, struct db_run *run, const struct db_point *pts, siz
         rc = put_points(c, PQgetvalue(r, 0, 0), pts, n_pts, err, n);
     }
     PQclear(r);
-    char ignored[8];
+    char ignored[256];
     if (rc != DB_OK) {
         exec(c, "ROLLBACK", ignored, sizeof(ignored));
         return rc;

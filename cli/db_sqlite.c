@@ -110,7 +110,7 @@ static int settle_schema(sqlite3 *db, const char *where, char *err, size_t n)
         if (rc == DB_OK)
             rc = exec(db, sql, err, n);
     }
-    char ignored[8];
+    char ignored[256];
     exec(db, rc == DB_OK ? "COMMIT" : "ROLLBACK", rc == DB_OK ? err : ignored,
          rc == DB_OK ? n : sizeof(ignored));
     return rc;
@@ -267,7 +267,7 @@ static int lite_put(void *ctx, struct db_run *r, const struct db_point *pts, siz
     }
     sqlite3_finalize(st);
     if (rc == DB_ERR) {
-        char ignored[8];
+        char ignored[256];
         exec(db, "ROLLBACK", ignored, sizeof(ignored));
         return DB_ERR;
     }
