@@ -44,7 +44,10 @@ class Archive(Base):
             con.close()
 
     def archive_made(self):
-        return os.path.exists(self.db)
+        # a file is made before its schema: an import killed in between
+        # leaves an empty database, not an archive
+        return os.path.exists(self.db) and bool(
+            self.sql("SELECT 1 FROM sqlite_master WHERE name = 'runs'"))
 
     def intact(self):
         self.assertEqual(self.sql("PRAGMA integrity_check")[0][0], "ok")
