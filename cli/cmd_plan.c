@@ -71,6 +71,10 @@ static const struct cli_opt plan_opts_table[] = {
      "submit the runs as a Slurm array job (sbatch), one a task, into --shard-dir; then "
      "--collect JOB",
      PO(slurm)},
+    {"power-cuts", 0, CLI_COUNT, "N",
+     "cut the power N times in the run of each configuration on the front to check what a "
+     "cut takes (default 3; 0: none)",
+     PO(power_cuts), .max = PLAN_MAX_CUTS, .hint = "0 to 8"},
     {"partition", 0, CLI_TEXT, "P", "--slurm: the partition to submit to", PO(partition)},
     {"array-max", 0, CLI_COUNT, "N", "--slurm: at most N of its tasks at once", PO(array_max),
      .min = 1, .max = 100000, .hint = "1 to 100000"},
@@ -143,14 +147,15 @@ static int read_lifetime(const char *text, uint64_t *ns)
 static void judge(const struct plan_opts *o, const struct plan_spec *spec, struct plan_config *c,
                   size_t n)
 {
+    /* the bytes --lose-at-most allows a cut to take */
+    double allowed = spec->payload_bps * (double)o->lose_ns / 1e9;
     for (size_t i = 0; i < n; i++) {
-        double risk = spec->payload_bps * (double)c[i].run->sync_ns / 1e9;
-        c[i].at_risk_bytes = (uint64_t)risk + (risk > (double)(uint64_t)risk);
         wear(o, spec, &c[i]);
         int lasts = !o->lifetime_ns || c[i].lifetime_years < 0 ||
                     c[i].lifetime_years * 365.0 * 86400e9 >= (double)o->lifetime_ns;
         c[i].fits = c[i].done && c[i].lossless && c[i].ram <= o->ram_bytes &&
-                    c[i].run->sync_ns <= o->lose_ns && lasts;
+                    (double)c[i].at_risk_bytes <= allowed && lasts && c[i].cut_checked != -1 &&
+                    c[i].cut_checked != -4;
     }
     for (size_t i = 0; i < n; i++) {
         c[i].front = c[i].fits;
@@ -257,7 +262,7 @@ static int shard_done(const struct plan_opts *o, struct plan_pool *p, struct pla
 int cmd_plan(int argc, char **argv)
 {
     struct plan_opts o = {.medium = "sim:emmc-stm32u5", .lose_ns = 1000000000ull,
-                          .duration_ns = 3600000000000ull, .seed = 1};
+                          .duration_ns = 3600000000000ull, .seed = 1, .power_cuts = 3};
     void *const into[] = {&o};
     int first = cli_parse(&cli_plan_command, argc, argv, into, NULL);
     if (first == CLI_HELP_SHOWN)
@@ -347,7 +352,7 @@ int cmd_plan(int argc, char **argv)
         plan_pool_collect(&p);
     else
         stopped = plan_pool_run(&p) != 0;
-    if (!kept)
+    if (!kept && (o.shards || (p.failed && p.failed == plan_pool_done(&p))))
         plan_pool_clean(&p);
     if (o.shards) /* a shard ranks nothing: --collect does, from every shard's runs */
         return shard_done(&o, &p, cfg);
@@ -359,7 +364,18 @@ int cmd_plan(int argc, char **argv)
     if (p.failed)
         fprintf(stderr, "storscope: plan: %zu of %zu runs failed (listed as not run); the "
                         "first: %s\n", p.failed, n, p.failed_first);
+    /* the front's power cuts: one that loses what was synced, or takes
+     * more than the figure, drops its configuration, and the front it
+     * leaves is checked in turn */
     judge(&o, &spec, cfg, 3 * n);
+    for (int k = 1; o.power_cuts && !stopped && k > 0;) {
+        k = plan_cut_front(&p, cfg, 3 * n);
+        stopped = k < 0;
+        judge(&o, &spec, cfg, 3 * n);
+    }
+    plan_cut_clean(&p, cfg, 3 * n);
+    if (!kept)
+        plan_pool_clean(&p);
     qsort(cfg, 3 * n, sizeof(*cfg), rank_cmp);
     if (!o.quiet) {
         if (cfg[0].fits) {
@@ -375,7 +391,7 @@ int cmd_plan(int argc, char **argv)
     int rc = o.output ? plan_write_json(&o, &spec, cfg, 3 * n, n, stopped) : 0;
     int fits = cfg[0].fits;
     if (!fits && !stopped)
-        plan_say_nothing_fits(&o, cfg, 3 * n);
+        plan_say_nothing_fits(&o, &spec, cfg, 3 * n);
     free(cfg);
     if (stopped) {
         cli_error("plan: stopped; the runs that finished are ranked above%s",

@@ -371,18 +371,44 @@ static int check_opened(struct sts_target *target, struct sts_plan *plan,
     return check_space(target, plan, tests, spec);
 }
 
+/* What a power cut left of a store: checked once, as the results file
+ * ends (its "power_cut") or after the run when there is none. */
+struct cut_state {
+    struct sts_target *target;
+    int checked, cut;
+    struct sts_cut_check c;
+};
+
+static void check_cut(struct cut_state *cs)
+{
+    if (cs->checked)
+        return;
+    cs->checked = 1;
+    cs->cut = cs->target->after_cut && cs->target->after_cut(cs->target, &cs->c);
+}
+
+static void write_cut(void *ctx, struct sts_jw *w)
+{
+    struct cut_state *cs = ctx;
+    check_cut(cs);
+    if (!cs->cut)
+        return;
+    sts_jw_object(w, "power_cut");
+    sts_jw_bool(w, "synced_data_kept", !cs->c.lost);
+    sts_jw_u64(w, "files_checked", cs->c.files);
+    sts_jw_u64(w, "synced_bytes_checked", cs->c.synced_bytes);
+    sts_jw_str(w, "message", cs->c.msg);
+    sts_jw_end(w);
+}
+
 /* What a power cut left of a store, and what fault injection counted
  * (read before the target closes: it owns them). 1 when a cut lost data. */
-static int report_what_was_injected(struct sts_target *target, const struct sts_faultfs *faultfs)
+static int report_what_was_injected(struct cut_state *cs, const struct sts_faultfs *faultfs)
 {
-    int lost = 0;
-    if (target->after_cut) { /* a store on a device that lost power: what survived */
-        char msg[320];
-        if (target->after_cut(target, &lost, msg, sizeof(msg)))
-            fprintf(stderr, "storscope: %s\n", msg);
-        else
-            lost = 0;
-    }
+    struct sts_target *target = cs->target;
+    check_cut(cs);
+    if (cs->cut) /* a store on a device that lost power: what survived */
+        fprintf(stderr, "storscope: %s\n", cs->c.msg);
     if (target->faultbd)
         fprintf(stderr, "storscope: device fault injection: %llu device commands counted, %llu "
                         "failed\n", (unsigned long long)target->faultbd->counted,
@@ -390,7 +416,7 @@ static int report_what_was_injected(struct sts_target *target, const struct sts_
     if (faultfs) /* the count sizes a sweep: fail_at=1 .. this */
         fprintf(stderr, "storscope: fault injection: %llu operations counted, %llu failed\n",
                 (unsigned long long)faultfs->counted, (unsigned long long)faultfs->failed);
-    return lost != 0;
+    return cs->cut && cs->c.lost;
 }
 
 /* Where a run's points go: the progress line, the per-point tables, the
@@ -512,6 +538,11 @@ static int run_and_report(const struct run_opts *o, const struct sts_plan *plan,
     if (!o->quiet)
         printf("storscope %s: %s, scale %s, seed %llu\n", STORSCOPE_VERSION, o->target,
                ri.scale, (unsigned long long)plan->seed);
+    struct cut_state cut = {.target = target};
+    if (json->f) {
+        rs->js.at_end = write_cut;
+        rs->js.at_end_ctx = &cut;
+    }
     int rc = sts_engine_run(plan, target, ws, rs->sinks, rs->n, &ri), code = EXIT_OK;
     free(rs->cs);
     if (rc == STS_EINTR) {
@@ -526,7 +557,7 @@ static int run_and_report(const struct run_opts *o, const struct sts_plan *plan,
             cli_error("run failed: %s", sts_strerror(rc));
     }
     print_outcome(o, rc, &rs->an_in, probe_in, &rs->summary, json->f != NULL, json->err);
-    if (report_what_was_injected(target, injected))
+    if (report_what_was_injected(&cut, injected))
         code = EXIT_RUN_FAILED;
     return code;
 }

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #define PLAN_MAX_STREAMS 8
 #define PLAN_MAX_RUNS 512
@@ -47,6 +48,8 @@ struct plan_opts {
     int slurm;                /* --slurm: submit the shards as a Slurm array job */
     char *partition;          /* --partition: its Slurm partition */
     uint32_t array_max;       /* --array-max: its tasks at once (0: Slurm's choice) */
+    uint32_t power_cuts;      /* --power-cuts: cuts each configuration on the front is
+                                 checked with (plan_cut.c); 0: none */
 };
 
 struct plan_spec {
@@ -82,13 +85,31 @@ size_t plan_runs(const struct plan_opts *o, const struct plan_spec *spec, struct
 
 extern const char *const plan_writers[3]; /* "direct", "mutex", "iotask" */
 
+#define PLAN_MAX_CUTS 8
+#define PLAN_CUT_FAILURES_MAX 8 /* configurations whose cuts lost synced data: then stop */
+
+/* One power cut in a configuration's run (plan_cut.c): what the run had
+ * when the device went off, and what the store kept. */
+struct plan_cut {
+    uint64_t after_commands; /* the cut came during device command after_commands + 1 */
+    int cut;                 /* the run met it (0: it ended first, or did not run) */
+    int synced_kept;         /* the store read back every byte its last syncs covered */
+    uint64_t at_ns;          /* the run's time when its storage failed */
+    uint64_t kept_bytes;     /* records the logger had kept by then, payload bytes */
+    uint64_t durable_bytes;  /* of them, made durable by a sync that finished */
+    uint64_t at_risk_bytes;  /* kept and not durable: the most the cut took */
+};
+
 /* One configuration: a run's store, buffer and sync, and one writer. */
 struct plan_config {
     const struct plan_run *run;
     int writer; /* index into plan_writers */
     int done;   /* its run finished */
     uint64_t produced, lost, late, backlog_peak, store_ram, ram, worst_stall, written;
-    uint64_t at_risk_bytes;
+    uint64_t at_risk_bytes; /* the most payload kept but not yet durable at any moment (L1) */
+    uint64_t commands_from, commands; /* the device commands before the writer's run
+                                         began (the medium's set-up included) and in it:
+                                         where a cut lands in it */
     uint64_t erased_blocks, device_bytes; /* the run's erases, bytes programmed */
     /* over the seeds it ran with: the figures above are the worst of them
      * (the fewest records produced, the most lost, the longest stall...) */
@@ -96,6 +117,14 @@ struct plan_config {
     uint64_t worst_seed; /* the seed of its longest stall: the run to measure again */
     double erases_per_block_day, lifetime_years; /* lifetime < 0: endurance unlimited */
     int lossless, fits, front;
+    /* power cuts (plan_cut.c): checked: 0 not yet, 1 every cut kept what was
+     * synced and took no more than at_risk_bytes, -1 one did not (it does
+     * not fit), -2 cannot be checked (no store mounts after a cut), -3 no
+     * cut landed in its writer's run, -4 not checked after
+     * PLAN_CUT_FAILURES_MAX others failed (it does not fit either) */
+    int cut_checked;
+    uint32_t n_cuts;
+    struct plan_cut cuts[PLAN_MAX_CUTS];
 };
 
 struct plan_pool {
@@ -122,6 +151,38 @@ void plan_pool_clean(const struct plan_pool *p);
  * the run had just finished; the runs with none, as failed runs are. */
 void plan_pool_collect(struct plan_pool *p);
 
+/* ---- plan_cut.c: power cuts in the front's runs ---- */
+
+/* Cuts the power o->power_cuts times in the run of each configuration on
+ * the front not checked yet (cfg, n: all of them), o->jobs at once, and
+ * sets cut_checked; the number checked, or -1 when Ctrl-C stopped it. */
+int plan_cut_front(struct plan_pool *p, struct plan_config *cfg, size_t n);
+/* Removes the cut runs' files. */
+void plan_cut_clean(const struct plan_pool *p, const struct plan_config *cfg, size_t n);
+/* The `storscope run` of c with its k-th cut, as a shell command. */
+void plan_cut_command(const struct plan_opts *o, const struct plan_spec *spec,
+                      const struct plan_config *c, uint32_t k, char *b, size_t n);
+
+/* ---- plan_pool.c: one run's command line (plan_cut.c builds on it) ---- */
+
+struct plan_run_args {
+    char buf[24], sync[24], dur[24], seed[24], db[600], target[240];
+    char *argv[26];
+};
+/* cut_after: 0 none, else the power goes during device command cut_after + 1 */
+void plan_run_argv(const struct plan_opts *o, const struct plan_spec *spec,
+                   const struct plan_run *r, uint64_t seed, uint64_t cut_after,
+                   const char *self, const char *out, struct plan_run_args *a);
+/* Starts self with argv, stdout to /dev/null, stderr into the file err:
+ * its pid, or -1. */
+pid_t plan_spawn(const char *self, char *const *argv, const char *err);
+/* Waits for one of the *running children (pids, each doing job which[k])
+ * to end and takes it out of both; on Ctrl-C asks each to stop and waits
+ * on. 0 with its job, or -1 (none running, or an error). */
+int plan_wait(pid_t *pids, size_t *which, size_t *running, int *status, size_t *job);
+/* argv as a shell command, quoted where a shell needs it */
+void plan_argv_text(char *const *argv, char *b, size_t n);
+
 /* ---- plan_shard.c: shards, their directory, Slurm ---- */
 
 /* Reads --shard, --shard-dir, --collect and --slurm's options, checks they
@@ -146,9 +207,11 @@ void plan_command_text(const struct plan_opts *o, const struct plan_spec *spec,
 
 void plan_print_head(const struct plan_opts *o, const struct plan_spec *spec, size_t runs);
 void plan_print_config(FILE *f, const struct plan_config *c);
+void plan_print_cuts(FILE *f, const struct plan_config *c);
 void plan_print_table(FILE *f, const struct plan_config *c, size_t n, size_t shown);
 void plan_print_stores(FILE *f, const struct plan_config *c, size_t n);
-void plan_say_nothing_fits(const struct plan_opts *o, const struct plan_config *c, size_t n);
+void plan_say_nothing_fits(const struct plan_opts *o, const struct plan_spec *spec,
+                           const struct plan_config *c, size_t n);
 int plan_write_json(const struct plan_opts *o, const struct plan_spec *spec,
                     const struct plan_config *c, size_t n, size_t runs, int interrupted);
 

@@ -37,9 +37,10 @@ void plan_print_config(FILE *f, const struct plan_config *c)
     fprintf(f, "%s, %s writer, %s buffer, sync every %s\n", c->run->store, plan_writers[c->writer],
             buf, sync);
     fprintf(f, "  %llu of %llu records lost, RAM %s (the buffer %s, its peak %s; the store "
-               "%s), worst stall %s, a power cut takes at most %s (%s)",
+               "%s), worst stall %s, a power cut takes at most %s (measured: the records "
+               "still in RAM or not yet synced just before a sync ends)",
             (unsigned long long)(c->lost + c->late), (unsigned long long)c->produced, ram, buf,
-            peak, store, stall, sync, risk);
+            peak, store, stall, risk);
     if (c->lifetime_years >= 0) {
         char lasts[24];
         fmt_lifetime(lasts, sizeof(lasts), c->lifetime_years);
@@ -50,6 +51,43 @@ void plan_print_config(FILE *f, const struct plan_config *c)
         fprintf(f, "; the worst of %u seeds (lossless with %u; the longest stall with seed %llu)",
                 c->repeats_done, c->seeds_lossless, (unsigned long long)c->worst_seed);
     fputc('\n', f);
+    plan_print_cuts(f, c);
+}
+
+/* What the power cuts in its run found, a line. */
+void plan_print_cuts(FILE *f, const struct plan_config *c)
+{
+    uint32_t met = 0;
+    uint64_t most = 0;
+    for (uint32_t k = 0; k < c->n_cuts; k++)
+        if (c->cuts[k].cut) {
+            met++;
+            most = c->cuts[k].at_risk_bytes > most ? c->cuts[k].at_risk_bytes : most;
+        }
+    char took[24];
+    sts_fmt_bytes(took, sizeof(took), most);
+    switch (c->cut_checked) {
+    case 1:
+        fprintf(f, "  power cut %u times in its run: every synced byte came back, and a cut took "
+                   "at most %s\n", met, took);
+        break;
+    case -1:
+        fprintf(f, "  power cut %u times in its run: FAILED - a cut lost synced data or took more "
+                   "than its figure (up to %s)\n", met, took);
+        break;
+    case -2:
+        fputs("  power cuts: not checked (bare extents: no store mounts after a cut to say what "
+              "it kept)\n", f);
+        break;
+    case -3:
+        fputs("  power cuts: not checked (no cut landed in its writer's run)\n", f);
+        break;
+    case -4:
+        fprintf(f, "  power cuts: not checked after %d other configurations' cuts lost synced "
+                   "data on this medium (so it does not fit either)\n", PLAN_CUT_FAILURES_MAX);
+        break;
+    default: break; /* not on the front, or --power-cuts 0 */
+    }
 }
 
 void plan_print_table(FILE *f, const struct plan_config *c, size_t n, size_t shown)
@@ -98,6 +136,37 @@ static void add_numbers(cJSON *to, const struct named_u64 *v, size_t n)
         cJSON_AddNumberToObject(to, v[i].name, (double)v[i].value);
 }
 
+/* "power_cuts": checked (true, false, or null when not), and each cut. */
+static void add_cuts(const struct plan_opts *o, const struct plan_spec *spec,
+                     const struct plan_config *c, cJSON *j)
+{
+    if (c->cut_checked == 1 || c->cut_checked == -1)
+        cJSON_AddBoolToObject(j, "power_cuts_held", c->cut_checked == 1);
+    else
+        cJSON_AddNullToObject(j, "power_cuts_held");
+    if (!c->n_cuts)
+        return;
+    cJSON *a = cJSON_AddArrayToObject(j, "power_cuts");
+    for (uint32_t k = 0; k < c->n_cuts; k++) {
+        const struct plan_cut *cut = &c->cuts[k];
+        cJSON *x = cJSON_CreateObject();
+        char cmd[1024];
+        plan_cut_command(o, spec, c, k, cmd, sizeof(cmd));
+        cJSON_AddNumberToObject(x, "after_commands", (double)cut->after_commands);
+        cJSON_AddBoolToObject(x, "cut", cut->cut);
+        if (cut->cut) {
+            const struct named_u64 v[] = {{"at_ns", cut->at_ns},
+                                          {"kept_bytes", cut->kept_bytes},
+                                          {"durable_bytes", cut->durable_bytes},
+                                          {"at_risk_bytes", cut->at_risk_bytes}};
+            add_numbers(x, v, sizeof(v) / sizeof(v[0]));
+            cJSON_AddBoolToObject(x, "synced_data_kept", cut->synced_kept);
+        }
+        cJSON_AddStringToObject(x, "command", cmd);
+        cJSON_AddItemToArray(a, x);
+    }
+}
+
 static cJSON *config_json(const struct plan_opts *o, const struct plan_spec *spec,
                           const struct plan_config *c, size_t rank)
 {
@@ -132,6 +201,7 @@ static cJSON *config_json(const struct plan_opts *o, const struct plan_spec *spe
         cJSON_AddBoolToObject(j, "lossless", c->lossless);
         cJSON_AddBoolToObject(j, "fits", c->fits);
         cJSON_AddBoolToObject(j, "front", c->front);
+        add_cuts(o, spec, c, j);
     }
     cJSON_AddStringToObject(j, "command", cmd);
     return j;
@@ -230,23 +300,51 @@ void plan_print_stores(FILE *f, const struct plan_config *c, size_t n)
 
 /* Nothing fits: what the smallest lossless configuration needs, or the
  * fewest records any lost. */
-void plan_say_nothing_fits(const struct plan_opts *o, const struct plan_config *c, size_t n)
+void plan_say_nothing_fits(const struct plan_opts *o, const struct plan_spec *spec,
+                           const struct plan_config *c, size_t n)
 {
     char ram[24], need[24];
     sts_fmt_bytes(ram, sizeof(ram), o->ram_bytes);
-    /* lossless within the RAM and syncing often enough: only --lifetime left */
-    size_t longest = n;
+    /* first what no RAM or buffer mends: the medium lost synced data */
+    size_t cut_lost = 0, first = n;
     for (size_t i = 0; i < n; i++)
-        if (c[i].done && c[i].lossless && c[i].ram <= o->ram_bytes &&
-            c[i].run->sync_ns <= o->lose_ns &&
+        if (c[i].cut_checked == -1) {
+            cut_lost++;
+            first = first < n ? first : i;
+        }
+    if (first < n) {
+        cli_error("no configuration fits: power cuts in the runs of %zu configurations lost data "
+                  "a sync had made durable on this medium (the first at rank %zu); it does not keep "
+                  "what it acknowledges", cut_lost, first + 1);
+        return;
+    }
+    double allowed = spec->payload_bps * (double)o->lose_ns / 1e9;
+    /* lossless within the RAM, what a cut takes within the loss allowed:
+     * only --lifetime left */
+    size_t longest = n, least_risk = n;
+    for (size_t i = 0; i < n; i++) {
+        if (!c[i].done || !c[i].lossless || c[i].ram > o->ram_bytes)
+            continue;
+        if (least_risk == n || c[i].at_risk_bytes < c[least_risk].at_risk_bytes)
+            least_risk = i;
+        if ((double)c[i].at_risk_bytes <= allowed &&
             (longest == n || c[i].lifetime_years > c[longest].lifetime_years))
             longest = i;
+    }
     if (longest < n) {
         char asked[24], lasts[24];
         fmt_lifetime(asked, sizeof(asked), (double)o->lifetime_ns / 86400e9 / 365.0);
         fmt_lifetime(lasts, sizeof(lasts), c[longest].lifetime_years);
         cli_error("no configuration lasts %s on this medium; the longest-lasting lossless one "
                   "within %s wears a block out in %s (rank %zu)", asked, ram, lasts, longest + 1);
+        return;
+    }
+    if (least_risk < n) {
+        char risk[24], lose[24];
+        sts_fmt_bytes(risk, sizeof(risk), c[least_risk].at_risk_bytes);
+        sts_fmt_ns(lose, sizeof(lose), (double)o->lose_ns);
+        cli_error("no configuration keeps a power cut to %s of records; the lossless one within "
+                  "%s that risks least can lose %s (rank %zu)", lose, ram, risk, least_risk + 1);
         return;
     }
     for (size_t i = 0; i < n; i++)

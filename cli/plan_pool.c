@@ -41,15 +41,10 @@ static void fmt_size_arg(char *b, size_t n, uint64_t v)
         snprintf(b, n, "%llu", (unsigned long long)v);
 }
 
-/* The `storscope run` that measures a run, into cmd (for people) and argv
- * (for the child; its strings point into `store`). */
-struct run_args {
-    char buf[24], sync[24], dur[24], seed[24], db[600];
-    char *argv[24];
-};
-static void run_argv(const struct plan_opts *o, const struct plan_spec *spec,
-                     const struct plan_run *r, uint64_t seed, const char *self, const char *out,
-                     struct run_args *a)
+/* The `storscope run` that measures a run (its strings point into a). */
+void plan_run_argv(const struct plan_opts *o, const struct plan_spec *spec,
+                   const struct plan_run *r, uint64_t seed, uint64_t cut_after,
+                   const char *self, const char *out, struct plan_run_args *a)
 {
     fmt_size_arg(a->buf, sizeof(a->buf), r->buffer_bytes);
     fmt_time_arg(a->sync, sizeof(a->sync), r->sync_ns);
@@ -57,33 +52,50 @@ static void run_argv(const struct plan_opts *o, const struct plan_spec *spec,
     snprintf(a->seed, sizeof(a->seed), "%llu", (unsigned long long)seed);
     /* (--db last: the command a person is shown ends before it) */
     snprintf(a->db, sizeof(a->db), "--db=%s", o->db ? o->db : "");
-    const char *v[] = {self, "run", "-q", "-t", r->target, "--tests", "L1", "--streams",
-                       spec->l1_streams, "--buffer", a->buf, "--sync-every", a->sync, "-d",
-                       a->dur, "--seed", a->seed, "-o", out, o->db ? a->db : NULL, NULL};
-    size_t i = 0;
-    for (; v[i]; i++)
+    const char *target = r->target;
+    if (cut_after) { /* the medium's parameter, before the store's '+' */
+        size_t medium = strcspn(r->target, "+");
+        snprintf(a->target, sizeof(a->target), "%.*s,cut_after=%llu%s", (int)medium, r->target,
+                 (unsigned long long)cut_after, r->target + medium);
+        target = a->target;
+    }
+    const char *v[26] = {self, "run", "-q", "-t", target, "--tests", "L1", "--streams",
+                         spec->l1_streams, "--buffer", a->buf, "--sync-every", a->sync, "-d",
+                         a->dur, "--seed", a->seed};
+    size_t i = 17;
+    v[i++] = "-o";
+    v[i++] = out;
+    if (o->db)
+        v[i++] = a->db;
+    v[i] = NULL;
+    for (i = 0; v[i]; i++)
         a->argv[i] = (char *)(uintptr_t)v[i];
     a->argv[i] = NULL;
+}
+
+void plan_argv_text(char *const *argv, char *b, size_t n)
+{
+    b[0] = '\0';
+    for (size_t i = 0; argv[i]; i++) {
+        if (i)
+            sts_strlcat(b, " ", n);
+        int quote = strchr(argv[i], ',') || strchr(argv[i], '+');
+        if (quote)
+            sts_strlcat(b, "'", n);
+        sts_strlcat(b, argv[i], n);
+        if (quote)
+            sts_strlcat(b, "'", n);
+    }
 }
 
 void plan_command_text(const struct plan_opts *o, const struct plan_spec *spec,
                        const struct plan_run *r, uint64_t seed, char *b, size_t n)
 {
-    struct run_args a;
+    struct plan_run_args a;
     struct plan_opts shown = *o;
     shown.db = NULL; /* the command measures the run again; where it was archived is not it */
-    run_argv(&shown, spec, r, seed, "storscope", "l1.json", &a);
-    b[0] = '\0';
-    for (size_t i = 0; a.argv[i]; i++) {
-        if (i)
-            sts_strlcat(b, " ", n);
-        int quote = strchr(a.argv[i], ',') || strchr(a.argv[i], '+');
-        if (quote)
-            sts_strlcat(b, "'", n);
-        sts_strlcat(b, a.argv[i], n);
-        if (quote)
-            sts_strlcat(b, "'", n);
-    }
+    plan_run_argv(&shown, spec, r, seed, 0, "storscope", "l1.json", &a);
+    plan_argv_text(a.argv, b, n);
 }
 
 static uint64_t max_u64(uint64_t a, uint64_t b)
@@ -118,7 +130,17 @@ static void merge(struct plan_config *c, const struct plan_config *x, uint64_t s
     c->device_bytes = max_u64(c->device_bytes, x->device_bytes);
     c->store_ram = max_u64(c->store_ram, x->store_ram);
     c->ram = max_u64(c->ram, x->ram);
+    c->at_risk_bytes = max_u64(c->at_risk_bytes, x->at_risk_bytes);
+
     c->lossless = c->lossless && x->lossless;
+}
+
+/* A point's device commands as a cut counts them (sim's power gate): the
+ * points' counts run from the test's start, each since the last. */
+static uint64_t cut_commands(const cJSON *dev)
+{
+    return sts_d2u64(cli_num(dev, "reads") + cli_num(dev, "programs") + cli_num(dev, "erases") +
+                     cli_num(dev, "trims") + cli_num(dev, "flushes"));
 }
 
 /* A finished run's three writers, from its results file, into c (its
@@ -144,6 +166,7 @@ static int collect(const char *path, const struct plan_run *r, uint64_t seed,
     uint64_t store_ram = sts_d2u64(cli_num(env, "sensorlog_ram_bytes"));
     const cJSON *p;
     int seen = 0;
+    uint64_t before = sts_d2u64(cli_num(env, "sim_commands_at_open"));
     cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(t, "points"))
     {
         const cJSON *params = cJSON_GetObjectItemCaseSensitive(p, "params");
@@ -161,6 +184,9 @@ static int collect(const char *path, const struct plan_run *r, uint64_t seed,
             x->written = sts_d2u64(cli_num(m, "bytes_written"));
             const cJSON *dev = cJSON_GetObjectItemCaseSensitive(p, "device");
             x->erased_blocks = sts_d2u64(cli_num(dev, "blocks_erased"));
+            x->commands = cut_commands(dev);
+            x->commands_from = before;
+            x->at_risk_bytes = sts_d2u64(cli_num(m, "at_risk_peak_bytes"));
             x->device_bytes = sts_d2u64(cli_num(dev, "bytes_written"));
             x->store_ram = store_ram;
             x->ram = r->buffer_bytes + store_ram;
@@ -169,6 +195,7 @@ static int collect(const char *path, const struct plan_run *r, uint64_t seed,
             merge(&c[w], x, seed);
             seen |= 1 << w;
         }
+        before += cut_commands(cJSON_GetObjectItemCaseSensitive(p, "device"));
     }
     cJSON_Delete(doc);
     if (seen != 7) {
@@ -183,22 +210,51 @@ static void run_file(const struct plan_pool *p, size_t i, const char *ext, char 
     snprintf(b, n, "%s/%zu.%s", p->dir, i, ext);
 }
 
-static pid_t spawn_run(struct plan_pool *p, size_t i)
+pid_t plan_spawn(const char *self, char *const *argv, const char *err)
 {
-    char out[PLAN_PATH], err[PLAN_PATH];
-    run_file(p, i, "json", out, sizeof(out));
-    run_file(p, i, "err", err, sizeof(err));
-    struct run_args a;
-    uint32_t rep = p->o->repeat;
-    run_argv(p->o, p->spec, &p->runs[i / rep], p->o->seed + i % rep, p->self, out, &a);
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
     posix_spawn_file_actions_addopen(&fa, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     pid_t pid = -1;
-    int rc = posix_spawn(&pid, p->self, &fa, NULL, a.argv, environ);
+    int rc = posix_spawn(&pid, self, &fa, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
     return rc ? -1 : pid;
+}
+
+int plan_wait(pid_t *pids, size_t *which, size_t *running, int *status, size_t *job)
+{
+    while (*running) {
+        pid_t pid = waitpid(-1, status, 0);
+        if (pid < 0 && errno != EINTR)
+            return -1;
+        if (pid < 0) { /* Ctrl-C: each asked to stop, keeping nothing */
+            for (size_t k = 0; k < *running; k++)
+                kill(pids[k], SIGINT);
+            continue;
+        }
+        for (size_t k = 0; k < *running; k++)
+            if (pids[k] == pid) {
+                *job = which[k];
+                --*running;
+                pids[k] = pids[*running];
+                which[k] = which[*running];
+                return 0;
+            }
+    }
+    return -1;
+}
+
+static pid_t spawn_run(struct plan_pool *p, size_t i)
+{
+    char out[PLAN_PATH], err[PLAN_PATH];
+    run_file(p, i, "json", out, sizeof(out));
+    run_file(p, i, "err", err, sizeof(err));
+    struct plan_run_args a;
+    uint32_t rep = p->o->repeat;
+    plan_run_argv(p->o, p->spec, &p->runs[i / rep], p->o->seed + i % rep, 0, p->self, out,
+                  &a);
+    return plan_spawn(p->self, a.argv, err);
 }
 
 /* The first line the run wrote on stderr, or its exit status. */
@@ -314,30 +370,15 @@ int plan_pool_run(struct plan_pool *p)
             while (next < total && !mine(p, next))
                 next++;
         }
-        if (!running)
-            break;
         int status = 0;
-        pid_t pid = waitpid(-1, &status, 0);
-        if (pid < 0) {
-            if (errno == EINTR) { /* Ctrl-C: the runs are asked to stop and keep nothing */
-                for (size_t k = 0; k < running; k++)
-                    kill(pids[k], SIGINT);
-                continue;
-            }
+        size_t i;
+        if (plan_wait(pids, which, &running, &status, &i)) /* none running, or an error */
             break;
-        }
-        for (size_t k = 0; k < running; k++)
-            if (pids[k] == pid) {
-                finished(p, which[k], status);
-                pids[k] = pids[running - 1];
-                which[k] = which[running - 1];
-                running--;
-                progress(p, ++done, t0);
-                if (done == 1 && p->failed) /* the first run failed: so would the rest */
-                    *p->stop = 2;
-                jobs = p->o->jobs;
-                break;
-            }
+        finished(p, i, status);
+        progress(p, ++done, t0);
+        if (done == 1 && p->failed) /* the first run failed: so would the rest */
+            *p->stop = 2;
+        jobs = p->o->jobs;
     }
     if (*p->stop == 1 && !p->o->quiet && isatty(2))
         fputc('\n', stderr);

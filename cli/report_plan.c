@@ -38,9 +38,13 @@ static void config_line(const cJSON *c, char *b, size_t n)
     char life[32] = "";
     if (years > 0)
         snprintf(life, sizeof(life), ", %.1f years", years);
-    snprintf(b, n, "%s, %s, %s buffer, syncs every %s: RAM %s, worst stall %s, %s at risk%s%s",
-             text_of(c, "store"), text_of(c, "writer"), buf, sync, ram, stall, risk, life,
-             cJSON_IsTrue(obj(c, "lossless")) ? "" : ", LOSES RECORDS");
+    const cJSON *held = obj(c, "power_cuts_held");
+    snprintf(b, n, "%s, %s, %s buffer, syncs every %s: RAM %s, worst stall %s, %s at risk%s%s%s",
+             text_of(c, "store"), text_of(c, "writer"), buf, sync, ram, stall, risk,
+             cJSON_IsTrue(held)    ? " (power cuts: held)"
+             : cJSON_IsFalse(held) ? " (power cuts: LOST SYNCED DATA)"
+                                   : "",
+             life, cJSON_IsTrue(obj(c, "lossless")) ? "" : ", LOSES RECORDS");
 }
 
 /* the recommended configuration (the file names its rank), or NULL */

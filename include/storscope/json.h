@@ -60,7 +60,18 @@ struct sts_json_sink {
     int (*flush)(void *ctx); /* optional: push buffered bytes to the medium */
     void *flush_ctx;
     int in_points;
+    /* optional: top-level keys of the caller's, written as the run ends
+     * (after the tests, before the document closes); not in a build with
+     * STS_JSON_AT_END 0 */
+    void (*at_end)(void *ctx, struct sts_jw *w);
+    void *at_end_ctx;
 };
+/* The at_end hook (storscope run's "power_cut"): a firmware's results need
+ * none, and it does not fit the engine's 32 KiB (0 in
+ * cmake/arm-none-eabi.cmake; docs/footprint.md) */
+#ifndef STS_JSON_AT_END
+#define STS_JSON_AT_END 1
+#endif
 void sts_json_sink_init(struct sts_json_sink *js, struct sts_sink *sink,
                         int (*write)(void *, const char *, size_t), void *ctx,
                         int (*flush)(void *), int pretty);

@@ -64,6 +64,8 @@ struct sts_slfs {
     uint64_t byte_clock;           /* payload bytes appended: the next record's timestamp */
     uint32_t last_file;            /* file of the last record appended */
     int unsynced;                  /* records may be in RAM: reads sync first */
+    int io_failed;                 /* the medium failed the last operation that reached it
+                                      (a delete begun then never reached it) */
     uint64_t paced;                /* chunk slots the log had taken when the facade last
                                       erased ahead for them */
     uint32_t paced_seq;            /* the log's segment number then */

@@ -61,6 +61,14 @@ enum sts_target_flags {
 
 struct sts_faultbd;
 
+/* What a store kept through a power cut (sts_target.after_cut). */
+struct sts_cut_check {
+    int lost;              /* data synced before the cut is missing (or the store is gone) */
+    uint32_t files;        /* files checked */
+    uint64_t synced_bytes; /* bytes their last syncs covered: every one read back */
+    char msg[320];         /* what was found, a sentence */
+};
+
 struct sts_target {
     const char *kind;
     struct sts_fs fs;
@@ -85,10 +93,9 @@ struct sts_target {
     const struct sts_faultbd *faultbd;
     /* Optional: called after the run. When the device lost power during it
      * (a simulated cut), powers it on, mounts the store again and checks
-     * what the store promised to keep; returns 1 with a message when there
-     * was a cut (*lost set when data synced before it is missing), 0 when
-     * there was none. */
-    int (*after_cut)(struct sts_target *t, int *lost, char *msg, size_t n);
+     * what the store promised to keep; returns 1 with *out filled when there
+     * was a cut, 0 when there was none. */
+    int (*after_cut)(struct sts_target *t, struct sts_cut_check *out);
 };
 
 /* Adds an environment entry / a warning when room is left (drops silently

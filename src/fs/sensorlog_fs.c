@@ -43,6 +43,17 @@ static uint64_t chunks_taken(const struct sl_log *log)
     return (uint64_t)log->seq * log->chunks_per_seg + log->next_chunk;
 }
 
+/* Whether the medium failed the last operation that reached it: an I/O
+ * error sets it, a success clears it (a transient error is over). */
+static int noted(struct sts_slfs *fs, int rc)
+{
+    if (rc == STS_EIO)
+        fs->io_failed = 1;
+    else if (rc >= 0)
+        fs->io_failed = 0;
+    return rc;
+}
+
 /* The idle work an I/O task would have done meanwhile: erasing ahead as
  * many bytes as the operation took, at least one block. One block per
  * operation fell behind whenever an operation took more (a create on NOR:
@@ -105,22 +116,27 @@ static int pump_all(struct sts_slfs *fs)
 
 /* Deletes file f's stream, catalog chunk written. A delete that fails
  * leaves the entry marked: the file is gone for the facade's users, and a
- * check after a power cut accepts it either way. */
+ * check after a power cut accepts it either way - unless the medium had
+ * already failed the operation before and nothing since: then the delete
+ * never reached it (a workload removing its files after the power went),
+ * the file stays, and the check still wants its synced bytes. Excused, a
+ * file whose stream a bad medium lost passed the check unread. */
 static int delete_file(struct sts_slfs *fs, uint32_t f)
 {
     struct sts_slfs_file *e = &fs->cfg.files[f];
+    int begun_failed = fs->io_failed;
     fs->it_valid = 0;
     int rc = sl_err(sl_stream_delete(&fs->log, e->id));
     if (!rc)
         rc = pump_all(fs); /* the catalog chunk, as for a create */
     if (rc)
-        e->deleting = 1;
+        e->deleting = !begun_failed;
     else
         e->name[0] = '\0';
     return rc;
 }
 
-static int fs_open(void *ctx, const char *path, int flags, sts_fh *out)
+static int open_file(void *ctx, const char *path, int flags, sts_fh *out)
 {
     struct sts_slfs *fs = ctx;
     size_t len = strlen(path);
@@ -207,7 +223,7 @@ static int append(struct sts_slfs *fs, uint32_t f, const uint8_t *p, uint32_t n)
     return STS_OK;
 }
 
-static int fs_write(void *ctx, sts_fh fh, const void *buf, size_t len, size_t *done)
+static int write_file(void *ctx, sts_fh fh, const void *buf, size_t len, size_t *done)
 {
     struct sts_slfs *fs = ctx;
     *done = 0;
@@ -240,7 +256,7 @@ static int fs_write(void *ctx, sts_fh fh, const void *buf, size_t len, size_t *d
     return sl_err(rc);
 }
 
-static int fs_sync(void *ctx, sts_fh fh, enum sts_sync_kind kind)
+static int sync_log(void *ctx, sts_fh fh, enum sts_sync_kind kind)
 {
     struct sts_slfs *fs = ctx;
     (void)fh;
@@ -328,8 +344,8 @@ static int fs_read(void *ctx, sts_fh fh, void *buf, size_t len, size_t *done)
     int rc = fs_read_records(fs, fh, buf, len, done);
     if ((rc == STS_EEVICTED || rc == STS_ECORRUPT || rc == STS_EIO) &&
         fs->log.st.read_errors != before)
-        return STS_EIO;
-    return rc;
+        rc = STS_EIO;
+    return noted(fs, rc);
 }
 
 static int fs_read_records(struct sts_slfs *fs, sts_fh fh, void *buf, size_t len, size_t *done)
@@ -342,7 +358,7 @@ static int fs_read_records(struct sts_slfs *fs, sts_fh fh, void *buf, size_t len
     if (pos >= size)
         return STS_OK;
     if (fs->unsynced) { /* readers see what is on the medium */
-        int rc = fs_sync(fs, fh, STS_SYNC_DATA);
+        int rc = sync_log(fs, fh, STS_SYNC_DATA);
         if (rc)
             return rc;
     }
@@ -382,13 +398,27 @@ static int fs_seek(void *ctx, sts_fh fh, uint64_t offset)
     return STS_OK;
 }
 
+
 static int fs_unlink(void *ctx, const char *path)
 {
     struct sts_slfs *fs = ctx;
     int f = find(fs, path);
     if (f < 0)
         return STS_ENOENT;
-    return delete_file(fs, (uint32_t)f);
+    return noted(fs, delete_file(fs, (uint32_t)f));
+}
+
+static int fs_open(void *ctx, const char *path, int flags, sts_fh *out)
+{
+    return noted(ctx, open_file(ctx, path, flags, out));
+}
+static int fs_write(void *ctx, sts_fh fh, const void *buf, size_t len, size_t *done)
+{
+    return noted(ctx, write_file(ctx, fh, buf, len, done));
+}
+static int fs_sync(void *ctx, sts_fh fh, enum sts_sync_kind kind)
+{
+    return noted(ctx, sync_log(ctx, fh, kind));
 }
 
 /* Directories are name prefixes: making one costs nothing. */
@@ -449,7 +479,7 @@ static int fs_statvfs(void *ctx, struct sts_statvfs *st)
  * free_segments erased ahead of the writer (one erase unit, or one slice
  * of it with erase_slice_ns on a chip that suspends), so that the writes
  * after find their segment erased instead of waiting for it. */
-static int fs_idle(void *ctx)
+static int idle_work(void *ctx)
 {
     struct sts_slfs *fs = ctx;
     int rc = sl_maintain(&fs->log);
@@ -459,6 +489,10 @@ static int fs_idle(void *ctx)
         return sl_err(rc);
     rc = pump_through(fs);
     return rc ? sl_err(rc) : 1;
+}
+static int fs_idle(void *ctx)
+{
+    return noted(ctx, idle_work(ctx));
 }
 
 static const struct sts_fs_ops slfs_ops = {

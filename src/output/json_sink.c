@@ -168,6 +168,10 @@ static int js_run_end(void *ctx, const struct sts_run_end *re)
     sts_jw_u64(w, "tests_ok", re->tests_ok);
     sts_jw_u64(w, "tests_failed", re->tests_failed);
     sts_jw_u64(w, "tests_not_applicable", re->tests_skipped);
+#if STS_JSON_AT_END
+    if (js->at_end)
+        js->at_end(js->at_end_ctx, w);
+#endif
     sts_jw_end(w);
     if (w->pretty)
         sts_jw_raw_newline(w);
@@ -191,6 +195,10 @@ void sts_json_sink_init(struct sts_json_sink *js, struct sts_sink *sink,
     js->flush = flush;
     js->flush_ctx = ctx;
     js->in_points = 0;
+#if STS_JSON_AT_END
+    js->at_end = NULL;
+    js->at_end_ctx = NULL;
+#endif
     sink->ops = &json_sink_ops;
     sink->ctx = js;
 }

@@ -85,9 +85,46 @@ static uint64_t tracked_time(const struct l1_stream *s, uint64_t k)
     return UINT64_MAX;
 }
 
+/* Records of s arrived by t: a burst arrives whole with its last record,
+ * one period apart from time 0, none at or after the run's end (as
+ * l1_arrival and the producers have them). Counted, not stepped through:
+ * a writer busy past several arrivals has not produced them yet. */
+static uint64_t arrived_by(const struct l1 *l, const struct l1_stream *s, uint64_t t)
+{
+    if (!l->duration_ns)
+        return 0;
+    t = t < l->duration_ns ? t : l->duration_ns - 1;
+    return (t / s->period + 1) / s->burst * s->burst;
+}
+
+uint64_t l1_at_risk(const struct l1 *l, uint64_t t)
+{
+    uint64_t bytes = 0;
+    for (uint32_t i = 0; i < l->n; i++) {
+        const struct l1_stream *s = &l->s[i];
+        uint64_t a = arrived_by(l, s, t);
+        /* tracked: kept and not durable; arrived but not produced yet: kept
+         * unless the FIFO turns them away (then lost, not at risk; an upper
+         * bound either way) */
+        bytes += (s->count + (a > s->produced ? a - s->produced : 0)) * s->rec;
+    }
+    return bytes;
+}
+
+/* The peak comes just before a sync ends: from then on every byte kept so
+ * far is durable. */
+void l1_note_at_risk(struct l1 *l, uint64_t t)
+{
+    uint64_t bytes = l1_at_risk(l, t);
+    if (bytes > l->r.at_risk_peak)
+        l->r.at_risk_peak = bytes;
+}
+
 /* The oldest n records became durable at time t: ages recorded, late counted. */
 void l1_pop(struct l1 *l, struct l1_stream *s, uint64_t n, uint64_t t)
 {
+    l->r.durable += n;
+    l->r.durable_bytes += n * s->rec;
     while (n) {
         struct l1_span *r = &s->runs[s->head];
         uint64_t k = n < r->n ? n : r->n;
@@ -139,6 +176,7 @@ static void produce(struct l1 *l, uint64_t t)
 /* Records written so far are durable at time t: the late ones counted. */
 static void durable(struct l1 *l, uint64_t t, int all)
 {
+    l1_note_at_risk(l, t);
     for (uint32_t i = 0; i < l->n; i++) {
         struct l1_stream *s = &l->s[i];
         l1_pop(l, s, all ? s->count : s->count - s->pending, t);
@@ -414,7 +452,7 @@ static int emit(struct l1 *l, const char *name, int mode, double scale, int with
                               STS_KV_U("sync_interval_ns", l->sync_ns)};
     /* which stream lost records: each stream's own count, named after it */
     static char lost_key[L1_MAX_STREAMS][L1_NAME_MAX + 16];
-    struct sts_kv metrics[11 + L1_MAX_STREAMS] = {
+    struct sts_kv metrics[12 + L1_MAX_STREAMS] = {
         STS_KV_U("records_produced", r->produced),
         STS_KV_U("records_lost", r->lost),
         STS_KV_U("records_late", r->late),
@@ -428,8 +466,11 @@ static int emit(struct l1 *l, const char *name, int mode, double scale, int with
         /* max_lossless only: the search stopped at the space set aside, the
          * device may sustain more (a lower bound, not the limit) */
         STS_KV_B("capped_by_space", r->capped),
+        /* measured, not the sync interval's share: the sync's own time and
+         * the records still queued behind it count */
+        STS_KV_U("at_risk_peak_bytes", r->at_risk_peak),
     };
-    size_t n_metrics = 11;
+    size_t n_metrics = 12;
     for (uint32_t i = 0; i < l->n; i++) {
         memcpy(lost_key[i], "records_lost_", 13);
         memcpy(lost_key[i] + 13, l->s[i].name, strlen(l->s[i].name) + 1);
@@ -440,6 +481,31 @@ static int emit(struct l1 *l, const char *name, int mode, double scale, int with
                                    {.name = "record_to_durable", .lat = &l->c->lat[1]}};
     return wl_emit_runs(l->c, name, params, WL_COUNT(params), &run, 1, metrics, n_metrics, lat,
                         with_lat ? 2 : 0);
+}
+
+/* A run the storage failed (a power cut ends it so): what it had then,
+ * for a plan that checks what a cut takes against what it measured. */
+static int emit_at_failure(struct l1 *l, int mode)
+{
+    const struct l1_result *r = &l->r;
+    struct sts_kv params[] = {STS_KV_S("mode", mode_name[mode]), STS_KV_U("streams", l->n),
+                              STS_KV_U("buffer_bytes", l->buffer_bytes),
+                              STS_KV_U("sync_interval_ns", l->sync_ns)};
+    uint64_t kept = 0;
+    for (uint32_t i = 0; i < l->n; i++)
+        kept += (l->s[i].produced - l->s[i].lost) * l->s[i].rec;
+    struct sts_kv metrics[] = {
+        STS_KV_U("failed_at_ns", r->elapsed_ns),
+        STS_KV_U("records_produced", r->produced),
+        STS_KV_U("records_lost", r->lost),
+        STS_KV_U("records_durable", r->durable),
+        STS_KV_U("kept_bytes", kept),
+        STS_KV_U("durable_bytes", r->durable_bytes),
+        STS_KV_U("at_risk_bytes", l1_at_risk(l, r->elapsed_ns)),
+    };
+    double run = wl_rate(r->durable_bytes, r->elapsed_ns);
+    return wl_emit_runs(l->c, "at_failure", params, WL_COUNT(params), &run, 1, metrics,
+                        WL_COUNT(metrics), NULL, 0);
 }
 
 static uint64_t l1_scratch(const struct sts_plan *p);
@@ -555,6 +621,8 @@ static int l1_run(struct sts_ctx *c)
             continue;
         }
         rc = run_once(l, mode, 1.0);
+        if (rc && rc != STS_EINTR)
+            (void)emit_at_failure(l, mode); /* the run's own error is the one to report */
         if (!rc)
             rc = emit(l, "sustained", mode, 1.0, 1);
         if (rc)

@@ -39,6 +39,9 @@ struct l1_stream {
 struct l1_result {
     uint64_t produced, lost, late, payload_bytes, bytes_written, writes, syncs;
     uint64_t worst_stall_ns, required_buffer, elapsed_ns;
+    uint64_t durable, durable_bytes; /* records made durable, their payload bytes */
+    uint64_t at_risk_peak;    /* the most payload bytes arrived and kept but not yet
+                                 durable at any moment: what a power cut then takes */
     uint64_t lost_by_stream[L1_MAX_STREAMS]; /* which stream lost them */
     int capped; /* max_lossless: the search stopped at the space allowed */
 };
@@ -71,6 +74,11 @@ static inline uint64_t l1_arrival(const struct l1_stream *s)
 uint64_t l1_now(struct l1 *l);
 /* Every record of s due by t arrives: into its FIFO, or lost. */
 void l1_produce_stream(struct l1 *l, struct l1_stream *s, uint64_t t);
+/* Before records become durable at t: what a power cut just then would
+ * take, the run's peak kept (l1.c). */
+void l1_note_at_risk(struct l1 *l, uint64_t t);
+/* The payload bytes arrived by t, kept, and not yet durable. */
+uint64_t l1_at_risk(const struct l1 *l, uint64_t t);
 /* The oldest n records of s became durable at time t. */
 void l1_pop(struct l1 *l, struct l1_stream *s, uint64_t n, uint64_t t);
 /* direct / mutex: takes the oldest pending record (of `only`, or of any

@@ -209,6 +209,7 @@ static int sync_some(struct l1_task *w)
         return rc;
     lock(k);
     uint64_t t = l1_now(l);
+    l1_note_at_risk(l, t);
     for (uint32_t i = 0; i < l->n; i++) {
         struct l1_stream *s = &l->s[i];
         l1_pop(l, s, written[i], t);

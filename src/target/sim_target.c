@@ -71,7 +71,7 @@ static void arena_unmap(struct sim_target *st)
     st->arena = NULL;
 }
 
-static int sim_after_cut(struct sts_target *t, int *lost, char *msg, size_t n);
+static int sim_after_cut(struct sts_target *t, struct sts_cut_check *out);
 
 static size_t sim_counters(struct sts_target *t, struct sts_kv *out, size_t max)
 {
@@ -398,6 +398,8 @@ static void sim_env(struct sts_target *t, const struct sim_opts *o, const struct
      * spread like a real device's (the analysis reads this) */
     sts_target_env(t, STS_KV_B("sim_noisy", noisy(&o->noise)));
     sts_target_env(t, STS_KV_B("sim_keeps_data", o->keep));
+    /* the store's set-up: a cut_after= that is to land in a test counts these */
+    sts_target_env(t, STS_KV_U("sim_commands_at_open", st->sim.host_ops));
 }
 
 static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, char *err,
@@ -474,24 +476,24 @@ static int sim_open(struct sts_target *t, const struct sts_target_spec *spec, ch
 
 /* +sensorlog: the durability promise checked through the facade, after
  * whatever the workloads were doing when the power went. */
-static int sim_after_cut(struct sts_target *t, int *lost, char *msg, size_t n)
+static int sim_after_cut(struct sts_target *t, struct sts_cut_check *out)
 {
     struct sim_target *st = t->impl;
-    *lost = 0;
+    memset(out, 0, sizeof(*out));
     struct sts_slfs *log = sts_fs_stack_sensorlog(st->fs);
     if (!st->sim.n.power_cuts || !log)
         return 0;
     sts_sim_power_on(&st->sim);
-    uint32_t files;
-    uint64_t bytes;
     char why[160];
-    if (sts_slfs_check_after_cut(log, &files, &bytes, why, sizeof(why))) {
-        *lost = 1;
-        snprintf(msg, n, "after the power cut: data synced before it is lost: %s", why);
+    if (sts_slfs_check_after_cut(log, &out->files, &out->synced_bytes, why, sizeof(why))) {
+        out->lost = 1;
+        snprintf(out->msg, sizeof(out->msg),
+                 "after the power cut: data synced before it is lost: %s", why);
     } else {
-        snprintf(msg, n, "after the power cut: the log mounted again and holds every synced "
-                         "byte (%u file%s, %llu bytes checked)", files, files == 1 ? "" : "s",
-                 (unsigned long long)bytes);
+        snprintf(out->msg, sizeof(out->msg),
+                 "after the power cut: the log mounted again and holds every synced "
+                 "byte (%u file%s, %llu bytes checked)", out->files, out->files == 1 ? "" : "s",
+                 (unsigned long long)out->synced_bytes);
     }
     return 1;
 }

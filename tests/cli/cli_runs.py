@@ -370,6 +370,41 @@ class DirtyMedia(Base):
             self.assertFalse(os.path.exists(self.out))
 
 
+    def test_a_cut_on_a_card_that_lost_the_files_is_a_loss_not_a_delete(self):
+        # a counterfeit NOR that keeps 2 MiB of its 16 and drops writes
+        # past them: L1's mutex run writes past 2 MiB, the power goes, and
+        # L1 then removes its files - deletes that never reach a medium
+        # that is off. The check after the cut took them for deletes in
+        # flight and passed with "3 files, 0 bytes checked"; the streams
+        # the card lost are data synced and lost
+        spec = ("sim:nor-spi,fake=2M,fake_lost=1,cut_after=17926+sensorlog,files=4,buffer=512,"
+                "segment=1048576,erase_slice=2ms")
+        args = ("--tests", "L1", "--streams", "imu:1000x12,ppg:100x24,env:1x64", "--buffer", "256",
+                "--sync-every", "62500us", "-d", "300s", "-o", self.out)
+        r = run("run", "-q", "-t", spec, *args)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn("after the power cut: data synced before it is lost: file l1_s0: its stream "
+                      "is gone", r.stderr)
+        doc = self.load()
+        self.assertFalse(doc["power_cut"]["synced_data_kept"])
+        cut = next(p for p in doc["tests"][0]["points"] if p["name"] == "at_failure")
+        self.assertEqual(cut["params"]["mode"], "mutex")
+        self.assertGreater(cut["metrics"]["durable_bytes"], 2 << 20)  # past the real 2 MiB
+        # the same cut on the genuine chip: every synced byte back, and the
+        # files L1 removed after the cut still checked (their deletes never
+        # reached the chip), their bytes counted
+        r = run("run", "-q", "-t", spec.replace("fake=2M,fake_lost=1,", ""), *args)
+        self.assertEqual(r.returncode, 1, r.stderr)  # L1 met the cut
+        doc = self.load()
+        kept = doc["power_cut"]
+        self.assertTrue(kept["synced_data_kept"], kept)
+        self.assertEqual(kept["files_checked"], 3)
+        cut = next(p for p in doc["tests"][0]["points"] if p["name"] == "at_failure")
+        # the store's syncs cover at least what L1 saw made durable
+        self.assertGreaterEqual(kept["synced_bytes_checked"], cut["metrics"]["durable_bytes"])
+        self.assertGreater(cut["metrics"]["durable_bytes"], 0)
+
+
 class SuiteOnASmallMedium(Base):
     """A suite's test that cannot fit the target is not applicable, with why,
     and the rest runs (issue 43: paper on sim:nor-spi+sensorlog was refused

@@ -98,8 +98,13 @@ static const struct sts_clock_ops sfs_clock = {sfs_now};
 enum { DIRECT, MUTEX, IOTASK };
 struct mode_result {
     int seen;
-    uint64_t produced, lost, late, stall, need, written, syncs;
+    uint64_t produced, lost, late, stall, need, written, syncs, at_risk;
 };
+/* the point a run the storage failed leaves: what it had then */
+static struct {
+    int seen;
+    uint64_t at_ns, produced, lost, durable, kept_bytes, durable_bytes, at_risk;
+} failure;
 static struct mode_result res[3], best[3];
 static double best_scale[3];
 static int best_capped[3];
@@ -114,6 +119,17 @@ static int cap_point(void *ctx, const struct sts_test_info *ti, const struct sts
     (void)ti;
     if (p->skipped)
         return 0;
+    if (!strcmp(p->name, "at_failure")) {
+        failure.seen = 1;
+        failure.at_ns = (uint64_t)m(p, "failed_at_ns");
+        failure.produced = (uint64_t)m(p, "records_produced");
+        failure.lost = (uint64_t)m(p, "records_lost");
+        failure.durable = (uint64_t)m(p, "records_durable");
+        failure.kept_bytes = (uint64_t)m(p, "kept_bytes");
+        failure.durable_bytes = (uint64_t)m(p, "durable_bytes");
+        failure.at_risk = (uint64_t)m(p, "at_risk_bytes");
+        return 0;
+    }
     const char *mode = sts_kv_find(p->params, p->n_params, "mode")->v.s;
     int i = !strcmp(mode, "direct") ? DIRECT : !strcmp(mode, "mutex") ? MUTEX : IOTASK;
     int is_best = !strcmp(p->name, "max_lossless");
@@ -125,7 +141,8 @@ static int cap_point(void *ctx, const struct sts_test_info *ti, const struct sts
                               (uint64_t)m(p, "worst_stall_ns"),
                               (uint64_t)m(p, "required_buffer_bytes"),
                               (uint64_t)m(p, "bytes_written"),
-                              (uint64_t)m(p, "sync_calls")};
+                              (uint64_t)m(p, "sync_calls"),
+                              (uint64_t)m(p, "at_risk_peak_bytes")};
     if (is_best) {
         best_scale[i] = sts_kv_number(sts_kv_find(p->params, p->n_params, "rate_scale"));
         const struct sts_kv *cap = sts_kv_find(p->metrics, p->n_metrics, "capped_by_space");
@@ -154,6 +171,7 @@ static int run_l1(const char *streams, uint64_t duration_ns, uint64_t buffer, in
 {
     memset(res, 0, sizeof(res));
     memset(best, 0, sizeof(best));
+    memset(&failure, 0, sizeof(failure));
     static struct sts_target t;
     memset(&t, 0, sizeof(t));
     t.kind = "stall";
@@ -203,6 +221,11 @@ static void worst_stall_and_buffer_match_the_schedule(void)
         CHECK_EQ(res[i].written, 5000 * 16);
         CHECK_EQ(res[i].syncs, 5); /* one per second, the last one at the end */
     }
+    /* what a cut takes at worst: just before the 300 ms sync ends, every
+     * record since the sync before it began (4.3 s - 3.0 s: 1,300 of 16 B;
+     * the 1 ms syncs end with 1,001) - not the interval's 1,000 */
+    for (int i = DIRECT; i <= IOTASK; i++)
+        CHECK(res[i].at_risk >= 1299 * 16 && res[i].at_risk <= 1302 * 16);
     /* iotask: one file, one sync per second, only whole aligned chunks */
     CHECK_EQ(res[IOTASK].syncs, 5);
     CHECK_EQ(res[IOTASK].lost, 0);
@@ -244,6 +267,8 @@ static int lost_point(void *ctx, const struct sts_test_info *ti, const struct st
 {
     cap_point(ctx, ti, p);
     if (p->skipped)
+        return 0;
+    if (!strcmp(p->name, "at_failure")) /* cap_point took it */
         return 0;
     const char *mode = sts_kv_find(p->params, p->n_params, "mode")->v.s;
     int i = !strcmp(mode, "direct") ? DIRECT : !strcmp(mode, "mutex") ? MUTEX : IOTASK;
@@ -413,6 +438,30 @@ static void real_tasks_end_on_a_failed_sync(void)
     CHECK_EQ(sfs.files, 0);
 }
 
+/* A storage failure (a power cut ends a run so) leaves a point with what
+ * the run had then. 1 kHz x 16 B, writes free, a sync every 50 ms taking
+ * 1 ms, the third failing: at 50 ms record 50 has arrived but waits behind
+ * the sync, which makes records 0-49 durable at 51 ms; the second makes
+ * 50-99 durable at 101 ms; the third starts at 150 ms and fails at 151 ms.
+ * By then records 0-150 were taken in (record 151 arrives at 151 ms, not
+ * yet taken): 100 durable, 51 kept and not, and one arrived: 52 at risk. */
+static void a_failed_sync_leaves_what_the_run_had(void)
+{
+    stallfs_reset(0, 0, 0);
+    sfs.fail_sync = 3;
+    CHECK(run_l1("a:1000x16", 1000000000ull, 0, 0, 50000000) == STS_EIO);
+    CHECK_EQ(status, STS_TEST_FAILED);
+    CHECK(failure.seen);
+    CHECK_EQ(failure.at_ns, 151000000);
+    CHECK_EQ(failure.produced, 151);
+    CHECK_EQ(failure.lost, 0);
+    CHECK_EQ(failure.durable, 100);
+    CHECK_EQ(failure.kept_bytes, 151 * 16);
+    CHECK_EQ(failure.durable_bytes, 100 * 16);
+    CHECK_EQ(failure.at_risk, 52 * 16);
+    CHECK_EQ(sfs.open_files, 0);
+}
+
 /* Ctrl-C during a run with tasks: it stops within a sync interval,
  * interrupted, and removes its files. */
 static void real_tasks_stop_when_asked(void)
@@ -433,6 +482,7 @@ const struct sts_test_case test_logging_cases[] = {
     {"real_tasks_account_for_every_record", real_tasks_account_for_every_record},
     {"real_tasks_end_on_a_failed_sync", real_tasks_end_on_a_failed_sync},
     {"real_tasks_stop_when_asked", real_tasks_stop_when_asked},
+    {"a_failed_sync_leaves_what_the_run_had", a_failed_sync_leaves_what_the_run_had},
     {"worst_stall_and_buffer_match_the_schedule", worst_stall_and_buffer_match_the_schedule},
     {"a_stall_past_the_deadline_makes_records_late", a_stall_past_the_deadline_makes_records_late},
     {"a_rate_above_capacity_is_lossy", a_rate_above_capacity_is_lossy},
