@@ -59,7 +59,20 @@ def again(binary, c, work):
     pt = next(p for p in d["tests"][0]["points"] if p["params"]["mode"] == c["writer"])
     m = pt["metrics"]
     return {"records_lost": m["records_lost"], "records_produced": m["records_produced"],
-            "worst_stall_ns": m["worst_stall_ns"], "backlog_peak_bytes": m["required_buffer_bytes"]}
+            "worst_stall_ns": m["worst_stall_ns"], "backlog_peak_bytes": m["required_buffer_bytes"],
+            "at_risk_bytes": m["at_risk_peak_bytes"]}
+
+
+def cuts(c):
+    """What the power cuts in the configuration's run found (docs/plan.md)."""
+    held = c.get("power_cuts_held")
+    if held is None:
+        return "not checked (%s)" % ("bare extents: no store to mount"
+                                     if c["store"].startswith("bare") else "not cut")
+    made = [x for x in c.get("power_cuts", []) if x["cut"]]
+    took = max((x["at_risk_bytes"] for x in made), default=0)
+    return ("%d cuts: every synced byte back, at most %s taken" % (len(made), size(took))
+            if held else "%d cuts: SYNCED DATA LOST" % len(made))
 
 
 def best(cfgs, pred):
@@ -157,24 +170,25 @@ def main():
         doc["runs"], len(cfgs), ", %.0f s of CPU" % cpu if cpu is not None else "",
         describe(rec)))
     print("%d of %d records lost, RAM %s (buffer peak %s), worst stall %s, a power cut takes "
-          "at most %s, the first block worn in %.1f years. Its command run again gives %s "
-          "(records lost %d, produced %d, worst stall %s, buffer peak %s)." % (
+          "at most %s (power cuts: %s), the first block worn in %.1f years. Its command run "
+          "again gives %s (records lost %d, produced %d, worst stall %s, buffer peak %s, at "
+          "risk %s)." % (
               rec["records_lost"], rec["records_produced"], size(rec["ram_bytes"]),
               size(rec["backlog_peak_bytes"]), ms(rec["worst_stall_ns"]),
-              size(rec["at_risk_bytes"]), rec["lifetime_years"],
+              size(rec["at_risk_bytes"]), cuts(rec), rec["lifetime_years"],
               "the same figures" if same else "DIFFERENT figures", measured["records_lost"],
               measured["records_produced"], ms(measured["worst_stall_ns"]),
-              size(measured["backlog_peak_bytes"])))
+              size(measured["backlog_peak_bytes"]), size(measured["at_risk_bytes"])))
     print()
     print("The front (fitting configurations no other beats in RAM, worst stall and data at risk):")
     print()
-    print("| rank | configuration | RAM | worst stall | at risk | lasts |")
-    print("| --- | --- | --- | --- | --- | --- |")
+    print("| rank | configuration | RAM | worst stall | at risk | power cuts | lasts |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
     for c in cfgs:
         if c["front"]:
-            print("| %d | %s | %s | %s | %s | %.1f y |" % (
+            print("| %d | %s | %s | %s | %s | %s | %.1f y |" % (
                 c["rank"], describe(c), size(c["ram_bytes"]), ms(c["worst_stall_ns"]),
-                size(c["at_risk_bytes"]), c["lifetime_years"]))
+                size(c["at_risk_bytes"]), cuts(c), c["lifetime_years"]))
     print()
     print("| the study's 6.2 guideline | what the plan decided | |")
     print("| --- | --- | --- |")
