@@ -40,7 +40,8 @@ static const struct cli_opt plan_opts_table[] = {
      "the records a power cut may take, as time: 1s (default), 100ms", PO(lose_ns), .min = 1000000,
      .hint = "at least 1ms, e.g. 1s"},
     {"duration", 'd', CLI_TIME, "TIME",
-     "simulated time each configuration runs (default 1h): longer sees rarer stalls",
+     "simulated time each configuration of the sweep runs (default 30m; the front then runs "
+     "--confirm-for): longer sees rarer stalls",
      PO(duration_ns), .min = 1000000000, .hint = "at least 1s, e.g. 1h"},
     {"jobs", 'j', CLI_COUNT, "N", "configurations run at once (default: one per CPU)", PO(jobs),
      .min = 1, .max = 256, .hint = "1 to 256"},
@@ -71,6 +72,10 @@ static const struct cli_opt plan_opts_table[] = {
      "submit the runs as a Slurm array job (sbatch), one a task, into --shard-dir; then "
      "--collect JOB",
      PO(slurm)},
+    {"confirm-for", 0, CLI_TEXT, "TIME",
+     "run each configuration on the front alone this long (default 1d: a simulated day; 0: "
+     "not): one that loses a record over it does not fit",
+     PO(confirm_for)},
     {"power-cuts", 0, CLI_COUNT, "N",
      "cut the power N times in the run of each configuration on the front to check what a "
      "cut takes (default 3; 0: none)",
@@ -129,16 +134,18 @@ static void wear(const struct plan_opts *o, const struct plan_spec *spec, struct
                             : spec->endurance / c->erases_per_block_day / 365.0;
 }
 
-/* --lifetime: a number and h, d or y (years of 365 days), at least an
- * hour. Read here, not by the core's time parser: days and years would
- * cost the engine's flash budget on an MCU, which never plans. */
-static int read_lifetime(const char *text, uint64_t *ns)
+/* --lifetime and --confirm-for: a number and s, m, h, d or y (years of
+ * 365 days), within [lo, hi]. Read here, not by the core's time parser:
+ * days and years would cost the engine's flash budget on an MCU, which
+ * never plans. */
+static int read_long_time(const char *text, double lo, double hi, uint64_t *ns)
 {
     char *end = NULL;
     double v = strtod(text, &end);
-    double unit = !strcmp(end, "h") ? 3600e9 : !strcmp(end, "d") ? 86400e9
+    double unit = !strcmp(end, "s") ? 1e9 : !strcmp(end, "m") ? 60e9
+                  : !strcmp(end, "h") ? 3600e9 : !strcmp(end, "d") ? 86400e9
                   : !strcmp(end, "y") ? 365 * 86400e9 : 0;
-    if (end == text || !unit || !(v * unit >= 3600e9) || v * unit > 500 * 365 * 86400e9)
+    if (end == text || !unit || !(v * unit >= lo) || v * unit > hi)
         return -1;
     *ns = (uint64_t)(v * unit);
     return 0;
@@ -155,7 +162,7 @@ static void judge(const struct plan_opts *o, const struct plan_spec *spec, struc
                     c[i].lifetime_years * 365.0 * 86400e9 >= (double)o->lifetime_ns;
         c[i].fits = c[i].done && c[i].lossless && c[i].ram <= o->ram_bytes &&
                     (double)c[i].at_risk_bytes <= allowed && lasts && c[i].cut_checked != -1 &&
-                    c[i].cut_checked != -4;
+                    c[i].cut_checked != -4 && c[i].day_checked != -1 && c[i].day_checked != -3;
     }
     for (size_t i = 0; i < n; i++) {
         c[i].front = c[i].fits;
@@ -262,7 +269,8 @@ static int shard_done(const struct plan_opts *o, struct plan_pool *p, struct pla
 int cmd_plan(int argc, char **argv)
 {
     struct plan_opts o = {.medium = "sim:emmc-stm32u5", .lose_ns = 1000000000ull,
-                          .duration_ns = 3600000000000ull, .seed = 1, .power_cuts = 3};
+                          .duration_ns = 1800000000000ull, .seed = 1, .power_cuts = 3,
+                          .confirm_ns = 86400000000000ull};
     void *const into[] = {&o};
     int first = cli_parse(&cli_plan_command, argc, argv, into, NULL);
     if (first == CLI_HELP_SHOWN)
@@ -277,7 +285,15 @@ int cmd_plan(int argc, char **argv)
         cli_error("plan needs --streams and --ram (storscope plan --help)");
         return EXIT_USAGE;
     }
-    if (o.lifetime && read_lifetime(o.lifetime, &o.lifetime_ns)) {
+    if (o.confirm_for && strcmp(o.confirm_for, "0") &&
+        read_long_time(o.confirm_for, 1e9, 30 * 86400e9, &o.confirm_ns)) {
+        cli_error("bad --confirm-for '%s' (0, or a time in s, m, h or d up to 30 days: 1d, 6h, "
+                  "30m)", o.confirm_for);
+        return EXIT_USAGE;
+    }
+    if (o.confirm_for && !strcmp(o.confirm_for, "0"))
+        o.confirm_ns = 0;
+    if (o.lifetime && read_long_time(o.lifetime, 3600e9, 500 * 365 * 86400e9, &o.lifetime_ns)) {
         cli_error("bad --lifetime '%s' (a time in h, d or y from an hour to 500 years: 5y, "
                   "700d, 36h)", o.lifetime);
         return EXIT_USAGE;
@@ -364,16 +380,16 @@ int cmd_plan(int argc, char **argv)
     if (p.failed)
         fprintf(stderr, "storscope: plan: %zu of %zu runs failed (listed as not run); the "
                         "first: %s\n", p.failed, n, p.failed_first);
-    /* the front's power cuts: one that loses what was synced, or takes
-     * more than the figure, drops its configuration, and the front it
-     * leaves is checked in turn */
+    /* the front's checks: a configuration that loses records over the
+     * longer run, or whose cut loses what was synced or takes more than
+     * its figure, drops out, and the front it leaves is checked in turn */
     judge(&o, &spec, cfg, 3 * n);
-    for (int k = 1; o.power_cuts && !stopped && k > 0;) {
-        k = plan_cut_front(&p, cfg, 3 * n);
+    for (int k = 1; (o.power_cuts || o.confirm_ns) && !stopped && k > 0;) {
+        k = plan_check_front(&p, cfg, 3 * n);
         stopped = k < 0;
         judge(&o, &spec, cfg, 3 * n);
     }
-    plan_cut_clean(&p, cfg, 3 * n);
+    plan_front_clean(&p, cfg, 3 * n);
     if (!kept)
         plan_pool_clean(&p);
     qsort(cfg, 3 * n, sizeof(*cfg), rank_cmp);

@@ -49,7 +49,10 @@ struct plan_opts {
     char *partition;          /* --partition: its Slurm partition */
     uint32_t array_max;       /* --array-max: its tasks at once (0: Slurm's choice) */
     uint32_t power_cuts;      /* --power-cuts: cuts each configuration on the front is
-                                 checked with (plan_cut.c); 0: none */
+                                 checked with (plan_front.c); 0: none */
+    char *confirm_for;        /* --confirm-for as given: "1d", "0" */
+    uint64_t confirm_ns;      /* --confirm-for: each configuration on the front runs alone
+                                 this long, a day by default (plan_front.c); 0: not */
 };
 
 struct plan_spec {
@@ -57,6 +60,7 @@ struct plan_spec {
     uint32_t n;
     char l1_streams[256];    /* the same streams as L1's --streams takes them */
     double payload_bps;      /* bytes per second of records, all streams */
+    double records_per_s;    /* records per second, all streams */
     uint64_t capacity_bytes; /* the medium's */
     int suspends_erases;     /* the medium can suspend an erase (SPI NOR) */
     uint32_t endurance;      /* erases a block takes before it wears out (0: unlimited) */
@@ -88,7 +92,7 @@ extern const char *const plan_writers[3]; /* "direct", "mutex", "iotask" */
 #define PLAN_MAX_CUTS 8
 #define PLAN_CUT_FAILURES_MAX 8 /* configurations whose cuts lost synced data: then stop */
 
-/* One power cut in a configuration's run (plan_cut.c): what the run had
+/* One power cut in a configuration's run (plan_front.c): what the run had
  * when the device went off, and what the store kept. */
 struct plan_cut {
     uint64_t after_commands; /* the cut came during device command after_commands + 1 */
@@ -98,6 +102,15 @@ struct plan_cut {
     uint64_t kept_bytes;     /* records the logger had kept by then, payload bytes */
     uint64_t durable_bytes;  /* of them, made durable by a sync that finished */
     uint64_t at_risk_bytes;  /* kept and not durable: the most the cut took */
+};
+
+/* A configuration on the front run alone for --confirm-for (plan_front.c):
+ * its writer's figures over the longer run and its worst hour. */
+struct plan_day {
+    uint64_t produced, lost, late, worst_stall;
+    uint64_t hour, hour_lost, hour_stall; /* its worst hour: the most records lost or late,
+                                              else the longest stall */
+    char why[160]; /* a run that did not finish: the first line it wrote on stderr */
 };
 
 /* One configuration: a run's store, buffer and sync, and one writer. */
@@ -117,7 +130,11 @@ struct plan_config {
     uint64_t worst_seed; /* the seed of its longest stall: the run to measure again */
     double erases_per_block_day, lifetime_years; /* lifetime < 0: endurance unlimited */
     int lossless, fits, front;
-    /* power cuts (plan_cut.c): checked: 0 not yet, 1 every cut kept what was
+    /* the longer run: 0 not yet, 1 lossless over it, -1 lost or late records
+     * (it does not fit), -3 it failed (nor does it) */
+    int day_checked;
+    struct plan_day day;
+    /* power cuts (plan_front.c): checked: 0 not yet, 1 every cut kept what was
      * synced and took no more than at_risk_bytes, -1 one did not (it does
      * not fit), -2 cannot be checked (no store mounts after a cut), -3 no
      * cut landed in its writer's run, -4 not checked after
@@ -151,27 +168,36 @@ void plan_pool_clean(const struct plan_pool *p);
  * the run had just finished; the runs with none, as failed runs are. */
 void plan_pool_collect(struct plan_pool *p);
 
-/* ---- plan_cut.c: power cuts in the front's runs ---- */
+/* ---- plan_front.c: the front's checks: a longer run, power cuts ---- */
 
-/* Cuts the power o->power_cuts times in the run of each configuration on
- * the front not checked yet (cfg, n: all of them), o->jobs at once, and
- * sets cut_checked; the number checked, or -1 when Ctrl-C stopped it. */
-int plan_cut_front(struct plan_pool *p, struct plan_config *cfg, size_t n);
-/* Removes the cut runs' files. */
-void plan_cut_clean(const struct plan_pool *p, const struct plan_config *cfg, size_t n);
+/* Runs each configuration on the front not checked yet (cfg, n: all of
+ * them) alone for o->confirm_ns and cuts the power o->power_cuts times in
+ * its run, o->jobs at once, and sets day_checked and cut_checked; the
+ * number checked, or -1 when Ctrl-C stopped it. */
+int plan_check_front(struct plan_pool *p, struct plan_config *cfg, size_t n);
+/* Removes those runs' files. */
+void plan_front_clean(const struct plan_pool *p, const struct plan_config *cfg, size_t n);
 /* The `storscope run` of c with its k-th cut, as a shell command. */
 void plan_cut_command(const struct plan_opts *o, const struct plan_spec *spec,
                       const struct plan_config *c, uint32_t k, char *b, size_t n);
+/* The `storscope run` of c alone for --confirm-for, as a shell command. */
+void plan_day_command(const struct plan_opts *o, const struct plan_spec *spec,
+                      const struct plan_config *c, char *b, size_t n);
 
-/* ---- plan_pool.c: one run's command line (plan_cut.c builds on it) ---- */
+/* ---- plan_pool.c: one run's command line (plan_front.c builds on it) ---- */
 
 struct plan_run_args {
-    char buf[24], sync[24], dur[24], seed[24], db[600], target[240];
-    char *argv[26];
+    char buf[24], sync[24], dur[24], seed[24], size[24], db[600], target[240];
+    char *argv[32];
 };
-/* cut_after: 0 none, else the power goes during device command cut_after + 1 */
+/* How a run differs from the plan's own: 0s and -1 for none. */
+struct plan_run_how {
+    uint64_t cut_after;   /* the power goes during device command cut_after + 1 */
+    uint64_t duration_ns; /* instead of --duration */
+    int writer;           /* only this writer (plan_writers) */
+};
 void plan_run_argv(const struct plan_opts *o, const struct plan_spec *spec,
-                   const struct plan_run *r, uint64_t seed, uint64_t cut_after,
+                   const struct plan_run *r, uint64_t seed, const struct plan_run_how *how,
                    const char *self, const char *out, struct plan_run_args *a);
 /* Starts self with argv, stdout to /dev/null, stderr into the file err:
  * its pid, or -1. */
@@ -208,6 +234,7 @@ void plan_command_text(const struct plan_opts *o, const struct plan_spec *spec,
 void plan_print_head(const struct plan_opts *o, const struct plan_spec *spec, size_t runs);
 void plan_print_config(FILE *f, const struct plan_config *c);
 void plan_print_cuts(FILE *f, const struct plan_config *c);
+void plan_print_day(FILE *f, const struct plan_config *c);
 void plan_print_table(FILE *f, const struct plan_config *c, size_t n, size_t shown);
 void plan_print_stores(FILE *f, const struct plan_config *c, size_t n);
 void plan_say_nothing_fits(const struct plan_opts *o, const struct plan_spec *spec,

@@ -51,7 +51,26 @@ void plan_print_config(FILE *f, const struct plan_config *c)
         fprintf(f, "; the worst of %u seeds (lossless with %u; the longest stall with seed %llu)",
                 c->repeats_done, c->seeds_lossless, (unsigned long long)c->worst_seed);
     fputc('\n', f);
+    plan_print_day(f, c);
     plan_print_cuts(f, c);
+}
+
+/* What the configuration's longer run found, a line. */
+void plan_print_day(FILE *f, const struct plan_config *c)
+{
+    const struct plan_day *d = &c->day;
+    char stall[24], hour_stall[24];
+    sts_fmt_ns(stall, sizeof(stall), (double)d->worst_stall);
+    sts_fmt_ns(hour_stall, sizeof(hour_stall), (double)d->hour_stall);
+    if (c->day_checked == 1 || c->day_checked == -1)
+        fprintf(f, "  alone for longer: %llu of %llu records lost or late%s, worst stall %s; its "
+                   "worst hour (hour %llu): %llu lost or late, worst stall %s\n",
+                (unsigned long long)(d->lost + d->late), (unsigned long long)d->produced,
+                c->day_checked == 1 ? "" : " - it does not fit", stall,
+                (unsigned long long)d->hour, (unsigned long long)d->hour_lost, hour_stall);
+    else if (c->day_checked == -3)
+        fprintf(f, "  alone for longer: its run did not finish - it does not fit: %s\n",
+                c->day.why);
 }
 
 /* What the power cuts in its run found, a line. */
@@ -136,6 +155,35 @@ static void add_numbers(cJSON *to, const struct named_u64 *v, size_t n)
         cJSON_AddNumberToObject(to, v[i].name, (double)v[i].value);
 }
 
+/* "day": the longer run alone, when it was made (docs/plan.md). */
+static void add_day(const struct plan_opts *o, const struct plan_spec *spec,
+                    const struct plan_config *c, cJSON *j)
+{
+    if (!c->day_checked)
+        return;
+    cJSON *d = cJSON_AddObjectToObject(j, "day");
+    char cmd[1024];
+    plan_day_command(o, spec, c, cmd, sizeof(cmd));
+    cJSON_AddNumberToObject(d, "duration_ns", (double)o->confirm_ns);
+    cJSON_AddBoolToObject(d, "ran", c->day_checked != -3);
+    if (c->day_checked != -3) {
+        const struct named_u64 v[] = {{"records_produced", c->day.produced},
+                                      {"records_lost", c->day.lost},
+                                      {"records_late", c->day.late},
+                                      {"worst_stall_ns", c->day.worst_stall}};
+        add_numbers(d, v, sizeof(v) / sizeof(v[0]));
+        cJSON *h = cJSON_AddObjectToObject(d, "worst_hour");
+        const struct named_u64 hv[] = {{"index", c->day.hour},
+                                       {"records_lost", c->day.hour_lost},
+                                       {"worst_stall_ns", c->day.hour_stall}};
+        add_numbers(h, hv, sizeof(hv) / sizeof(hv[0]));
+        cJSON_AddBoolToObject(d, "lossless", c->day_checked == 1);
+    } else {
+        cJSON_AddStringToObject(d, "error", c->day.why);
+    }
+    cJSON_AddStringToObject(d, "command", cmd);
+}
+
 /* "power_cuts": checked (true, false, or null when not), and each cut. */
 static void add_cuts(const struct plan_opts *o, const struct plan_spec *spec,
                      const struct plan_config *c, cJSON *j)
@@ -201,6 +249,7 @@ static cJSON *config_json(const struct plan_opts *o, const struct plan_spec *spe
         cJSON_AddBoolToObject(j, "lossless", c->lossless);
         cJSON_AddBoolToObject(j, "fits", c->fits);
         cJSON_AddBoolToObject(j, "front", c->front);
+        add_day(o, spec, c, j);
         add_cuts(o, spec, c, j);
     }
     cJSON_AddStringToObject(j, "command", cmd);
@@ -238,7 +287,8 @@ int plan_write_json(const struct plan_opts *o, const struct plan_spec *spec,
         {"medium_capacity_bytes", spec->capacity_bytes}, {"ram_bytes", o->ram_bytes},
         {"lose_at_most_ns", o->lose_ns}, {"duration_ns", o->duration_ns}, {"seed", o->seed},
         {"lifetime_ns", o->lifetime_ns}, {"medium_endurance", spec->endurance},
-        {"medium_erase_bytes", spec->erase_bytes},
+        {"medium_erase_bytes", spec->erase_bytes}, {"confirm_for_ns", o->confirm_ns},
+        {"power_cuts", o->power_cuts},
     };
     add_numbers(sp, asked, sizeof(asked) / sizeof(asked[0]));
     cJSON_AddNumberToObject(doc, "runs", (double)runs);
@@ -316,6 +366,20 @@ void plan_say_nothing_fits(const struct plan_opts *o, const struct plan_spec *sp
         cli_error("no configuration fits: power cuts in the runs of %zu configurations lost data "
                   "a sync had made durable on this medium (the first at rank %zu); it does not keep "
                   "what it acknowledges", cut_lost, first + 1);
+        return;
+    }
+    size_t day_lost = 0;
+    first = n;
+    for (size_t i = 0; i < n; i++)
+        if (c[i].day_checked == -1 || c[i].day_checked == -3) {
+            day_lost++;
+            first = first < n ? first : i;
+        }
+    if (first < n) {
+        char conf[24];
+        sts_fmt_ns(conf, sizeof(conf), (double)o->confirm_ns);
+        cli_error("no configuration fits: %zu that fit the sweep's run lost records (or did not "
+                  "finish) run alone for %s (the first at rank %zu)", day_lost, conf, first + 1);
         return;
     }
     double allowed = spec->payload_bps * (double)o->lose_ns / 1e9;

@@ -43,26 +43,45 @@ static void fmt_size_arg(char *b, size_t n, uint64_t v)
 
 /* The `storscope run` that measures a run (its strings point into a). */
 void plan_run_argv(const struct plan_opts *o, const struct plan_spec *spec,
-                   const struct plan_run *r, uint64_t seed, uint64_t cut_after,
+                   const struct plan_run *r, uint64_t seed, const struct plan_run_how *how,
                    const char *self, const char *out, struct plan_run_args *a)
 {
+    static const struct plan_run_how plain = {0, 0, -1};
+    how = how ? how : &plain;
+    uint64_t duration = how->duration_ns ? how->duration_ns : o->duration_ns;
     fmt_size_arg(a->buf, sizeof(a->buf), r->buffer_bytes);
     fmt_time_arg(a->sync, sizeof(a->sync), r->sync_ns);
-    fmt_time_arg(a->dur, sizeof(a->dur), o->duration_ns);
+    fmt_time_arg(a->dur, sizeof(a->dur), duration);
     snprintf(a->seed, sizeof(a->seed), "%llu", (unsigned long long)seed);
     /* (--db last: the command a person is shown ends before it) */
     snprintf(a->db, sizeof(a->db), "--db=%s", o->db ? o->db : "");
     const char *target = r->target;
-    if (cut_after) { /* the medium's parameter, before the store's '+' */
+    if (how->cut_after) { /* the medium's parameter, before the store's '+' */
         size_t medium = strcspn(r->target, "+");
         snprintf(a->target, sizeof(a->target), "%.*s,cut_after=%llu%s", (int)medium, r->target,
-                 (unsigned long long)cut_after, r->target + medium);
+                 (unsigned long long)how->cut_after, r->target + medium);
         target = a->target;
     }
-    const char *v[26] = {self, "run", "-q", "-t", target, "--tests", "L1", "--streams",
+    const char *v[32] = {self, "run", "-q", "-t", target, "--tests", "L1", "--streams",
                          spec->l1_streams, "--buffer", a->buf, "--sync-every", a->sync, "-d",
                          a->dur, "--seed", a->seed};
     size_t i = 17;
+    if (how->writer >= 0) {
+        v[i++] = "--writer";
+        v[i++] = plan_writers[how->writer];
+    }
+    if (how->duration_ns) {
+        /* the most a run that long may write: L1's own room, 128 KiB a
+         * second, would refuse a day on most media; the records, and for
+         * the I/O task their headers and a padded chunk at each sync */
+        double s = (double)duration / 1e9, syncs = (double)duration / (double)r->sync_ns + 1;
+        double bytes = s * spec->payload_bps + (1 << 20);
+        if (how->writer != 0 && how->writer != 1) /* not direct or mutex alone */
+            bytes += s * 4.0 * spec->records_per_s + syncs * 4096;
+        fmt_size_arg(a->size, sizeof(a->size), ((uint64_t)bytes + 1023) / 1024 * 1024);
+        v[i++] = "--size";
+        v[i++] = a->size;
+    }
     v[i++] = "-o";
     v[i++] = out;
     if (o->db)
@@ -94,7 +113,7 @@ void plan_command_text(const struct plan_opts *o, const struct plan_spec *spec,
     struct plan_run_args a;
     struct plan_opts shown = *o;
     shown.db = NULL; /* the command measures the run again; where it was archived is not it */
-    plan_run_argv(&shown, spec, r, seed, 0, "storscope", "l1.json", &a);
+    plan_run_argv(&shown, spec, r, seed, NULL, "storscope", "l1.json", &a);
     plan_argv_text(a.argv, b, n);
 }
 
@@ -252,7 +271,7 @@ static pid_t spawn_run(struct plan_pool *p, size_t i)
     run_file(p, i, "err", err, sizeof(err));
     struct plan_run_args a;
     uint32_t rep = p->o->repeat;
-    plan_run_argv(p->o, p->spec, &p->runs[i / rep], p->o->seed + i % rep, 0, p->self, out,
+    plan_run_argv(p->o, p->spec, &p->runs[i / rep], p->o->seed + i % rep, NULL, p->self, out,
                   &a);
     return plan_spawn(p->self, a.argv, err);
 }

@@ -89,7 +89,7 @@ static const char *read_stream(const char **pp, struct plan_stream *st, char *wh
 static const char *read_streams(const char *text, struct plan_spec *spec, char *why, size_t len)
 {
     spec->n = 0;
-    spec->payload_bps = 0;
+    spec->payload_bps = spec->records_per_s = 0;
     spec->l1_streams[0] = '\0';
     for (const char *p = text; *p;) {
         if (spec->n == PLAN_MAX_STREAMS) {
@@ -111,6 +111,7 @@ static const char *read_streams(const char *text, struct plan_spec *spec, char *
                  st->record_bytes, burst);
         sts_strlcat(spec->l1_streams, one, sizeof(spec->l1_streams));
         spec->payload_bps += (double)st->rate_hz * st->record_bytes;
+        spec->records_per_s += st->rate_hz;
         spec->n++;
     }
     if (!spec->n) {

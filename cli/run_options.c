@@ -58,6 +58,9 @@ static const struct cli_opt run_opts[] = {
      P(buffer_bytes), .min = 256, .hint = "at least 256 bytes, e.g. 64K"},
     {"sync-every", 0, CLI_TIME, "TIME", "L1: how often everything is made durable (default: 1s)",
      P(sync_interval_ns), .min = 1, .hint = "e.g. 1s, 100ms"},
+    {"writer", 0, CLI_WORD, "all|direct|mutex|iotask",
+     "L1: run only this writer (default: all three, each on the medium the one before left)",
+     P(l1_writer), .hint = "choose all, direct, mutex or iotask"},
     {"bisect", 0, CLI_FLAG, "", "L1: also find the highest lossless rate per mode", P(bisect)},
     {"tasks", 0, CLI_FLAG, "",
      "L1: producers and writers as real threads (real time only; "

@@ -96,7 +96,7 @@ runuser -u postgres -- "$pgbin/createdb" -h "$T/pg/sock" plan
 pg="postgresql:///plan?host=$T/pg/sock&user=postgres"
 
 # the plan: the study's streams on a small eMMC, each run 20 s of virtual time
-plan="--streams imu:1000Hz:12B,env:1Hz:32B --ram 16K -d 20s --medium sim:emmc-stm32u5,capacity=64M"
+plan="--streams imu:1000Hz:12B,env:1Hz:32B --ram 16K -d 20s --confirm-for 2m --medium sim:emmc-stm32u5,capacity=64M"
 export XDG_DATA_HOME="$T/data" # where --slurm records the job for --collect JOB
 t0=$(date +%s)
 # shellcheck disable=SC2086

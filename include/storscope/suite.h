@@ -61,6 +61,8 @@ struct sts_plan {
     int bisect;              /* also search the highest lossless rate per mode */
     int tasks;               /* producers and writers as real tasks of the port (a
                                 preemptive port, real time); 0 = one event loop */
+    int l1_writer;           /* only this writer: 1 direct, 2 mutex, 3 iotask (a plan
+                                running one configuration longer); 0 = all three */
     /* S1: real-time priority (SCHED_FIFO on POSIX) of the storage-side tasks,
      * never of the CPU-load tasks; S1's runs are bounded by their iteration
      * count. 0 = the default policy. */

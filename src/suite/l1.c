@@ -41,9 +41,33 @@ uint64_t l1_now(struct l1 *l)
     return wl_now(l->c) + l->idle_ns - l->start;
 }
 
+#define L1_HOUR_NS 3600000000000ull
+
+/* Ends the hour being counted: the worse of it and the worst so far. */
+static void hour_close(struct l1_result *r)
+{
+    const struct l1_hour *h = &r->hour, *w = &r->worst_hour;
+    if (h->lost > w->lost || (h->lost == w->lost && h->stall_ns > w->stall_ns))
+        r->worst_hour = *h;
+}
+
+void l1_hour_note(struct l1 *l, uint64_t t, uint64_t lost, uint64_t stall_ns)
+{
+    struct l1_result *r = &l->r;
+    if (l->tasks)
+        return;
+    if (t / L1_HOUR_NS != r->hour.index) {
+        hour_close(r);
+        r->hour = (struct l1_hour){t / L1_HOUR_NS, 0, 0};
+    }
+    r->hour.lost += lost;
+    r->hour.stall_ns = stall_ns > r->hour.stall_ns ? stall_ns : r->hour.stall_ns;
+}
+
 static int timed(struct l1 *l, int rc, uint64_t t0)
 {
     uint64_t d = l1_now(l) - t0;
+    l1_hour_note(l, t0 + d, 0, d);
     sts_lat_record(&l->c->lat[0], d);
     if (d > l->r.worst_stall_ns)
         l->r.worst_stall_ns = d;
@@ -131,8 +155,10 @@ void l1_pop(struct l1 *l, struct l1_stream *s, uint64_t n, uint64_t t)
         for (uint64_t i = 0; i < k; i++) {
             uint64_t age = t - (r->t + i * s->period);
             sts_lat_record(&l->c->lat[1], age);
-            if (age > l->deadline_ns)
+            if (age > l->deadline_ns) {
                 l->r.late++;
+                l1_hour_note(l, t, 1, 0);
+            }
         }
         r->t += k * s->period;
         r->n -= k;
@@ -154,6 +180,7 @@ void l1_produce_stream(struct l1 *l, struct l1_stream *s, uint64_t t)
         uint64_t used = l->mode == MODE_MUTEX ? s->pending_bytes : l->pending_total;
         if (used + bytes > fifo_limit(l) || track(s, s->next_t)) {
             s->lost++; /* reject newest: the FIFO is full */
+            l1_hour_note(l, t, 1, 0);
             continue;
         }
         s->pending++;
@@ -423,6 +450,7 @@ static int run_once(struct l1 *l, int mode, double scale)
     l->start = wl_now(c);
     rc = l->tasks ? l1_tasks_run(l) : run_loop(l);
     l->r.elapsed_ns = l1_now(l);
+    hour_close(&l->r);
     uint64_t sum_max = 0;
     for (uint32_t i = 0; i < l->n; i++) {
         l->r.produced += l->s[i].produced;
@@ -452,7 +480,7 @@ static int emit(struct l1 *l, const char *name, int mode, double scale, int with
                               STS_KV_U("sync_interval_ns", l->sync_ns)};
     /* which stream lost records: each stream's own count, named after it */
     static char lost_key[L1_MAX_STREAMS][L1_NAME_MAX + 16];
-    struct sts_kv metrics[12 + L1_MAX_STREAMS] = {
+    struct sts_kv metrics[15 + L1_MAX_STREAMS] = {
         STS_KV_U("records_produced", r->produced),
         STS_KV_U("records_lost", r->lost),
         STS_KV_U("records_late", r->late),
@@ -471,6 +499,11 @@ static int emit(struct l1 *l, const char *name, int mode, double scale, int with
         STS_KV_U("at_risk_peak_bytes", r->at_risk_peak),
     };
     size_t n_metrics = 12;
+    if (!l->tasks) { /* its worst hour: where a day's losses gather, and its stall */
+        metrics[n_metrics++] = STS_KV_U("worst_hour_index", r->worst_hour.index);
+        metrics[n_metrics++] = STS_KV_U("worst_hour_records_lost", r->worst_hour.lost);
+        metrics[n_metrics++] = STS_KV_U("worst_hour_stall_ns", r->worst_hour.stall_ns);
+    }
     for (uint32_t i = 0; i < l->n; i++) {
         memcpy(lost_key[i], "records_lost_", 13);
         memcpy(lost_key[i] + 13, l->s[i].name, strlen(l->s[i].name) + 1);
@@ -586,6 +619,8 @@ static int l1_run(struct sts_ctx *c)
         STS_KV_U("sync_interval_ns", sync_ns),
         STS_KV_B("bisect", p->bisect != 0),
         STS_KV_B("tasks", p->tasks != 0),
+        STS_KV_S("writers", p->l1_writer > 0 && p->l1_writer <= N_MODES
+                                ? mode_name[p->l1_writer - 1] : "all"),
     };
     int rc = sts_test_begin(c, tp, WL_COUNT(tp));
     if (rc)
@@ -613,6 +648,8 @@ static int l1_run(struct sts_ctx *c)
             return sts_fail(c, STS_ENOTSUP, why);
     }
     for (int mode = 0; mode < N_MODES && !rc; mode++) {
+        if (p->l1_writer && p->l1_writer != mode + 1)
+            continue;
         sts_report_progress(c, mode_name[mode], (uint64_t)mode, N_MODES);
         if (mode != MODE_IOTASK && c->target->io_align > 1) {
             struct sts_kv sp[] = {STS_KV_S("mode", mode_name[mode])};

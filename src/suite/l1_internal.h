@@ -44,6 +44,11 @@ struct l1_result {
                                  durable at any moment: what a power cut then takes */
     uint64_t lost_by_stream[L1_MAX_STREAMS]; /* which stream lost them */
     int capped; /* max_lossless: the search stopped at the space allowed */
+    /* the run's worst hour (event loop only: the tasks' clock is shared):
+     * the one with the most records lost or late, else the longest stall */
+    struct l1_hour {
+        uint64_t index, lost, stall_ns;
+    } hour, worst_hour;
 };
 
 struct l1 {
@@ -79,6 +84,9 @@ void l1_produce_stream(struct l1 *l, struct l1_stream *s, uint64_t t);
 void l1_note_at_risk(struct l1 *l, uint64_t t);
 /* The payload bytes arrived by t, kept, and not yet durable. */
 uint64_t l1_at_risk(const struct l1 *l, uint64_t t);
+/* Something that happened at time t (the event loop's events come in time
+ * order): records lost or late, a stall of stall_ns; counted to its hour. */
+void l1_hour_note(struct l1 *l, uint64_t t, uint64_t lost, uint64_t stall_ns);
 /* The oldest n records of s became durable at time t. */
 void l1_pop(struct l1 *l, struct l1_stream *s, uint64_t n, uint64_t t);
 /* direct / mutex: takes the oldest pending record (of `only`, or of any

@@ -145,7 +145,7 @@ class Fit(Base):
         res = self.card_results()
         plan = os.path.join(self.dir, "plan.json")
         r = run("plan", "-q", "--streams", "imu:1000Hz:12B", "--medium", res, "--ram", "4K",
-                "-d", "5s", "-o", plan, timeout=900)
+                "-d", "5s", "--confirm-for", "1m", "-o", plan, timeout=900)
         self.assertEqual(r.returncode, 0, r.stderr)
         with open(plan) as f:
             doc = json.load(f)

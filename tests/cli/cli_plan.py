@@ -10,7 +10,11 @@ class Plan(Base):
     STREAMS = "imu:1000Hz:12B,env:1Hz:32B"
 
     def plan(self, *args, env=None):
+        # the front's day alone is its own test's: the others judge the
+        # sweep (a day of each front configuration would take minutes)
         env = dict(os.environ, TMPDIR=self.dir) if env is None else env
+        if "--confirm-for" not in args:
+            args = args + ("--confirm-for", "0")
         return run("plan", *args, env=env, timeout=600)
 
     def load_plan(self, path):
@@ -136,8 +140,8 @@ class Plan(Base):
         front = [c for c in cfgs if c["front"]]
         log = [c for c in front if c["store"].startswith("sensorlog")]
         self.assertTrue(log, "no sensorlog configuration on the front to cut")
-        self.assertIn("storscope: plan: cutting the power %d times in the runs of %d "
-                      "configurations on the front" % (3 * len(log), len(log)), r.stderr)
+        self.assertRegex(r.stderr, r"storscope: plan: checking %d configurations? on the front: "
+                                   r"%d power cuts\n" % (len(front), 3 * len(log)))
         for c in front:
             if not c["store"].startswith("sensorlog"):
                 self.assertIsNone(c["power_cuts_held"], c)
@@ -184,6 +188,67 @@ class Plan(Base):
         for c in self.load_plan(self.out)["configurations"]:
             self.assertNotIn("power_cuts", c)
             self.assertIsNone(c.get("power_cuts_held"))
+
+    def test_the_front_runs_alone_for_longer_and_its_worst_hour_is_said(self):
+        # issue 47: loss over a simulated day and its worst hour. On a 1 GiB
+        # eMMC the sweep's 20 s see no garbage collection; 8 hours of the
+        # streams fill it far enough that collection stalls of 0.15-0.4 s
+        # begin, and front configurations the sweep found lossless lose
+        # records there: they drop out, the front they leave is checked
+        # in turn, and the one recommended is lossless over the 8 hours
+        medium = "sim:emmc-stm32u5,capacity=1G"
+        r = self.plan("--streams", self.STREAMS, "--medium", medium, "--ram", "4K", "-d", "20s",
+                      "--confirm-for", "8h", "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.no_leftovers()
+        doc = self.load_plan(self.out)
+        self.assertEqual(doc["spec"]["confirm_for_ns"], 8 * 3600 * 10**9)
+        cfgs = doc["configurations"]
+        rec = cfgs[doc["recommended"] - 1]
+        self.assertTrue(rec["day"]["lossless"], rec)
+        self.assertEqual(rec["day"]["records_lost"] + rec["day"]["records_late"], 0)
+        self.assertIn("alone for longer: 0 of %d records lost or late" % rec["day"]["records_produced"],
+                      r.stdout)
+        days = [c for c in cfgs if "day" in c]
+        dropped = [c for c in days if c["day"]["ran"] and not c["day"]["lossless"]]
+        self.assertTrue(dropped, "no configuration the longer run dropped")
+        for c in days:
+            d = c["day"]
+            self.assertEqual(d["duration_ns"], 8 * 3600 * 10**9)
+            if not d["ran"]:  # its run could not be made: said, and it does not fit
+                self.assertIn("not enough space", d["error"])
+                self.assertFalse(c["fits"], c)
+                continue
+            self.assertEqual(d["records_produced"], 8 * 3600 * 1001)  # 1 kHz and 1 Hz
+            self.assertEqual(c["fits"] and True, c["fits"] and d["lossless"])
+            h = d["worst_hour"]
+            self.assertLess(h["index"], 8)
+            self.assertLessEqual(h["records_lost"], d["records_lost"] + d["records_late"])
+            self.assertLessEqual(h["worst_stall_ns"], d["worst_stall_ns"])
+            if not d["lossless"]:
+                self.assertFalse(c["fits"], c)
+                self.assertGreater(h["records_lost"], 0)
+                self.assertEqual(c["records_lost"], 0, "lossless in the sweep: the day dropped it")
+        # a dropped one's command makes its day again: the same figures
+        c = dropped[0]
+        words = shlex.split(c["day"]["command"])
+        self.assertIn("--writer", words)
+        self.assertEqual(words[words.index("--writer") + 1], c["writer"])
+        day = os.path.join(self.dir, "day.json")
+        p = subprocess.run([BIN] + words[1:-1] + [day], capture_output=True, text=True, timeout=600)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        pts = self.load(day)["tests"][0]["points"]
+        self.assertEqual([q["params"]["mode"] for q in pts], [c["writer"]])  # that writer alone
+        m = pts[0]["metrics"]
+        self.assertEqual((m["records_lost"], m["worst_hour_index"], m["worst_hour_records_lost"],
+                          m["worst_stall_ns"]),
+                         (c["day"]["records_lost"], c["day"]["worst_hour"]["index"],
+                          c["day"]["worst_hour"]["records_lost"], c["day"]["worst_stall_ns"]))
+        # bad --confirm-for: refused before anything runs
+        for bad in ("5", "31d", "-1h"):
+            r = self.plan("--streams", self.STREAMS, "--ram", "4K", "--confirm-for", bad)
+            self.assertEqual(r.returncode, 2, bad)
+            self.assertIn("bad --confirm-for '%s'" % bad, r.stderr)
 
     def test_a_card_that_loses_synced_data_at_a_cut_fits_nothing(self):
         # a counterfeit NOR (2 MiB real of 16, writes past them dropped):
@@ -467,7 +532,7 @@ class PlanShards(Base):
     would run it."""
 
     ARGS = ["--streams", "imu:1000Hz:12B,env:1Hz:32B", "--ram", "16K", "-d", "20s",
-            "--medium", "sim:emmc-stm32u5,capacity=64M"]
+            "--confirm-for", "2m", "--medium", "sim:emmc-stm32u5,capacity=64M"]
 
     def plan(self, *args, env=None):
         env = dict(os.environ, TMPDIR=self.dir, XDG_DATA_HOME=os.path.join(self.dir, "data")) \

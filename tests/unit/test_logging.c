@@ -99,6 +99,7 @@ enum { DIRECT, MUTEX, IOTASK };
 struct mode_result {
     int seen;
     uint64_t produced, lost, late, stall, need, written, syncs, at_risk;
+    uint64_t hour, hour_lost, hour_stall; /* its worst hour */
 };
 /* the point a run the storage failed leaves: what it had then */
 static struct {
@@ -112,6 +113,12 @@ static int best_capped[3];
 static double m(const struct sts_point *p, const char *k)
 {
     return sts_kv_number(sts_kv_find(p->metrics, p->n_metrics, k));
+}
+/* a metric only some runs have (the worst hour: not with real tasks) */
+static double m_or_0(const struct sts_point *p, const char *k)
+{
+    const struct sts_kv *kv = sts_kv_find(p->metrics, p->n_metrics, k);
+    return kv ? sts_kv_number(kv) : 0;
 }
 static int cap_point(void *ctx, const struct sts_test_info *ti, const struct sts_point *p)
 {
@@ -142,7 +149,10 @@ static int cap_point(void *ctx, const struct sts_test_info *ti, const struct sts
                               (uint64_t)m(p, "required_buffer_bytes"),
                               (uint64_t)m(p, "bytes_written"),
                               (uint64_t)m(p, "sync_calls"),
-                              (uint64_t)m(p, "at_risk_peak_bytes")};
+                              (uint64_t)m(p, "at_risk_peak_bytes"),
+                              (uint64_t)m_or_0(p, "worst_hour_index"),
+                              (uint64_t)m_or_0(p, "worst_hour_records_lost"),
+                              (uint64_t)m_or_0(p, "worst_hour_stall_ns")};
     if (is_best) {
         best_scale[i] = sts_kv_number(sts_kv_find(p->params, p->n_params, "rate_scale"));
         const struct sts_kv *cap = sts_kv_find(p->metrics, p->n_metrics, "capped_by_space");
@@ -234,6 +244,24 @@ static void worst_stall_and_buffer_match_the_schedule(void)
     CHECK_EQ(sfs.unaligned_writes, 5000 * 2); /* the record-sized writes of direct and mutex */
     CHECK_EQ(sfs.open_files, 0);
     CHECK_EQ(sfs.files, 0);
+}
+
+/* Three hours at 1 Hz, a sync a second, the 5,000th and 10,000th syncs of
+ * the direct writer's run taking 3 s (at 5,000 s and 10,000 s: hours 1 and
+ * 2): each makes the records behind it later than the 2 s deadline. Its
+ * worst hour is the first of the two (a tie goes to the earlier), holding
+ * half the late records and the 3 s stall; hour 0 has neither. */
+static void the_worst_hour_is_the_one_its_losses_gather_in(void)
+{
+    stallfs_reset(0, 3000000000ull, 5000);
+    CHECK_EQ(run_l1("s:1x16", 3 * 3600000000000ull, 0, 0, 0), 0);
+    CHECK_EQ(res[DIRECT].produced, 3 * 3600);
+    CHECK(res[DIRECT].late >= 2);
+    CHECK_EQ(res[DIRECT].late % 2, 0);
+    CHECK_EQ(res[DIRECT].hour, 1);
+    CHECK_EQ(res[DIRECT].hour_lost, res[DIRECT].late / 2);
+    CHECK_EQ(res[DIRECT].hour_stall, 3000000000ull);
+    CHECK_EQ(res[DIRECT].stall, 3000000000ull);
 }
 
 /* A stall longer than the deadline makes the records behind it late. */
@@ -483,6 +511,8 @@ const struct sts_test_case test_logging_cases[] = {
     {"real_tasks_end_on_a_failed_sync", real_tasks_end_on_a_failed_sync},
     {"real_tasks_stop_when_asked", real_tasks_stop_when_asked},
     {"a_failed_sync_leaves_what_the_run_had", a_failed_sync_leaves_what_the_run_had},
+    {"the_worst_hour_is_the_one_its_losses_gather_in",
+     the_worst_hour_is_the_one_its_losses_gather_in},
     {"worst_stall_and_buffer_match_the_schedule", worst_stall_and_buffer_match_the_schedule},
     {"a_stall_past_the_deadline_makes_records_late", a_stall_past_the_deadline_makes_records_late},
     {"a_rate_above_capacity_is_lossy", a_rate_above_capacity_is_lossy},
