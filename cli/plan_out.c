@@ -455,4 +455,10 @@ void plan_print_head(const struct plan_opts *o, const struct plan_spec *spec, si
                "fits only if it fits with every seed\n", o->repeat,
                spec->noisy ? "the medium is noisy: its figures change with the seed"
                            : "--repeat");
+    char alone[24];
+    sts_fmt_ns(alone, sizeof(alone), (double)o->confirm_ns);
+    if (o->confirm_ns || o->power_cuts)
+        printf("then the front: each configuration %s%s%s%u power cut%s in its run\n",
+               o->confirm_ns ? "run alone for " : "", o->confirm_ns ? alone : "",
+               o->confirm_ns ? " and " : "", o->power_cuts, o->power_cuts == 1 ? "" : "s");
 }
