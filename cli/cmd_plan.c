@@ -52,6 +52,14 @@ static const struct cli_opt plan_opts_table[] = {
     {"repeat", 0, CLI_COUNT, "N",
      "seeds each configuration runs with, judged on the worst (default 1; 3 on a noisy medium)",
      PO(repeat), .min = 1, .max = 100, .hint = "1 to 100"},
+    {"confirm-for", 0, CLI_TEXT, "TIME",
+     "run each configuration on the front alone this long (default 1d: a simulated day; 0: "
+     "not): one that loses a record over it does not fit",
+     PO(confirm_for)},
+    {"power-cuts", 0, CLI_COUNT, "N",
+     "cut the power N times in the run of each configuration on the front to check what a "
+     "cut takes (default 3; 0: none)",
+     PO(power_cuts), .max = PLAN_MAX_CUTS, .hint = "0 to 8"},
     {"output", 'o', CLI_FILE, "FILE", "also write the plan as JSON (storscope-plan/1)",
      PO(output)},
     {"quiet", 'q', CLI_FLAG, "", "no table on stdout, no progress line", PO(quiet)},
@@ -72,14 +80,6 @@ static const struct cli_opt plan_opts_table[] = {
      "submit the runs as a Slurm array job (sbatch), one a task, into --shard-dir; then "
      "--collect JOB",
      PO(slurm)},
-    {"confirm-for", 0, CLI_TEXT, "TIME",
-     "run each configuration on the front alone this long (default 1d: a simulated day; 0: "
-     "not): one that loses a record over it does not fit",
-     PO(confirm_for)},
-    {"power-cuts", 0, CLI_COUNT, "N",
-     "cut the power N times in the run of each configuration on the front to check what a "
-     "cut takes (default 3; 0: none)",
-     PO(power_cuts), .max = PLAN_MAX_CUTS, .hint = "0 to 8"},
     {"partition", 0, CLI_TEXT, "P", "--slurm: the partition to submit to", PO(partition)},
     {"array-max", 0, CLI_COUNT, "N", "--slurm: at most N of its tasks at once", PO(array_max),
      .min = 1, .max = 100000, .hint = "1 to 100000"},

@@ -150,7 +150,6 @@ static void merge(struct plan_config *c, const struct plan_config *x, uint64_t s
     c->store_ram = max_u64(c->store_ram, x->store_ram);
     c->ram = max_u64(c->ram, x->ram);
     c->at_risk_bytes = max_u64(c->at_risk_bytes, x->at_risk_bytes);
-
     c->lossless = c->lossless && x->lossless;
 }
 
