@@ -92,7 +92,9 @@ int sts_slfs_init(struct sts_slfs *fs, const struct sts_slfs_config *cfg, struct
  * stream under its name, records up to its last synced byte, and, when
  * nothing of it was evicted, the same bytes (CRC). STS_OK, or
  * STS_ECORRUPT with `why` naming the first file that lost data; the counts
- * say what was checked. The facade is not usable for writing afterwards. */
+ * say what was checked. On STS_OK `why` says how many records the reader
+ * passed over at the oldest segment's end (an eviction the cut stopped,
+ * which erases a segment from its end: evicted, not lost), or is empty. The facade is not usable for writing afterwards. */
 int sts_slfs_check_after_cut(struct sts_slfs *fs, uint32_t *files, uint64_t *bytes, char *why,
                              size_t why_len);
 

@@ -492,8 +492,9 @@ static int sim_after_cut(struct sts_target *t, struct sts_cut_check *out)
     } else {
         snprintf(out->msg, sizeof(out->msg),
                  "after the power cut: the log mounted again and holds every synced "
-                 "byte (%u file%s, %llu bytes checked)", out->files, out->files == 1 ? "" : "s",
-                 (unsigned long long)out->synced_bytes);
+                 "byte (%u file%s, %llu bytes checked%s%s)", out->files,
+                 out->files == 1 ? "" : "s", (unsigned long long)out->synced_bytes,
+                 why[0] ? "; " : "", why);
     }
     return 1;
 }

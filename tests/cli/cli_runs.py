@@ -404,6 +404,36 @@ class DirtyMedia(Base):
         self.assertGreaterEqual(kept["synced_bytes_checked"], cut["metrics"]["durable_bytes"])
         self.assertGreater(cut["metrics"]["durable_bytes"], 0)
 
+    def test_a_cut_while_the_oldest_segment_is_erased_is_an_eviction_not_a_loss(self):
+        # sensorlog keeps two segments erased ahead of its writer: on a 4 MiB
+        # NOR of 1 MiB segments, writing the third evicts the first and
+        # erases it from its end (its header's block last, so a cut never
+        # leaves a blank header before data). A cut then leaves that
+        # segment's head readable and its end blank, and the check took the
+        # gap for synced bytes missing from the file's middle: a plan on
+        # this medium found every direct writer's cuts "lost synced data"
+        spec = ("sim:nor-spi,capacity=4M,cut_after=1892+sensorlog,files=2,buffer=512,"
+                "segment=1048576,erase_slice=2ms")
+        r = run("run", "-q", "-t", spec, "--tests", "L1", "--streams", "a:1000x64", "--buffer", "1K",
+                "--sync-every", "500ms", "-d", "120s", "--writer", "direct", "-o", self.out)
+        self.assertEqual(r.returncode, 1, r.stderr)  # L1 met the cut
+        m = re.search(r"after the power cut: the log mounted again and holds every synced byte "
+                      r"\(1 file, (\d+) bytes checked; (\d+) records of the oldest segment, "
+                      r"evicted before the cut, read blank\)", r.stderr)
+        self.assertTrue(m, r.stderr)
+        doc = self.load()
+        self.assertTrue(doc["power_cut"]["synced_data_kept"])
+        cut = next(p for p in doc["tests"][0]["points"] if p["name"] == "at_failure")
+        # the last sync before the cut covers whole 500 ms intervals of 32,000 B
+        durable = cut["metrics"]["durable_bytes"]
+        self.assertEqual(durable % 32000, 0)  # a sync every 500 ms of 1000 x 64 B a second
+        self.assertEqual(int(m.group(1)), durable)
+        # what was passed over lies inside the first segment, past its start
+        evicted = int(m.group(2)) * 64
+        self.assertGreater(evicted, 0)
+        self.assertLess(evicted, 1 << 20)
+        self.assertGreater(durable, 1 << 20)  # the writer was past the first segment
+
 
 class SuiteOnASmallMedium(Base):
     """A suite's test that cannot fit the target is not applicable, with why,
