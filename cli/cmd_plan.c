@@ -1,7 +1,7 @@
 /* storscope plan: runs each configuration of plan_spec.c (plan_pool.c),
  * then judges and ranks them: lossless, within the RAM given, no more at
  * risk at a power cut than allowed; the fitting ones by worst stall, then
- * RAM (plan_out.c says it). */
+ * RAM, data at risk and energy (plan_out.c says it). */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 #include "cli_options.h"
@@ -52,6 +52,10 @@ static const struct cli_opt plan_opts_table[] = {
     {"repeat", 0, CLI_COUNT, "N",
      "seeds each configuration runs with, judged on the worst (default 1; 3 on a noisy medium)",
      PO(repeat), .min = 1, .max = 100, .hint = "1 to 100"},
+    {"battery", 0, CLI_TEXT, "CAP@V",
+     "the battery the logger runs on: 2000mAh@3.7V, 1.2Ah@3V; each configuration's "
+     "battery days from the energy its medium drew (default: not said)",
+     PO(battery)},
     {"confirm-for", 0, CLI_TEXT, "TIME",
      "run each configuration on the front alone this long (default 1d: a simulated day; 0: "
      "not): one that loses a record over it does not fit",
@@ -105,14 +109,49 @@ const struct cli_command cli_plan_command = {
 
 /* ---- judging and ranking -------------------------------------------- */
 
-/* a no worse than b on RAM, worst stall and data at risk, better on one */
-static int dominates(const struct plan_config *a, const struct plan_config *b)
+/* a no worse than b on RAM, worst stall, data at risk and (on a medium
+ * with an energy model) energy, better on one */
+static int dominates(const struct plan_spec *spec, const struct plan_config *a,
+                     const struct plan_config *b)
 {
+    int e = spec->energy_modelled;
     int le = a->ram <= b->ram && a->worst_stall <= b->worst_stall &&
-             a->at_risk_bytes <= b->at_risk_bytes;
+             a->at_risk_bytes <= b->at_risk_bytes && (!e || a->energy_nj <= b->energy_nj);
     int lt = a->ram < b->ram || a->worst_stall < b->worst_stall ||
-             a->at_risk_bytes < b->at_risk_bytes;
+             a->at_risk_bytes < b->at_risk_bytes || (e && a->energy_nj < b->energy_nj);
     return le && lt;
+}
+
+/* Energy: the medium's over the writer's run, scaled to a day; a battery's
+ * days are its energy over that (the medium alone: the MCU's own current
+ * is not in the model, and the regulator is taken as lossless). */
+static void energy(const struct plan_opts *o, const struct plan_spec *spec, struct plan_config *c)
+{
+    c->energy_day_j = spec->energy_modelled
+                          ? (double)c->energy_nj / 1e9 * 86400e9 / (double)o->duration_ns
+                          : -1;
+    c->battery_days = o->battery_j > 0 && c->energy_day_j > 0 ? o->battery_j / c->energy_day_j
+                                                               : -1;
+}
+
+/* --battery CAP@V: mAh or Ah at volts, into joules; -1 when it is not one */
+static int read_battery(const char *text, double *joules)
+{
+    char *end = NULL;
+    double cap = strtod(text, &end), ah = 0;
+    if (end != text && !strncmp(end, "mAh@", 4))
+        ah = cap / 1000, end += 4;
+    else if (end != text && !strncmp(end, "Ah@", 3))
+        ah = cap, end += 3;
+    else
+        return -1;
+    const char *v_at = end;
+    double volts = strtod(v_at, &end);
+    if (end == v_at || (strcmp(end, "V") && *end) || !(ah > 0) || !(volts > 0) ||
+        ah > 1e6 || volts > 1000)
+        return -1;
+    *joules = ah * 3600.0 * volts;
+    return 0;
 }
 
 /* Wear: a block is erased once a lap of what the store programs, so its
@@ -158,6 +197,7 @@ static void judge(const struct plan_opts *o, const struct plan_spec *spec, struc
     double allowed = spec->payload_bps * (double)o->lose_ns / 1e9;
     for (size_t i = 0; i < n; i++) {
         wear(o, spec, &c[i]);
+        energy(o, spec, &c[i]);
         int lasts = !o->lifetime_ns || c[i].lifetime_years < 0 ||
                     c[i].lifetime_years * 365.0 * 86400e9 >= (double)o->lifetime_ns;
         c[i].fits = c[i].done && c[i].lossless && c[i].ram <= o->ram_bytes &&
@@ -167,12 +207,12 @@ static void judge(const struct plan_opts *o, const struct plan_spec *spec, struc
     for (size_t i = 0; i < n; i++) {
         c[i].front = c[i].fits;
         for (size_t j = 0; j < n && c[i].front; j++)
-            if (j != i && c[j].fits && dominates(&c[j], &c[i]))
+            if (j != i && c[j].fits && dominates(spec, &c[j], &c[i]))
                 c[i].front = 0;
     }
 }
 
-/* fitting ones by worst stall, RAM, data at risk; then lossless ones by
+/* fitting ones by worst stall, RAM, data at risk, energy; then lossless ones by
  * RAM; then the rest by records lost; ones that did not run last */
 static int cmp_u64(uint64_t a, uint64_t b)
 {
@@ -190,6 +230,8 @@ static int rank_cmp(const void *pa, const void *pb)
         r = cmp_u64(a->ram, b->ram);
     if (!r && ga == 0)
         r = cmp_u64(a->at_risk_bytes, b->at_risk_bytes);
+    if (!r && ga == 0) /* (0 for all on a medium with no energy model) */
+        r = cmp_u64(a->energy_nj, b->energy_nj);
     if (!r && ga == 2)
         r = cmp_u64(a->lost + a->late, b->lost + b->late);
     if (!r) /* the order they were laid out in: a plan ranks the same every time */
@@ -289,6 +331,11 @@ int cmd_plan(int argc, char **argv)
         read_long_time(o.confirm_for, 1e9, 30 * 86400e9, &o.confirm_ns)) {
         cli_error("bad --confirm-for '%s' (0, or a time in s, m, h or d up to 30 days: 1d, 6h, "
                   "30m)", o.confirm_for);
+        return EXIT_USAGE;
+    }
+    if (o.battery && read_battery(o.battery, &o.battery_j)) {
+        cli_error("bad --battery '%s' (a capacity in mAh or Ah at a voltage: 2000mAh@3.7V, "
+                  "1.2Ah@3V)", o.battery);
         return EXIT_USAGE;
     }
     if (o.confirm_for && !strcmp(o.confirm_for, "0"))

@@ -50,6 +50,8 @@ struct plan_opts {
     uint32_t array_max;       /* --array-max: its tasks at once (0: Slurm's choice) */
     uint32_t power_cuts;      /* --power-cuts: cuts each configuration on the front is
                                  checked with (plan_front.c); 0: none */
+    char *battery;            /* --battery as given: "2000mAh@3.7V" */
+    double battery_j;         /* its energy, joules (0: not given) */
     char *confirm_for;        /* --confirm-for as given: "1d", "0" */
     uint64_t confirm_ns;      /* --confirm-for: each configuration on the front runs alone
                                  this long, a day by default (plan_front.c); 0: not */
@@ -66,6 +68,8 @@ struct plan_spec {
     uint32_t endurance;      /* erases a block takes before it wears out (0: unlimited) */
     uint32_t erase_bytes;    /* the medium's erase block */
     int noisy;               /* the medium has noise=, stalls=, bimodal= or drift= */
+    int energy_modelled;     /* the medium has currents (a datasheet's, or given): its runs
+                                report the energy it drew */
 };
 
 /* One L1 run: a store on the medium, L1's buffer and sync interval. Each
@@ -129,6 +133,9 @@ struct plan_config {
     uint32_t repeats_done, seeds_lossless;
     uint64_t worst_seed; /* the seed of its longest stall: the run to measure again */
     double erases_per_block_day, lifetime_years; /* lifetime < 0: endurance unlimited */
+    uint64_t energy_nj;     /* what the medium drew over the writer's run (0: no model) */
+    double energy_day_j;    /* that over a day, joules; < 0: the medium has no energy model */
+    double battery_days;    /* --battery over energy_day_j; < 0: not given or not modelled */
     int lossless, fits, front;
     /* the longer run: 0 not yet, 1 lossless over it, -1 lost or late records
      * (it does not fit), -3 it failed (nor does it) */

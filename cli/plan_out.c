@@ -47,6 +47,12 @@ void plan_print_config(FILE *f, const struct plan_config *c)
         fprintf(f, ", the medium's first block worn out in %s (%.2f erases a block a day)",
                 lasts, c->erases_per_block_day);
     }
+    if (c->energy_day_j >= 0) {
+        fprintf(f, ", the medium draws %.3g J a day (%.3g mW on average)", c->energy_day_j,
+                c->energy_day_j / 86.4);
+        if (c->battery_days >= 0)
+            fprintf(f, ": the battery lasts %.0f days for the medium alone", c->battery_days);
+    }
     if (c->repeats_done > 1)
         fprintf(f, "; the worst of %u seeds (lossless with %u; the longest stall with seed %llu)",
                 c->repeats_done, c->seeds_lossless, (unsigned long long)c->worst_seed);
@@ -114,8 +120,9 @@ void plan_print_table(FILE *f, const struct plan_config *c, size_t n, size_t sho
     int w = 5; /* the store column as wide as its longest name shown */
     for (size_t i = 0; i < n && i < shown; i++)
         w = (int)strlen(c[i].run->store) > w ? (int)strlen(c[i].run->store) : w;
-    fprintf(f, "\n%4s  %-*s %-6s %9s %9s %9s %9s %11s %9s %9s  %s\n", "rank", w, "store",
-            "writer", "buffer", "sync", "lost", "RAM", "worst stall", "at risk", "lasts", "front");
+    fprintf(f, "\n%4s  %-*s %-6s %9s %9s %9s %9s %11s %9s %9s %9s  %s\n", "rank", w, "store",
+            "writer", "buffer", "sync", "lost", "RAM", "worst stall", "at risk", "lasts", "J/day",
+            "front");
     for (size_t i = 0; i < n && i < shown; i++) {
         char buf[24], sync[24], ram[24], stall[24], risk[24];
         sts_fmt_bytes(buf, sizeof(buf), c[i].run->buffer_bytes);
@@ -128,20 +135,24 @@ void plan_print_table(FILE *f, const struct plan_config *c, size_t n, size_t sho
                     plan_writers[c[i].writer], buf, sync);
             continue;
         }
-        char lasts[24] = "-";
+        char lasts[24] = "-", joules[24] = "-";
         if (c[i].lifetime_years >= 0)
             fmt_lifetime(lasts, sizeof(lasts), c[i].lifetime_years);
-        fprintf(f, "%4zu  %-*s %-6s %9s %9s %9llu %9s %11s %9s %9s  %s\n", i + 1, w,
+        if (c[i].energy_day_j >= 0)
+            snprintf(joules, sizeof(joules), "%.3g", c[i].energy_day_j);
+        fprintf(f, "%4zu  %-*s %-6s %9s %9s %9llu %9s %11s %9s %9s %9s  %s\n", i + 1, w,
                 c[i].run->store, plan_writers[c[i].writer], buf, sync,
-                (unsigned long long)(c[i].lost + c[i].late), ram, stall, risk, lasts,
+                (unsigned long long)(c[i].lost + c[i].late), ram, stall, risk, lasts, joules,
                 c[i].front ? "*" : c[i].fits ? "" : "-");
     }
     if (n > shown)
         fprintf(f, "(the first %zu of %zu; -o FILE holds them all)\n", shown, n);
     fputs("lasts: years to the first worn block at the run's wear (even wear; -: the medium's\n"
-          "endurance is not limited); front *: no other fitting configuration is as good in\n"
-          "RAM, worst stall and data at risk and better in one; -: does not fit (loses\n"
-          "records, needs more RAM, or wears out sooner than --lifetime)\n",
+          "endurance is not limited); J/day: the energy the medium draws in a day at the run's\n"
+          "rate (-: no currents for this medium: docs/device-models.md, \"Energy\"); front *: no\n"
+          "other fitting configuration is as good in RAM, worst stall, data at risk and energy\n"
+          "and better in one; -: does not fit (loses records, needs more RAM, or wears out\n"
+          "sooner than --lifetime)\n",
           f);
 }
 
@@ -243,6 +254,17 @@ static cJSON *config_json(const struct plan_opts *o, const struct plan_spec *spe
             cJSON_AddNumberToObject(j, "lifetime_years", c->lifetime_years);
         else
             cJSON_AddNullToObject(j, "lifetime_years");
+        if (c->energy_day_j >= 0) {
+            cJSON_AddNumberToObject(j, "energy_nj", (double)c->energy_nj);
+            cJSON_AddNumberToObject(j, "energy_per_day_j", c->energy_day_j);
+        } else {
+            cJSON_AddNullToObject(j, "energy_nj");
+            cJSON_AddNullToObject(j, "energy_per_day_j");
+        }
+        if (c->battery_days >= 0)
+            cJSON_AddNumberToObject(j, "battery_days", c->battery_days);
+        else
+            cJSON_AddNullToObject(j, "battery_days");
         cJSON_AddNumberToObject(j, "seeds_run", c->repeats_done);
         cJSON_AddNumberToObject(j, "seeds_lossless", c->seeds_lossless);
         cJSON_AddNumberToObject(j, "worst_seed", (double)c->worst_seed);
@@ -294,6 +316,11 @@ int plan_write_json(const struct plan_opts *o, const struct plan_spec *spec,
     cJSON_AddNumberToObject(doc, "runs", (double)runs);
     cJSON_AddNumberToObject(doc, "repeats", o->repeat);
     cJSON_AddBoolToObject(sp, "medium_noisy", spec->noisy);
+    cJSON_AddBoolToObject(sp, "medium_energy_modelled", spec->energy_modelled);
+    if (o->battery_j > 0)
+        cJSON_AddNumberToObject(sp, "battery_j", o->battery_j);
+    else
+        cJSON_AddNullToObject(sp, "battery_j");
     cJSON_AddBoolToObject(doc, "interrupted", interrupted);
     if (n && c[0].fits)
         cJSON_AddNumberToObject(doc, "recommended", 1);

@@ -147,6 +147,7 @@ static void merge(struct plan_config *c, const struct plan_config *x, uint64_t s
     c->written = max_u64(c->written, x->written);
     c->erased_blocks = max_u64(c->erased_blocks, x->erased_blocks);
     c->device_bytes = max_u64(c->device_bytes, x->device_bytes);
+    c->energy_nj = max_u64(c->energy_nj, x->energy_nj);
     c->store_ram = max_u64(c->store_ram, x->store_ram);
     c->ram = max_u64(c->ram, x->ram);
     c->at_risk_bytes = max_u64(c->at_risk_bytes, x->at_risk_bytes);
@@ -206,6 +207,7 @@ static int collect(const char *path, const struct plan_run *r, uint64_t seed,
             x->commands_from = before;
             x->at_risk_bytes = sts_d2u64(cli_num(m, "at_risk_peak_bytes"));
             x->device_bytes = sts_d2u64(cli_num(dev, "bytes_written"));
+            x->energy_nj = sts_d2u64(cli_num(dev, "energy_nj"));
             x->store_ram = store_ram;
             x->ram = r->buffer_bytes + store_ram;
             x->lossless = x->produced > 0 && !x->lost && !x->late;

@@ -156,6 +156,7 @@ static const char *read_medium(const char *text, struct plan_spec *spec, char *w
     spec->suspends_erases = params.erase_suspend_ns > 0 && !params.managed;
     spec->endurance = params.endurance;
     spec->erase_bytes = params.erase_bytes;
+    spec->energy_modelled = params.supply_mv > 0;
     /* (a bad noise value is the first run's to refuse, with the model's words) */
     spec->noisy = noise.cv_permille || noise.stall_rate_millihz || noise.bimodal_permille ||
                   noise.drift_cv_permille;

@@ -35,9 +35,13 @@ static void config_line(const cJSON *c, char *b, size_t n)
     sts_fmt_ns(stall, sizeof(stall), cli_num(c, "worst_stall_ns"));
     sts_fmt_bytes(risk, sizeof(risk), (uint64_t)cli_num(c, "at_risk_bytes"));
     double years = cli_num(c, "lifetime_years");
-    char life[32] = "";
+    char life[64] = "";
     if (years > 0)
         snprintf(life, sizeof(life), ", %.1f years", years);
+    const cJSON *joules = obj(c, "energy_per_day_j");
+    if (cJSON_IsNumber(joules)) /* (no energy model: null) */
+        snprintf(life + strlen(life), sizeof(life) - strlen(life), ", %.3g J a day",
+                 joules->valuedouble);
     const cJSON *held = obj(c, "power_cuts_held");
     snprintf(b, n, "%s, %s, %s buffer, syncs every %s: RAM %s, worst stall %s, %s at risk%s%s%s",
              text_of(c, "store"), text_of(c, "writer"), buf, sync, ram, stall, risk,
@@ -151,7 +155,7 @@ static int write_html(FILE *out, const cJSON *doc, const char *file)
     fputs("<h2>Every configuration, ranked</h2>\n<table><tr><th>rank</th><th>store</th>"
           "<th>writer</th><th>buffer (B)</th><th>sync every (ms)</th><th>RAM (B)</th>"
           "<th>worst stall (ms)</th><th>at risk (B)</th><th>lost</th><th>late</th>"
-          "<th>lifetime (years)</th></tr>\n",
+          "<th>lifetime (years)</th><th>energy (J/day)</th></tr>\n",
           out);
     cJSON_ArrayForEach(c, cs)
     {
@@ -162,16 +166,20 @@ static int write_html(FILE *out, const cJSON *doc, const char *file)
         fputs("</td><td>", out);
         cli_html_esc(out, text_of(c, "writer"));
         if (!cJSON_IsTrue(obj(c, "ran"))) {
-            fprintf(out, "</td><td>%.0f</td><td>%.1f</td><td colspan=\"6\">not run</td></tr>\n",
+            fprintf(out, "</td><td>%.0f</td><td>%.1f</td><td colspan=\"7\">not run</td></tr>\n",
                     cli_num(c, "buffer_bytes"), cli_num(c, "sync_interval_ns") / 1e6);
             continue;
         }
+        char joules[24] = "-";
+        const cJSON *e = obj(c, "energy_per_day_j");
+        if (cJSON_IsNumber(e))
+            snprintf(joules, sizeof(joules), "%.3g", e->valuedouble);
         fprintf(out, "</td><td>%.0f</td><td>%.1f</td><td>%.0f</td><td>%.3f</td><td>%.0f</td>"
-                     "<td>%.0f</td><td>%.0f</td><td>%.1f</td></tr>\n",
+                     "<td>%.0f</td><td>%.0f</td><td>%.1f</td><td>%s</td></tr>\n",
                 cli_num(c, "buffer_bytes"), cli_num(c, "sync_interval_ns") / 1e6,
                 cli_num(c, "ram_bytes"), cli_num(c, "worst_stall_ns") / 1e6,
                 cli_num(c, "at_risk_bytes"), cli_num(c, "records_lost"),
-                cli_num(c, "records_late"), cli_num(c, "lifetime_years"));
+                cli_num(c, "records_late"), cli_num(c, "lifetime_years"), joules);
     }
     fputs("</table>\n<p>Bold: on the Pareto front (no other fitting configuration is as good "
           "on every figure and better on one); green: fits (lossless, within the RAM, syncing "

@@ -24,6 +24,15 @@ extern "C" {
 
 #define STS_SIM_MAX_OPEN_AUS 16
 
+/* 0 leaves the energy model out (the currents below, the time each command
+ * class keeps the device busy): a firmware sets 0 (the arm-none-eabi
+ * toolchain file), whose 32 KiB engine budget has no room for it and whose
+ * board's own current is what a meter measures there. */
+#ifndef STS_SIM_ENERGY
+#define STS_SIM_ENERGY 1
+#endif
+enum sts_sim_energy_class { STS_SIM_E_READ, STS_SIM_E_PROGRAM, STS_SIM_E_ERASE, STS_SIM_E_CLASSES };
+
 struct sts_sim_params {
     const char *name;         /* profile name, e.g. "sd-consumer" */
     const char *summary;      /* one line: what it models */
@@ -106,6 +115,20 @@ struct sts_sim_params {
     /* Reliability */
     uint32_t endurance;       /* erase cycles before a block goes bad (0 = unlimited) */
     uint32_t bad_permille;    /* raw: blocks bad from the factory */
+
+#if STS_SIM_ENERGY
+    /* Energy (docs/device-models.md, "Energy"): the supply and the current the
+     * device draws while a command of each class runs (a flush and a trim
+     * count as programs: a flush programs what the cache holds) and while it
+     * waits between commands (standby, /CS high on SPI NOR). From the
+     * profile's datasheet where one is cited, else 0: not modelled, and no
+     * energy is reported. The host's CPU is not in it. */
+    uint32_t supply_mv;       /* supply voltage, millivolts; 0 = no energy model */
+    uint32_t read_na;         /* current during a read, nanoamps */
+    uint32_t program_na;      /* during a program, flush or trim */
+    uint32_t erase_na;        /* during an erase */
+    uint32_t idle_na;         /* between commands (standby) */
+#endif
 };
 
 /* Noise, as real devices have it, drawn from the seed (its own stream:
@@ -181,6 +204,10 @@ struct sts_sim_counters {
     uint64_t stalls;                                      /* commands that ran GC or WL */
     uint64_t injected_errors, power_cuts, pages_lost;
     uint64_t busy_ns;                                     /* modelled device time */
+#if STS_SIM_ENERGY
+    uint64_t busy_class_ns[STS_SIM_E_CLASSES];            /* busy_ns by command class */
+    uint64_t seen_ns;     /* (in a *last of sts_sim_counters_kv: the clock then) */
+#endif
 };
 
 /* Fault injection. A power cut interrupts one command: what it was writing
@@ -264,6 +291,9 @@ struct sts_sim {
     /* faults */
     struct sts_sim_faults f;
     uint64_t host_ops;            /* host commands so far, for cut_after_ops */
+#if STS_SIM_ENERGY
+    uint8_t energy_class;         /* the class the command running now is charged to */
+#endif
     int off;                      /* powered off by a cut */
     int lying;                    /* the command admitted now fails silently (faults'
                                      silent, or a block gone bad that way): it takes its
@@ -334,6 +364,11 @@ int sts_sim_init_zeroed(struct sts_sim *s, const struct sts_sim_params *p, uint6
 struct sts_kv;
 size_t sts_sim_counters_kv(const struct sts_sim *s, struct sts_sim_counters *last,
                            struct sts_kv *out, size_t max);
+#if STS_SIM_ENERGY
+/* The energy the device drew since *last (its counters and clock then),
+ * nanojoules; 0 without an energy model (supply_mv 0). */
+uint64_t sts_sim_energy_nj(const struct sts_sim *s, const struct sts_sim_counters *last);
+#endif
 /* The model's virtual clock. */
 void sts_sim_clock(struct sts_sim *s, struct sts_clock *clock);
 /* Marks `permille` of the capacity as written (random data, whole pages,

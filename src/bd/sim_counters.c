@@ -8,6 +8,26 @@
 
 #include <stdint.h>
 
+#if STS_SIM_ENERGY
+/* Charge is current x time, energy charge x voltage: each class's busy time
+ * at its current, and the time since *last that the device was not busy at
+ * the standby current (the caller's own time, a wait, a sleep). */
+uint64_t sts_sim_energy_nj(const struct sts_sim *s, const struct sts_sim_counters *last)
+{
+    const struct sts_sim_params *p = &s->p;
+    const uint32_t na[STS_SIM_E_CLASSES] = {p->read_na, p->program_na, p->erase_na};
+    double nas_busy = 0; /* nanoamp-nanoseconds */
+    for (int c = 0; c < STS_SIM_E_CLASSES; c++)
+        nas_busy += (double)na[c] * (double)(s->n.busy_class_ns[c] - last->busy_class_ns[c]);
+    uint64_t elapsed = s->now_ns - last->seen_ns, busy = s->n.busy_ns - last->busy_ns;
+    /* (a command submitted without waiting may end after now: no idle then) */
+    double idle = elapsed > busy ? (double)(elapsed - busy) : 0.0;
+    double nas = nas_busy + (double)p->idle_na * idle;
+    /* mV x nA x ns = 1e-3 V x 1e-9 A x 1e-9 s = 1e-21 J = 1e-12 nJ */
+    return (uint64_t)((double)p->supply_mv * nas * 1e-12 + 0.5);
+}
+#endif
+
 size_t sts_sim_counters_kv(const struct sts_sim *s, struct sts_sim_counters *last,
                            struct sts_kv *out, size_t max)
 {
@@ -47,6 +67,13 @@ size_t sts_sim_counters_kv(const struct sts_sim *s, struct sts_sim_counters *las
         out[k++] = STS_KV_U("erase_count_min", lo);
         out[k++] = STS_KV_U("erase_count_max", hi);
     }
+#if STS_SIM_ENERGY
+    if (s->p.supply_mv && k < max)
+        out[k++] = STS_KV_U("energy_nj", sts_sim_energy_nj(s, l));
+#endif
     *last = *n;
+#if STS_SIM_ENERGY
+    last->seen_ns = s->now_ns;
+#endif
     return k;
 }

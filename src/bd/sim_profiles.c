@@ -5,6 +5,7 @@
 #include "storscope/units.h"
 
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define US(x) ((uint64_t)(x) * 1000ull)
@@ -105,6 +106,15 @@ const struct sts_sim_params sts_sim_profiles[] = {
         .erase_suspend_ns = US(20),
         .flush_ns = 0,
         .endurance = 100000,
+#if STS_SIM_ENERGY
+        /* W25Q128JV Rev. F, 9.4 (DC electrical characteristics), typical:
+         * standby 10 uA (ICC1), Dual/Quad read at 80 MHz 10 mA (ICC3: the
+         * clock the 40 MB/s quad read above runs at), page program 20 mA
+         * (ICC5), sector/block erase 20 mA (ICC6); a 3.3 V supply, inside
+         * its 3.0-3.6 V range for 133 MHz (9.2) */
+        .supply_mv = 3300, .read_na = 10000000, .program_na = 20000000,
+        .erase_na = 20000000, .idle_na = 10000,
+#endif
     },
     {
         .name = "nand-slc",
@@ -185,7 +195,7 @@ const struct sts_sim_params *sts_sim_profile_find(const char *name)
     return NULL;
 }
 
-enum kind { SIZE, TIME, NUM, BW };
+enum kind { SIZE, TIME, NUM, BW, VOLT, AMP };
 /* (8 bytes a row on a 32-bit MCU: the table is part of the simulator's
  * flash, which docs/footprint.md holds to its budget) */
 struct field {
@@ -220,7 +230,30 @@ static const struct field fields[] = {
     F("flush_time", TIME, flush_ns), F("dip_bytes", SIZE, dip_bytes),
     F("dip_percent", NUM, dip_percent), F("cpu", TIME, cpu_ns), F("poll", TIME, poll_ns),
     F("fill_permille", NUM, fill_permille), F("endurance", NUM, endurance), F("bad_permille", NUM, bad_permille),
+#if STS_SIM_ENERGY
+    F("supply", VOLT, supply_mv), F("i_read", AMP, read_na), F("i_program", AMP, program_na),
+    F("i_erase", AMP, erase_na), F("i_idle", AMP, idle_na),
+#endif
 };
+
+#if STS_SIM_ENERGY
+/* "3.3V", "3.3", "1800mV" into millivolts; "20mA", "10uA", "1.5A", "900nA"
+ * into nanoamps (amp 1), each up to UINT32_MAX; -1 when it is not one. */
+static int parse_electric(const char *text, int amp, uint64_t *out)
+{
+    char *end = NULL;
+    double v = strtod(text, &end);
+    if (end == text || !(v >= 0))
+        return -1;
+    double scale = amp ? (!strcmp(end, "A") ? 1e9 : !strcmp(end, "mA") ? 1e6
+                          : !strcmp(end, "uA") ? 1e3 : !strcmp(end, "nA") ? 1 : 0)
+                       : (!strcmp(end, "V") || !*end ? 1e3 : !strcmp(end, "mV") ? 1 : 0);
+    if (!scale || v * scale > UINT32_MAX)
+        return -1;
+    *out = (uint64_t)(v * scale + 0.5);
+    return 0;
+}
+#endif
 
 int sts_sim_param_set(struct sts_sim_params *p, const char *key, const char *value)
 {
@@ -233,6 +266,10 @@ int sts_sim_param_set(struct sts_sim_params *p, const char *key, const char *val
         case SIZE: rc = sts_parse_size(value, &v); break;
         case TIME: rc = sts_parse_duration(value, &v); break;
         case BW: rc = sts_parse_size(value, &v); break; /* bytes per second */
+#if STS_SIM_ENERGY
+        case VOLT: rc = parse_electric(value, 0, &v); break;
+        case AMP: rc = parse_electric(value, 1, &v); break;
+#endif
         default: rc = sts_parse_u64(value, &v); break;
         }
         if (rc)

@@ -92,6 +92,10 @@ class Plan(Base):
         key = [(c["worst_stall_ns"], c["ram_bytes"], c["at_risk_bytes"]) for c in cfgs if c["fits"]]
         self.assertEqual(key, sorted(key))
         self.assertEqual(doc["recommended"], 1)
+        # no currents cited for this medium: no energy, not a made-up one
+        self.assertFalse(doc["spec"]["medium_energy_modelled"])
+        self.assertTrue(all(c["energy_per_day_j"] is None and c["battery_days"] is None
+                            for c in cfgs))
         # the front: fitting, and dominated by no other fitting one
         fit = [c for c in cfgs if c["fits"]]
         for c in cfgs:
@@ -124,6 +128,70 @@ class Plan(Base):
                 wait = pt["latency"]["record_to_durable"]["max_ns"]  # the oldest record's
                 self.assertLessEqual(c["at_risk_bytes"],
                                      -(-payload * wait // 10**9) + 12 + 32 + 12, c)
+
+    def test_the_mediums_energy_ranks_the_front_and_gives_the_battery_days(self):
+        # issue 47: energy. On SPI NOR (the W25Q128JV's currents) each
+        # configuration says what the medium drew, over a day and in days
+        # of a battery; energy joins the front's dimensions and the ranking
+        r = self.plan("--streams", self.STREAMS, "--medium", "sim:nor-spi", "--ram", "16K",
+                      "-d", "20s", "--power-cuts", "0", "--battery", "2000mAh@3.7V", "-o", self.out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        doc = self.load_plan(self.out)
+        self.assertTrue(doc["spec"]["medium_energy_modelled"])
+        battery = 2.0 * 3600 * 3.7  # 2 Ah at 3.7 V, joules
+        self.assertAlmostEqual(doc["spec"]["battery_j"], battery, places=6)
+        cfgs = doc["configurations"]
+        for c in cfgs:
+            self.assertGreater(c["energy_nj"], 0, c)
+            self.assertAlmostEqual(c["energy_per_day_j"], c["energy_nj"] / 1e9 * 86400 / 20,
+                                   delta=1e-9 * c["energy_per_day_j"])
+            self.assertAlmostEqual(c["battery_days"], battery / c["energy_per_day_j"],
+                                   delta=1e-9 * c["battery_days"])
+        # the writers do not draw alike: the energy is the run's, not a constant
+        self.assertGreater(len({c["energy_nj"] for c in cfgs}), 3)
+        keys = ("ram_bytes", "worst_stall_ns", "at_risk_bytes", "energy_nj")
+        fit = [c for c in cfgs if c["fits"]]
+        for c in cfgs:
+            dominated = any(all(o[k] <= c[k] for k in keys) and any(o[k] < c[k] for k in keys)
+                            for o in fit if o is not c)
+            self.assertEqual(c["front"], c["fits"] and not dominated, c)
+        rank = [tuple(c[k] for k in ("worst_stall_ns", "ram_bytes", "at_risk_bytes", "energy_nj"))
+                for c in fit]
+        self.assertEqual(rank, sorted(rank))
+        self.assertTrue(cfgs[0]["front"])
+        self.assertIn("the medium draws %.3g J a day" % cfgs[0]["energy_per_day_j"], r.stdout)
+        self.assertIn("the battery lasts %.0f days for the medium alone" % cfgs[0]["battery_days"],
+                      r.stdout)
+        rep = run("report", self.out)
+        self.assertEqual(rep.returncode, 0, rep.stderr)
+        line = rep.stdout.split("recommended: ", 1)[1].split("\n")[0]
+        self.assertTrue(line.endswith("%.3g J a day" % cfgs[0]["energy_per_day_j"]), line)
+        # measured again by its command: the same energy, to the nanojoule;
+        # and with every busy current 20 mA and none at standby it is the
+        # device's busy time at 20 mA x 3.3 V, worked out here
+        words = shlex.split(cfgs[0]["command"])
+        l1 = os.path.join(self.dir, "again.json")
+        for currents in ("", ",i_read=20mA,i_program=20mA,i_erase=20mA,i_idle=0mA"):
+            w = [BIN] + words[1:-1] + [l1]
+            w[4] = w[4].replace("sim:nor-spi", "sim:nor-spi" + currents, 1)
+            p = subprocess.run(w, capture_output=True, text=True, timeout=300)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            pt = next(q for q in self.load(l1)["tests"][0]["points"]
+                      if q["params"]["mode"] == cfgs[0]["writer"])
+            if not currents:
+                self.assertEqual(pt["device"]["energy_nj"], cfgs[0]["energy_nj"])
+            else:
+                self.assertAlmostEqual(pt["device"]["energy_nj"],
+                                       3.3 * 0.020 * pt["device"]["device_busy_ns"], delta=1)
+        # a bad battery is refused before anything runs
+        for bad in ("2000mAh", "0mAh@3.7V", "2000mAh@0V", "2000@3.7V", "2000mAh@3.7VV", "2Wh@3V"):
+            with self.subTest(battery=bad):
+                r = self.plan("--streams", self.STREAMS, "--ram", "4K", "--battery", bad,
+                              "-o", self.out + ".bad")
+                self.assertEqual(r.returncode, 2, r.stderr)
+                self.assertIn("bad --battery '%s'" % bad, r.stderr)
+                self.assertFalse(os.path.exists(self.out + ".bad"))
+        self.no_leftovers()
 
     def test_the_fronts_power_cuts_keep_what_was_synced(self):
         # issue 47: data at risk at a power cut, checked by cutting power.

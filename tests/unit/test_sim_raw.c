@@ -321,7 +321,84 @@ static void nor_large_erase_costs_one_block_command(void)
     CHECK_EQ(g.erase_large_size, 0);
 }
 
+
+/* ---- energy (issue 47) ------------------------------------------------- */
+/* A point's energy_nj from the model's counters since *last; -1 if none. */
+static double energy_of(struct sts_sim_counters *last)
+{
+    struct sts_kv kv[32];
+    size_t n = sts_sim_counters_kv(&st.sim, last, kv, 32);
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(kv[i].key, "energy_nj"))
+            return (double)kv[i].v.u;
+    return -1;
+}
+
+/* Energy is each command's time at its class's current, the time between
+ * commands at the standby current, times the supply: worked out here by
+ * hand from the clock around each command, with currents far apart so a
+ * command charged to another class shows. */
+static void energy_is_each_commands_time_at_its_current(void)
+{
+    struct sts_sim_params p = *sts_sim_profile_find("nor-spi");
+    p.capacity = 1u << 20;
+    const char *set[][2] = {{"supply", "2V"}, {"i_read", "1mA"}, {"i_program", "3mA"},
+                            {"i_erase", "7mA"}, {"i_idle", "500uA"}};
+    for (size_t i = 0; i < 5; i++)
+        CHECK_EQ(sts_sim_param_set(&p, set[i][0], set[i][1]), 0);
+    CHECK_EQ(sts_sim_init(&st.sim, &p, 1, arena64, sizeof(arena64), p.capacity, &st.bd), 0);
+    struct sts_sim_counters last;
+    memset(&last, 0, sizeof(last));
+    (void)energy_of(&last); /* from here */
+    uint64_t t0 = st.sim.now_ns;
+    CHECK_EQ(st.bd.ops->erase(st.bd.ctx, 0, 4096), 0);
+    double erase_ns = (double)(st.sim.now_ns - t0);
+    memset(pg_a, 0x5a, 256);
+    t0 = st.sim.now_ns;
+    CHECK_EQ(st.bd.ops->program(st.bd.ctx, 0, pg_a, 256), 0);
+    double prog_ns = (double)(st.sim.now_ns - t0);
+    t0 = st.sim.now_ns;
+    CHECK_EQ(st.bd.ops->read(st.bd.ctx, 0, rd, 4096), 0);
+    double read_ns = (double)(st.sim.now_ns - t0);
+    st.sim.now_ns += 1000000000u; /* a second the caller spends elsewhere */
+    /* V x A x ns = nJ */
+    double want = 2.0 * (7e-3 * erase_ns + 3e-3 * prog_ns + 1e-3 * read_ns + 0.5e-3 * 1e9);
+    CHECK(erase_ns > 1e6 && prog_ns > 1e4 && read_ns > 1e4); /* each took time */
+    CHECK(fabs(energy_of(&last) - want) <= 1.0);
+    /* the next point counts from the last: an idle second alone */
+    st.sim.now_ns += 1000000000u;
+    CHECK(fabs(energy_of(&last) - 2.0 * 0.5e-3 * 1e9) <= 1.0);
+
+    /* the SPI NOR profile's currents are the W25Q128JV datasheet's typical
+     * ones (Rev. F, 9.4): standby 10 uA, quad read at 80 MHz 10 mA, page
+     * program and sector erase 20 mA, on a 3.3 V supply */
+    const struct sts_sim_params *w = sts_sim_profile_find("nor-spi");
+    CHECK_EQ(w->supply_mv, 3300);
+    CHECK_EQ(w->read_na, 10000000u);
+    CHECK_EQ(w->program_na, 20000000u);
+    CHECK_EQ(w->erase_na, 20000000u);
+    CHECK_EQ(w->idle_na, 10000u);
+    /* a medium with no cited currents reports no energy, not a made-up one */
+    struct sts_sim_params m = *sts_sim_profile_find("emmc-stm32u5");
+    m.capacity = 64ull << 20;
+    CHECK_EQ(sts_sim_init(&st.sim, &m, 1, arena64, sizeof(arena64), 0, &st.bd), 0);
+    memset(&last, 0, sizeof(last));
+    CHECK_EQ(st.bd.ops->read(st.bd.ctx, 0, rd, 4096), 0);
+    CHECK(energy_of(&last) < 0);
+    /* currents and voltages with their units, or refused */
+    const char *bad[][2] = {{"i_read", "5"},       {"i_read", "-1mA"}, {"i_idle", "5A"},
+                            {"supply", "3.3 V"},   {"supply", "V"},    {"i_erase", "20 mA"},
+                            {"i_program", "x20mA"}};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+        CHECK(sts_sim_param_set(&m, bad[i][0], bad[i][1]) != 0);
+    CHECK_EQ(sts_sim_param_set(&m, "supply", "1800mV"), 0);
+    CHECK_EQ(m.supply_mv, 1800);
+    CHECK_EQ(sts_sim_param_set(&m, "i_idle", "1.5uA"), 0);
+    CHECK_EQ(m.idle_na, 1500);
+}
+
 const struct sts_test_case test_sim_raw_cases[] = {
+    {"energy_is_each_commands_time_at_its_current", energy_is_each_commands_time_at_its_current},
     {"nor_large_erase_costs_one_block_command", nor_large_erase_costs_one_block_command},
     {"nb_blocks_the_caller_only_per_poll", nb_blocks_the_caller_only_per_poll},
     {"nb_poll_error_fails_at_once", nb_poll_error_fails_at_once},

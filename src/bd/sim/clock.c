@@ -80,6 +80,13 @@ static uint64_t noisy(struct sts_sim *s, uint64_t t)
 }
 #endif
 
+/* The class of current the next charge() is drawn at (STS_SIM_ENERGY). */
+#if STS_SIM_ENERGY
+#define DRAWS(s, class) ((s)->energy_class = (uint8_t)(class))
+#else
+#define DRAWS(s, class) ((void)0)
+#endif
+
 /* len: the size of a write (the anomaly is a write-path one), else 0 */
 static void charge(struct sts_sim *s, uint64_t t, size_t len, int stalled)
 {
@@ -87,6 +94,9 @@ static void charge(struct sts_sim *s, uint64_t t, size_t len, int stalled)
     if (s->p.dip_bytes && len == s->p.dip_bytes)
         t += t * s->p.dip_percent / 100;
     s->n.busy_ns += t;
+#if STS_SIM_ENERGY
+    s->n.busy_class_ns[s->energy_class] += t;
+#endif
     s->now_ns += t + s->p.cpu_ns;
     if (stalled)
         s->n.stalls++;

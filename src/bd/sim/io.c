@@ -78,6 +78,7 @@ static int sim_read(void *ctx, uint64_t addr, void *buf, size_t len)
     s->last_read_end = addr + len;
     s->n.reads++;
     s->n.bytes_read += len;
+    DRAWS(s, STS_SIM_E_READ);
     charge(s, t, 0, 0);
     return STS_OK;
 }
@@ -140,6 +141,7 @@ static void finish_suspended(struct sts_sim *s)
     if (!s->susp_len)
         return;
     span_torn(s, s->susp_addr, s->susp_len, 0);
+    DRAWS(s, STS_SIM_E_ERASE);
     charge(s, s->susp_left_ns, 0, 0);
     s->susp_len = s->susp_left_ns = 0;
 }
@@ -274,6 +276,7 @@ static int sim_program(void *ctx, uint64_t addr, const void *buf, size_t len)
     }
     s->n.programs++;
     s->n.bytes_written += len;
+    DRAWS(s, STS_SIM_E_PROGRAM);
     charge(s, t, len, stalled);
     return rc;
 }
@@ -297,6 +300,7 @@ static int sim_erase(void *ctx, uint64_t addr, uint64_t len)
             store_drop(s, (uint32_t)pg);
         }
         s->n.trims++;
+        DRAWS(s, STS_SIM_E_PROGRAM);
         charge(s, t, 0, 0);
         return STS_OK;
     }
@@ -306,6 +310,7 @@ static int sim_erase(void *ctx, uint64_t addr, uint64_t len)
     finish_suspended(s);
     int rc = erase_blocks(s, addr, len, &t);
     s->n.erases++;
+    DRAWS(s, STS_SIM_E_ERASE);
     charge(s, t, 0, 0);
     return rc;
 }
@@ -322,6 +327,7 @@ static int sim_erase_for(void *ctx, uint64_t addr, uint64_t len, uint64_t budget
     int frc = fault_gate(s, 'e', addr, len);
     if (frc)
         return frc;
+    DRAWS(s, STS_SIM_E_ERASE);
     if (!resume) {
         uint32_t eb = s->p.erase_bytes;
         if (addr % eb || len % eb || !len)
@@ -363,6 +369,7 @@ static int sim_flush(void *ctx)
     if (s->p.managed && s->cache_cap && !s->p.plp)
         t += cache_flush(s, &stalled);
     s->n.flushes++;
+    DRAWS(s, STS_SIM_E_PROGRAM);
     charge(s, t, 0, stalled);
     return STS_OK;
 }
