@@ -114,6 +114,7 @@ struct plan_day {
     uint64_t produced, lost, late, worst_stall;
     uint64_t hour, hour_lost, hour_stall; /* its worst hour: the most records lost or late,
                                               else the longest stall */
+    uint64_t lost_by_stream[PLAN_MAX_STREAMS]; /* lost, in the spec's streams' order */
     char why[160]; /* a run that did not finish: the first line it wrote on stderr */
 };
 
@@ -123,6 +124,7 @@ struct plan_config {
     int writer; /* index into plan_writers */
     int done;   /* its run finished */
     uint64_t produced, lost, late, backlog_peak, store_ram, ram, worst_stall, written;
+    uint64_t lost_by_stream[PLAN_MAX_STREAMS]; /* lost, in the spec's streams' order */
     uint64_t at_risk_bytes; /* the most payload kept but not yet durable at any moment (L1) */
     uint64_t commands_from, commands; /* the device commands before the writer's run
                                          began (the medium's set-up included) and in it:
@@ -190,6 +192,11 @@ void plan_cut_command(const struct plan_opts *o, const struct plan_spec *spec,
 /* The `storscope run` of c alone for --confirm-for, as a shell command. */
 void plan_day_command(const struct plan_opts *o, const struct plan_spec *spec,
                       const struct plan_config *c, char *b, size_t n);
+
+/* Each stream's records lost, from an L1 point's metrics (records_lost_NAME),
+ * in the spec's order. */
+struct cJSON;
+void plan_read_lost(const struct plan_spec *spec, const struct cJSON *metrics, uint64_t *lost);
 
 /* ---- plan_pool.c: one run's command line (plan_front.c builds on it) ---- */
 

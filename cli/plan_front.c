@@ -113,7 +113,7 @@ static void read_cut(const cJSON *doc, const struct plan_config *c, struct plan_
 
 /* The longer run read back: 1 lossless, -1 records lost or late, -3 it
  * did not finish. */
-static int read_day(const cJSON *doc, struct plan_config *c)
+static int read_day(const struct plan_spec *spec, const cJSON *doc, struct plan_config *c)
 {
     const cJSON *pt = writer_point(doc, c, "sustained");
     const cJSON *m = pt ? cJSON_GetObjectItemCaseSensitive(pt, "metrics") : NULL;
@@ -129,6 +129,7 @@ static int read_day(const cJSON *doc, struct plan_config *c)
                   {"worst_hour_stall_ns", &d->hour_stall}};
     for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
         *fields[i].to = sts_d2u64(cli_num(m, fields[i].key));
+    plan_read_lost(spec, m, d->lost_by_stream);
     return d->produced && !d->lost && !d->late ? 1 : -1;
 }
 
@@ -174,7 +175,7 @@ static void finish_job(struct plan_pool *p, const struct front_job *j)
     /* (a run that failed before it began wrote none: its stderr says why) */
     cJSON *doc = *p->stop == 1 || access(out, R_OK) ? NULL : cli_load_results(out);
     if (j->k == DAY_JOB)
-        j->c->day_checked = doc ? read_day(doc, j->c) : -3;
+        j->c->day_checked = doc ? read_day(p->spec, doc, j->c) : -3;
     if (j->k == DAY_JOB && j->c->day_checked == -3) {
         char err[PLAN_PATH];
         job_file(p, j->c, j->k, "err", err, sizeof(err));

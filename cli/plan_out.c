@@ -24,6 +24,14 @@ static void fmt_lifetime(char *b, size_t n, double years)
         snprintf(b, n, "%.1f h", years * 365 * 24);
 }
 
+/* "records_lost_by_stream": {"imu": 0, ...} */
+static void add_lost(const struct plan_spec *spec, const uint64_t *lost, cJSON *to)
+{
+    cJSON *by = cJSON_AddObjectToObject(to, "records_lost_by_stream");
+    for (uint32_t i = 0; i < spec->n; i++)
+        cJSON_AddNumberToObject(by, spec->s[i].name, (double)lost[i]);
+}
+
 void plan_print_config(FILE *f, const struct plan_config *c)
 {
     char buf[24], sync[24], ram[24], peak[24], store[24], stall[24], risk[24];
@@ -183,6 +191,7 @@ static void add_day(const struct plan_opts *o, const struct plan_spec *spec,
                                       {"records_late", c->day.late},
                                       {"worst_stall_ns", c->day.worst_stall}};
         add_numbers(d, v, sizeof(v) / sizeof(v[0]));
+        add_lost(spec, c->day.lost_by_stream, d);
         cJSON *h = cJSON_AddObjectToObject(d, "worst_hour");
         const struct named_u64 hv[] = {{"index", c->day.hour},
                                        {"records_lost", c->day.hour_lost},
@@ -249,6 +258,7 @@ static cJSON *config_json(const struct plan_opts *o, const struct plan_spec *spe
             {"bytes_written", c->written},
         };
         add_numbers(j, figures, sizeof(figures) / sizeof(figures[0]));
+        add_lost(spec, c->lost_by_stream, j);
         cJSON_AddNumberToObject(j, "erases_per_block_per_day", c->erases_per_block_day);
         if (c->lifetime_years >= 0)
             cJSON_AddNumberToObject(j, "lifetime_years", c->lifetime_years);
@@ -447,8 +457,13 @@ void plan_say_nothing_fits(const struct plan_opts *o, const struct plan_spec *sp
         }
     for (size_t i = 0; i < n; i++)
         if (c[i].done) {
+            char by[200] = "";
+            for (uint32_t k = 0; k < spec->n; k++) /* which streams lost them */
+                snprintf(by + strlen(by), sizeof(by) - strlen(by), "; %s %llu", spec->s[k].name,
+                         (unsigned long long)c[i].lost_by_stream[k]);
             cli_error("no configuration is lossless on this medium; the best lost %llu "
-                      "records (rank %zu)", (unsigned long long)(c[i].lost + c[i].late), i + 1);
+                      "records (rank %zu%s)", (unsigned long long)(c[i].lost + c[i].late), i + 1,
+                      by);
             return;
         }
     cli_error("no configuration ran");

@@ -122,6 +122,15 @@ static uint64_t max_u64(uint64_t a, uint64_t b)
     return a > b ? a : b;
 }
 
+void plan_read_lost(const struct plan_spec *spec, const cJSON *m, uint64_t *lost)
+{
+    for (uint32_t i = 0; i < spec->n; i++) {
+        char key[sizeof(spec->s[i].name) + 16];
+        snprintf(key, sizeof(key), "records_lost_%s", spec->s[i].name);
+        lost[i] = sts_d2u64(cli_num(m, key));
+    }
+}
+
 /* A seed's figures x into a configuration's c: the first as they are, the
  * others as the worst of them. */
 static void merge(struct plan_config *c, const struct plan_config *x, uint64_t seed)
@@ -141,6 +150,8 @@ static void merge(struct plan_config *c, const struct plan_config *x, uint64_t s
         c->worst_seed = seed;
     c->produced = x->produced < c->produced ? x->produced : c->produced;
     c->lost = max_u64(c->lost, x->lost);
+    for (uint32_t i = 0; i < PLAN_MAX_STREAMS; i++)
+        c->lost_by_stream[i] = max_u64(c->lost_by_stream[i], x->lost_by_stream[i]);
     c->late = max_u64(c->late, x->late);
     c->backlog_peak = max_u64(c->backlog_peak, x->backlog_peak);
     c->worst_stall = max_u64(c->worst_stall, x->worst_stall);
@@ -164,8 +175,8 @@ static uint64_t cut_commands(const cJSON *dev)
 
 /* A finished run's three writers, from its results file, into c (its
  * seed's figures merged with the seeds' before). */
-static int collect(const char *path, const struct plan_run *r, uint64_t seed,
-                   struct plan_config *c, char *why, size_t len)
+static int collect(const char *path, const struct plan_spec *spec, const struct plan_run *r,
+                   uint64_t seed, struct plan_config *c, char *why, size_t len)
 {
     cJSON *doc = cli_load_results(path);
     if (!doc) {
@@ -197,6 +208,7 @@ static int collect(const char *path, const struct plan_run *r, uint64_t seed,
             struct plan_config one = {.run = c[w].run, .writer = w}, *x = &one;
             x->produced = sts_d2u64(cli_num(m, "records_produced"));
             x->lost = sts_d2u64(cli_num(m, "records_lost"));
+            plan_read_lost(spec, m, x->lost_by_stream);
             x->late = sts_d2u64(cli_num(m, "records_late"));
             x->backlog_peak = sts_d2u64(cli_num(m, "required_buffer_bytes"));
             x->worst_stall = sts_d2u64(cli_num(m, "worst_stall_ns"));
@@ -303,8 +315,8 @@ static void finished(struct plan_pool *p, size_t i, int status)
     run_file(p, i, "json", out, sizeof(out));
     int ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
     uint32_t rep = p->o->repeat;
-    if (ok && !collect(out, &p->runs[i / rep], p->o->seed + i % rep, &p->cfg[3 * (i / rep)], why,
-                       sizeof(why)))
+    if (ok && !collect(out, p->spec, &p->runs[i / rep], p->o->seed + i % rep,
+                       &p->cfg[3 * (i / rep)], why, sizeof(why)))
         return;
     if (*p->stop == 1) /* stopped by Ctrl-C: not a failure of the configuration */
         return;

@@ -293,6 +293,7 @@ class Plan(Base):
             self.assertLess(h["index"], 8)
             self.assertLessEqual(h["records_lost"], d["records_lost"] + d["records_late"])
             self.assertLessEqual(h["worst_stall_ns"], d["worst_stall_ns"])
+            self.assertEqual(sum(d["records_lost_by_stream"].values()), d["records_lost"], d)
             if not d["lossless"]:
                 self.assertFalse(c["fits"], c)
                 self.assertGreater(h["records_lost"], 0)
@@ -312,6 +313,8 @@ class Plan(Base):
                           m["worst_stall_ns"]),
                          (c["day"]["records_lost"], c["day"]["worst_hour"]["index"],
                           c["day"]["worst_hour"]["records_lost"], c["day"]["worst_stall_ns"]))
+        self.assertEqual({s: m["records_lost_" + s] for s in c["day"]["records_lost_by_stream"]},
+                         c["day"]["records_lost_by_stream"])
         # bad --confirm-for: refused before anything runs
         for bad in ("5", "31d", "-1h"):
             r = self.plan("--streams", self.STREAMS, "--ram", "4K", "--confirm-for", bad)
@@ -565,6 +568,37 @@ class Plan(Base):
         units = "%d KiB" % (least // 1024) if least % 1024 == 0 else "%d B" % least
         self.assertIn("no configuration fits 1 KiB; the smallest lossless one needs %s" % units,
                       r.stderr)
+        # which streams lost records (issue 47: "records lost per stream"):
+        # each stream's count, adding up to the total; and a lossy
+        # configuration's command gives the same counts stream by stream
+        lossy = [c for c in doc["configurations"] if c["ran"] and c["records_lost"]]
+        self.assertTrue(lossy)
+        for c in doc["configurations"]:
+            if c["ran"]:
+                by = c["records_lost_by_stream"]
+                self.assertEqual(sorted(by), ["imu", "ppg"])
+                self.assertEqual(sum(by.values()), c["records_lost"], c)
+        c = lossy[0]
+        l1 = os.path.join(self.dir, "lossy.json")
+        p = subprocess.run([BIN] + shlex.split(c["command"])[1:-1] + [l1], capture_output=True,
+                           text=True, timeout=300)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        pt = next(q for q in self.load(l1)["tests"][0]["points"]
+                  if q["params"]["mode"] == c["writer"])
+        self.assertEqual({s: pt["metrics"]["records_lost_" + s] for s in ("imu", "ppg")},
+                         c["records_lost_by_stream"])
+        self.assertGreater(max(c["records_lost_by_stream"].values()), 0)
+        # nothing lossless: the best one's losses, stream by stream
+        r = self.plan("--streams", "imu:100000Hz:255B,env:1Hz:8B", "--ram", "1K", "-d", "2s",
+                      "-q", "-o", self.out)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        best = self.load_plan(self.out)["configurations"][0]
+        self.assertFalse(best["lossless"])
+        self.assertIn("no configuration is lossless on this medium; the best lost %d records "
+                      "(rank 1; imu %d; env %d)" % (
+                          best["records_lost"] + best["records_late"],
+                          best["records_lost_by_stream"]["imu"],
+                          best["records_lost_by_stream"]["env"]), r.stderr)
 
     def test_ctrl_c_keeps_the_runs_that_finished(self):
         p = subprocess.Popen([BIN, "plan", "--streams", self.STREAMS, "--ram", "4K", "-d", "10m",
