@@ -82,6 +82,9 @@ struct sts_slfs {
     uint32_t it_file;
     uint64_t it_pos, rec_off;      /* file offset the iterator is at; bytes used of rec */
     int it_valid;
+    uint64_t evicted_end; /* the end (sequence number) of the newest segment the log
+                             evicted: what a reader passes over below it after a cut
+                             was evicted, not lost (the check after a cut) */
 };
 
 /* Formats the medium and opens the facade. */

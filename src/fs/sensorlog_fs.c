@@ -529,19 +529,26 @@ static int check_file(struct sts_slfs *fs, const struct sts_slfs_file *e, uint64
     uint64_t got = 0, got_synced = 0, end = 0, first_ts = UINT64_MAX;
     uint32_t crc = 0;
     rc = sl_iter_from_gseq(&fs->log, &it, id, 0);
-    uint64_t evicted = 0;
+    uint64_t evicted = 0, last_gseq = 0;
     while (!rc && (rc = sl_iter_next(&it, &r)) == SL_OK) {
-        if (it.evicted != evicted) {
+        if (it.evicted != evicted && got && last_gseq >= fs->evicted_end) {
+            /* the oldest segment's end reads blank but the log never
+             * evicted that segment: the medium lost it (the middle check
+             * below names it) */
+            evicted = it.evicted;
+        } else if (it.evicted != evicted) {
             /* the reader passed over the oldest segment's end: an eviction
              * the cut stopped had erased it (its header's block goes last)
              * - the records before were that segment's, evicted before the
-             * cut, so this file is held from here */
+             * cut (below the end the log's evict hook gave), so this file
+             * is held from here */
             *evicted_records += it.evicted - evicted;
             evicted = it.evicted;
             first_ts = UINT64_MAX;
             got = got_synced = 0;
             crc = 0;
         }
+        last_gseq = r.gseq;
         first_ts = first_ts == UINT64_MAX ? r.ts : first_ts;
         uint64_t take = got < e->synced ? e->synced - got : 0;
         take = take < r.len ? take : r.len;
@@ -555,10 +562,12 @@ static int check_file(struct sts_slfs *fs, const struct sts_slfs_file *e, uint64
         sts_strlcpy(why, "its records cannot be read", n);
         return STS_ECORRUPT;
     }
-    /* evicted whole by the circular log before the cut: nothing to hold */
+    /* evicted whole by the circular log before the cut: nothing to hold -
+     * when the log's oldest record is no newer than where its evictions
+     * ended (a medium that lost the oldest segments leaves it newer) */
     struct sl_iter all;
     if (!got && sl_iter_from_gseq(&fs->log, &all, 0, 0) == SL_OK &&
-        sl_iter_next(&all, &r) == SL_OK && r.ts >= e->synced_end)
+        sl_iter_next(&all, &r) == SL_OK && r.ts >= e->synced_end && r.gseq <= fs->evicted_end)
         return STS_OK;
     if (end < e->synced_end) {
         sts_strlcpy(why, "synced bytes are missing from its end", n);
@@ -620,6 +629,17 @@ int sts_slfs_check_after_cut(struct sts_slfs *fs, uint32_t *files, uint64_t *byt
     return STS_OK;
 }
 
+/* The log's evict hook: the newest evicted segment's end, then the
+ * caller's own hook, if it gave one. */
+static void on_evict(void *ctx, uint64_t first_gseq, uint64_t end_gseq)
+{
+    struct sts_slfs *fs = ctx;
+    if (end_gseq > fs->evicted_end)
+        fs->evicted_end = end_gseq;
+    if (fs->cfg.log.evict)
+        fs->cfg.log.evict(fs->cfg.log.evict_ctx, first_gseq, end_gseq);
+}
+
 int sts_slfs_init(struct sts_slfs *fs, const struct sts_slfs_config *cfg, struct sts_fs *out)
 {
     memset(fs, 0, sizeof(*fs));
@@ -630,6 +650,8 @@ int sts_slfs_init(struct sts_slfs *fs, const struct sts_slfs_config *cfg, struct
     memset(cfg->files, 0, sizeof(*cfg->files) * cfg->n_files);
     struct sl_config lc = cfg->log;
     lc.manual_maintenance = 1;
+    lc.evict = on_evict;
+    lc.evict_ctx = fs;
     int rc = sl_format(&fs->log, &lc);
     if (rc)
         return rc;

@@ -329,6 +329,74 @@ static void a_chunk_lost_mid_file_is_missing_from_its_middle(void)
     CHECK_STR(why, "file a: synced bytes are missing from its middle");
 }
 
+/* The reader counts a blank end of the oldest segment as evicted: that is
+ * what an eviction a cut stopped leaves (a segment is erased from its end).
+ * A medium that lost that end of a segment the log never evicted looks
+ * the same to the reader; the facade knows which segments the log evicted
+ * (its evict hook), and the check names this one a loss. */
+static void an_oldest_segments_end_lost_unevicted_is_a_loss(void)
+{
+    CHECK_EQ(medium("nor-spi", 1024 * 1024, 0, 0), 0);
+    struct sts_slfs_config fc = {.log = cfg, .files = slfs_files, .n_files = 64};
+    fc.log.segment_bytes = 65536;
+    struct sts_fs fs;
+    CHECK_EQ(sts_slfs_init(&slfs, &fc, &fs), 0);
+    static uint8_t data[100000];
+    for (size_t i = 0; i < sizeof(data); i++)
+        data[i] = (uint8_t)(sts_mix64(i * 5 + 1) >> 17);
+    sts_fh a;
+    size_t done;
+    CHECK_EQ(fs.ops->open(fs.ctx, "a", STS_O_WRONLY | STS_O_CREAT, &a), 0);
+    CHECK_EQ(fs.ops->write(fs.ctx, a, data, sizeof(data), &done), 0);
+    CHECK_EQ(fs.ops->sync(fs.ctx, a, STS_SYNC_DATA), 0);
+    uint32_t files;
+    uint64_t bytes;
+    char why[160];
+    CHECK_EQ(cut_and_check(&files, &bytes, why, sizeof(why)), 0);
+    CHECK_EQ(bytes, sizeof(data));
+    CHECK_EQ(slfs.evicted_end, 0); /* 1 MiB holds it: nothing evicted */
+    /* the first segment's last 4 KiB sector erased behind the log's back:
+     * its records (of this file: the first segment is its oldest) read blank */
+    uint64_t seg0 = slfs.log.base;
+    CHECK_EQ(cnt.inner.ops->erase(cnt.inner.ctx, seg0 + 65536 - 4096, 4096), 0);
+    CHECK_EQ(sts_slfs_check_after_cut(&slfs, &files, &bytes, why, sizeof(why)), STS_ECORRUPT);
+    CHECK_STR(why, "file a: synced bytes are missing from its middle");
+}
+
+/* A file whose records were all in segments the medium lost, not ones the
+ * log evicted: the check took it for one the circular log had evicted
+ * whole (the log's oldest record is newer than its last synced byte) and
+ * passed. Only what the log evicted is excused. */
+static void a_file_whose_segment_the_medium_lost_is_not_evicted_whole(void)
+{
+    CHECK_EQ(medium("nor-spi", 1024 * 1024, 0, 0), 0);
+    struct sts_slfs_config fc = {.log = cfg, .files = slfs_files, .n_files = 64};
+    fc.log.segment_bytes = 65536;
+    struct sts_fs fs;
+    CHECK_EQ(sts_slfs_init(&slfs, &fc, &fs), 0);
+    static uint8_t data[100000];
+    for (size_t i = 0; i < sizeof(data); i++)
+        data[i] = (uint8_t)(sts_mix64(i * 3 + 7) >> 21);
+    sts_fh a, b;
+    size_t done;
+    CHECK_EQ(fs.ops->open(fs.ctx, "a", STS_O_WRONLY | STS_O_CREAT, &a), 0);
+    CHECK_EQ(fs.ops->write(fs.ctx, a, data, 20000, &done), 0);
+    CHECK_EQ(fs.ops->sync(fs.ctx, a, STS_SYNC_DATA), 0);
+    CHECK_EQ(fs.ops->open(fs.ctx, "b", STS_O_WRONLY | STS_O_CREAT, &b), 0);
+    CHECK_EQ(fs.ops->write(fs.ctx, b, data, sizeof(data), &done), 0);
+    CHECK_EQ(fs.ops->sync(fs.ctx, b, STS_SYNC_DATA), 0);
+    uint32_t files;
+    uint64_t bytes;
+    char why[160];
+    CHECK_EQ(cut_and_check(&files, &bytes, why, sizeof(why)), 0);
+    CHECK_EQ(files, 2);
+    CHECK_EQ(slfs.evicted_end, 0);
+    /* the first segment, which holds all of a, erased behind the log's back */
+    CHECK_EQ(cnt.inner.ops->erase(cnt.inner.ctx, slfs.log.base, 65536), 0);
+    CHECK_EQ(sts_slfs_check_after_cut(&slfs, &files, &bytes, why, sizeof(why)), STS_ECORRUPT);
+    CHECK(!strncmp(why, "file a: ", 8));
+}
+
 /* Issue 43: a log store keeps a deleted file's records until its writer
  * comes round, which on a large medium is never; the paper suite's tests
  * each left their files live on the device behind them (gigabytes in the
@@ -492,6 +560,9 @@ const struct sts_test_case test_sl_facade_cases[] = {
      facade_refuses_a_buffer_too_small_for_a_record},
     {"facade_checks_what_a_cut_may_not_take", facade_checks_what_a_cut_may_not_take},
     {"a_chunk_lost_mid_file_is_missing_from_its_middle", a_chunk_lost_mid_file_is_missing_from_its_middle},
+    {"an_oldest_segments_end_lost_unevicted_is_a_loss", an_oldest_segments_end_lost_unevicted_is_a_loss},
+    {"a_file_whose_segment_the_medium_lost_is_not_evicted_whole",
+     a_file_whose_segment_the_medium_lost_is_not_evicted_whole},
     {"workloads_run_on_the_facade", workloads_run_on_the_facade},
     {"deleted_files_give_their_pages_back_to_the_medium",
      deleted_files_give_their_pages_back_to_the_medium},
