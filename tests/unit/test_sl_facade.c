@@ -329,6 +329,24 @@ static void a_chunk_lost_mid_file_is_missing_from_its_middle(void)
     CHECK_STR(why, "file a: synced bytes are missing from its middle");
 }
 
+/* The facade on 1 MiB of NOR in 64 KiB segments (nothing evicted while it
+ * holds less), and `bytes` of a pattern written to `name` and synced. */
+static uint8_t nor_data[100000];
+static void nor_facade_with(struct sts_fs *fs, const char *name, size_t bytes)
+{
+    CHECK_EQ(medium("nor-spi", 1024 * 1024, 0, 0), 0);
+    struct sts_slfs_config fc = {.log = cfg, .files = slfs_files, .n_files = 64};
+    fc.log.segment_bytes = 65536;
+    CHECK_EQ(sts_slfs_init(&slfs, &fc, fs), 0);
+    for (size_t i = 0; i < sizeof(nor_data); i++)
+        nor_data[i] = (uint8_t)(sts_mix64(i * 5 + 1) >> 17);
+    sts_fh fh;
+    size_t done;
+    CHECK_EQ(fs->ops->open(fs->ctx, name, STS_O_WRONLY | STS_O_CREAT, &fh), 0);
+    CHECK_EQ(fs->ops->write(fs->ctx, fh, nor_data, bytes, &done), 0);
+    CHECK_EQ(fs->ops->sync(fs->ctx, fh, STS_SYNC_DATA), 0);
+}
+
 /* The reader counts a blank end of the oldest segment as evicted: that is
  * what an eviction a cut stopped leaves (a segment is erased from its end).
  * A medium that lost that end of a segment the log never evicted looks
@@ -336,24 +354,13 @@ static void a_chunk_lost_mid_file_is_missing_from_its_middle(void)
  * (its evict hook), and the check names this one a loss. */
 static void an_oldest_segments_end_lost_unevicted_is_a_loss(void)
 {
-    CHECK_EQ(medium("nor-spi", 1024 * 1024, 0, 0), 0);
-    struct sts_slfs_config fc = {.log = cfg, .files = slfs_files, .n_files = 64};
-    fc.log.segment_bytes = 65536;
     struct sts_fs fs;
-    CHECK_EQ(sts_slfs_init(&slfs, &fc, &fs), 0);
-    static uint8_t data[100000];
-    for (size_t i = 0; i < sizeof(data); i++)
-        data[i] = (uint8_t)(sts_mix64(i * 5 + 1) >> 17);
-    sts_fh a;
-    size_t done;
-    CHECK_EQ(fs.ops->open(fs.ctx, "a", STS_O_WRONLY | STS_O_CREAT, &a), 0);
-    CHECK_EQ(fs.ops->write(fs.ctx, a, data, sizeof(data), &done), 0);
-    CHECK_EQ(fs.ops->sync(fs.ctx, a, STS_SYNC_DATA), 0);
+    nor_facade_with(&fs, "a", sizeof(nor_data));
     uint32_t files;
     uint64_t bytes;
     char why[160];
     CHECK_EQ(cut_and_check(&files, &bytes, why, sizeof(why)), 0);
-    CHECK_EQ(bytes, sizeof(data));
+    CHECK_EQ(bytes, sizeof(nor_data));
     CHECK_EQ(slfs.evicted_end, 0); /* 1 MiB holds it: nothing evicted */
     /* the first segment's last 4 KiB sector erased behind the log's back:
      * its records (of this file: the first segment is its oldest) read blank */
@@ -369,21 +376,12 @@ static void an_oldest_segments_end_lost_unevicted_is_a_loss(void)
  * passed. Only what the log evicted is excused. */
 static void a_file_whose_segment_the_medium_lost_is_not_evicted_whole(void)
 {
-    CHECK_EQ(medium("nor-spi", 1024 * 1024, 0, 0), 0);
-    struct sts_slfs_config fc = {.log = cfg, .files = slfs_files, .n_files = 64};
-    fc.log.segment_bytes = 65536;
     struct sts_fs fs;
-    CHECK_EQ(sts_slfs_init(&slfs, &fc, &fs), 0);
-    static uint8_t data[100000];
-    for (size_t i = 0; i < sizeof(data); i++)
-        data[i] = (uint8_t)(sts_mix64(i * 3 + 7) >> 21);
-    sts_fh a, b;
+    nor_facade_with(&fs, "a", 20000);
+    sts_fh b;
     size_t done;
-    CHECK_EQ(fs.ops->open(fs.ctx, "a", STS_O_WRONLY | STS_O_CREAT, &a), 0);
-    CHECK_EQ(fs.ops->write(fs.ctx, a, data, 20000, &done), 0);
-    CHECK_EQ(fs.ops->sync(fs.ctx, a, STS_SYNC_DATA), 0);
     CHECK_EQ(fs.ops->open(fs.ctx, "b", STS_O_WRONLY | STS_O_CREAT, &b), 0);
-    CHECK_EQ(fs.ops->write(fs.ctx, b, data, sizeof(data), &done), 0);
+    CHECK_EQ(fs.ops->write(fs.ctx, b, nor_data, sizeof(nor_data), &done), 0);
     CHECK_EQ(fs.ops->sync(fs.ctx, b, STS_SYNC_DATA), 0);
     uint32_t files;
     uint64_t bytes;
