@@ -531,23 +531,18 @@ static int check_file(struct sts_slfs *fs, const struct sts_slfs_file *e, uint64
     rc = sl_iter_from_gseq(&fs->log, &it, id, 0);
     uint64_t evicted = 0, last_gseq = 0;
     while (!rc && (rc = sl_iter_next(&it, &r)) == SL_OK) {
-        if (it.evicted != evicted && got && last_gseq >= fs->evicted_end) {
-            /* the oldest segment's end reads blank but the log never
-             * evicted that segment: the medium lost it (the middle check
-             * below names it) */
-            evicted = it.evicted;
-        } else if (it.evicted != evicted) {
-            /* the reader passed over the oldest segment's end: an eviction
-             * the cut stopped had erased it (its header's block goes last)
-             * - the records before were that segment's, evicted before the
-             * cut (below the end the log's evict hook gave), so this file
-             * is held from here */
+        /* the reader passed over the oldest segment's end. If the log had
+         * evicted that segment (the records before lie below the end its
+         * evict hook gave), an eviction the cut stopped erased it - its
+         * header's block goes last - and this file is held from here; if
+         * not, the medium lost it, and the middle check below names it */
+        if (it.evicted != evicted && (!got || last_gseq < fs->evicted_end)) {
             *evicted_records += it.evicted - evicted;
-            evicted = it.evicted;
             first_ts = UINT64_MAX;
             got = got_synced = 0;
             crc = 0;
         }
+        evicted = it.evicted;
         last_gseq = r.gseq;
         first_ts = first_ts == UINT64_MAX ? r.ts : first_ts;
         uint64_t take = got < e->synced ? e->synced - got : 0;

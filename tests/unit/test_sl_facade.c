@@ -289,6 +289,16 @@ static void facade_checks_what_a_cut_may_not_take(void)
  * over the oldest segment's end (an eviction the cut stopped) is not: the
  * check tells the two apart by the reader's own count of what it passed
  * over there (CLI test DirtyMedia's eviction cut for that side). */
+/* n bytes of data written to a new file `name` and synced. */
+static void write_synced(struct sts_fs *fs, const char *name, const uint8_t *data, size_t n)
+{
+    sts_fh fh;
+    size_t done;
+    CHECK_EQ(fs->ops->open(fs->ctx, name, STS_O_WRONLY | STS_O_CREAT, &fh), 0);
+    CHECK_EQ(fs->ops->write(fs->ctx, fh, data, n, &done), 0);
+    CHECK_EQ(fs->ops->sync(fs->ctx, fh, STS_SYNC_DATA), 0);
+}
+
 static void a_chunk_lost_mid_file_is_missing_from_its_middle(void)
 {
     struct sts_fs fs;
@@ -296,11 +306,7 @@ static void a_chunk_lost_mid_file_is_missing_from_its_middle(void)
     static uint8_t data[24000];
     for (size_t i = 0; i < sizeof(data); i++)
         data[i] = (uint8_t)(sts_mix64(i * 7 + 3) >> 11);
-    sts_fh a;
-    size_t done;
-    CHECK_EQ(fs.ops->open(fs.ctx, "a", STS_O_WRONLY | STS_O_CREAT, &a), 0);
-    CHECK_EQ(fs.ops->write(fs.ctx, a, data, sizeof(data), &done), 0);
-    CHECK_EQ(fs.ops->sync(fs.ctx, a, STS_SYNC_DATA), 0);
+    write_synced(&fs, "a", data, sizeof(data));
     uint32_t files;
     uint64_t bytes;
     char why[160];
@@ -340,11 +346,7 @@ static void nor_facade_with(struct sts_fs *fs, const char *name, size_t bytes)
     CHECK_EQ(sts_slfs_init(&slfs, &fc, fs), 0);
     for (size_t i = 0; i < sizeof(nor_data); i++)
         nor_data[i] = (uint8_t)(sts_mix64(i * 5 + 1) >> 17);
-    sts_fh fh;
-    size_t done;
-    CHECK_EQ(fs->ops->open(fs->ctx, name, STS_O_WRONLY | STS_O_CREAT, &fh), 0);
-    CHECK_EQ(fs->ops->write(fs->ctx, fh, nor_data, bytes, &done), 0);
-    CHECK_EQ(fs->ops->sync(fs->ctx, fh, STS_SYNC_DATA), 0);
+    write_synced(fs, name, nor_data, bytes);
 }
 
 /* The reader counts a blank end of the oldest segment as evicted: that is
@@ -378,11 +380,7 @@ static void a_file_whose_segment_the_medium_lost_is_not_evicted_whole(void)
 {
     struct sts_fs fs;
     nor_facade_with(&fs, "a", 20000);
-    sts_fh b;
-    size_t done;
-    CHECK_EQ(fs.ops->open(fs.ctx, "b", STS_O_WRONLY | STS_O_CREAT, &b), 0);
-    CHECK_EQ(fs.ops->write(fs.ctx, b, nor_data, sizeof(nor_data), &done), 0);
-    CHECK_EQ(fs.ops->sync(fs.ctx, b, STS_SYNC_DATA), 0);
+    write_synced(&fs, "b", nor_data, sizeof(nor_data));
     uint32_t files;
     uint64_t bytes;
     char why[160];
